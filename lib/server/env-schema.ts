@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/**
+ * The dashboard's configuration, validated once at start (instrumentation.ts).
+ * Every variable has a working default for a demo; the real service needs four.
+ * Kept free of "server-only" so it can be unit-tested; lib/server/env.ts guards it.
+ */
+
+const onOff = (name: string) => z.enum(["on", "off"], { error: `${name} must be "on" or "off"` });
+const positiveInt = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .positive(`${name} must be greater than zero`);
+const url = (name: string) => z.url({ error: `${name} must be an absolute http(s) URL`, protocol: /^https?$/ });
+
+export const envSchema = z
+  .object({
+    PORT: positiveInt("PORT").max(65535, "PORT must be at most 65535").default(3000),
+    SANDBOX: onOff("SANDBOX").default("on"),
+    SANDBOX_CLIENT_ID: z.string().min(1).default("dashboard"),
+    SANDBOX_CLIENT_SECRET: z.string().min(1).default("sandbox-secret"),
+    SANDBOX_TOKEN_TTL_SECONDS: positiveInt("SANDBOX_TOKEN_TTL_SECONDS").default(3600),
+    SANDBOX_TOKEN_RATE_PER_SECOND: positiveInt("SANDBOX_TOKEN_RATE_PER_SECOND").default(1),
+    SANDBOX_MARKET_MAKER: onOff("SANDBOX_MARKET_MAKER").default("on"),
+    SANDBOX_SEED: z.string().min(1).default("demo"),
+    SANDBOX_TRANSFER_SETTLE_MS: z.coerce.number().int().min(0).default(1500),
+    SERVICE_BASE_URL: url("SERVICE_BASE_URL").optional(),
+    SERVICE_AUTH_URL: url("SERVICE_AUTH_URL").optional(),
+    SERVICE_CLIENT_ID: z.string().min(1).optional(),
+    SERVICE_CLIENT_SECRET: z.string().min(1).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)")
+      .optional(),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DEMO_PASSWORD: z.string().min(1).default("demo"),
+    DEMO_USERS: onOff("DEMO_USERS").optional(),
+    NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
+    NEXTAUTH_URL: url("NEXTAUTH_URL").optional(),
+    OIDC_ISSUER: url("OIDC_ISSUER").optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_ROLE_CLAIM: z.string().min(1).default("role"),
+  })
+  .superRefine((env, ctx) => {
+    const need = (names: (keyof typeof env)[], when: string) => {
+      for (const name of names) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required ${when}` });
+      }
+    };
+    if (env.SERVICE_BASE_URL) {
+      need(["SERVICE_AUTH_URL", "SERVICE_CLIENT_ID", "SERVICE_CLIENT_SECRET"], "when SERVICE_BASE_URL is set");
+    } else if (env.SANDBOX === "off") {
+      need(["SERVICE_BASE_URL"], "when SANDBOX=off (there is no service to talk to)");
+    }
+    if (env.OIDC_ISSUER || env.OIDC_CLIENT_ID || env.OIDC_CLIENT_SECRET) {
+      need(["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"], "to sign in with OIDC");
+    }
+  });
+
+export type EnvSource = Record<string, string | undefined>;
+
+export interface ServiceConfig {
+  baseUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** True when the dashboard talks to its own embedded sandbox. */
+  isSandbox: boolean;
+}
+
+export type Env = z.infer<typeof envSchema> & { service: ServiceConfig };
+
+/** Parses the environment; throws one error listing every bad variable and its rule. */
+export function parseEnv(source: EnvSource): Env {
+  // An empty variable means "unset", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return { ...result.data, service: serviceConfig(result.data) };
+}
+
+function serviceConfig(env: z.infer<typeof envSchema>): ServiceConfig {
+  if (env.SERVICE_BASE_URL) {
+    return {
+      baseUrl: env.SERVICE_BASE_URL.replace(/\/+$/, ""),
+      authUrl: env.SERVICE_AUTH_URL!,
+      clientId: env.SERVICE_CLIENT_ID!,
+      clientSecret: env.SERVICE_CLIENT_SECRET!,
+      isSandbox: false,
+    };
+  }
+  const origin = `http://127.0.0.1:${env.PORT}`;
+  return {
+    baseUrl: `${origin}/sandbox/v2`,
+    authUrl: `${origin}/sandbox/oauth2/token`,
+    clientId: env.SANDBOX_CLIENT_ID,
+    clientSecret: env.SANDBOX_CLIENT_SECRET,
+    isSandbox: true,
+  };
+}

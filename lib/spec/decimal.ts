@@ -1,0 +1,82 @@
+import { z } from "zod";
+
+/**
+ * Money on the wire is a decimal string and stays one: it is parsed into a scaled
+ * bigint (`units` at a given `scale`) for arithmetic and never into a JS number.
+ */
+
+/** The service's own amount pattern: digits with an optional fraction, such as "12", "0.5" or ".5". */
+export const DECIMAL_PATTERN = /^(?:\d+(?:\.\d+)?|\.\d+)$/;
+export const MAX_INTEGER_DIGITS = 20;
+export const MAX_FRACTION_DIGITS = 18;
+
+export type DecimalProblem = "format" | "integer_digits" | "fraction_digits" | "not_positive";
+
+/** Why `text` is not a positive decimal within the bounds, or null when it is one. */
+export function decimalProblem(text: string): DecimalProblem | null {
+  if (!DECIMAL_PATTERN.test(text)) return "format";
+  const [whole = "", fraction = ""] = text.split(".");
+  if (whole.replace(/^0+/, "").length > MAX_INTEGER_DIGITS) return "integer_digits";
+  if (fraction.length > MAX_FRACTION_DIGITS) return "fraction_digits";
+  if (!/[1-9]/.test(text)) return "not_positive";
+  return null;
+}
+
+/** Number of digits after the decimal point. */
+export function scaleOf(text: string): number {
+  const dot = text.indexOf(".");
+  return dot === -1 ? 0 : text.length - dot - 1;
+}
+
+/** "12.5" at scale 2 -> 1250n. Throws when `text` has more fraction digits than `scale`. */
+export function toUnits(text: string, scale: number): bigint {
+  const [whole = "", fraction = ""] = text.split(".");
+  if (fraction.length > scale) throw new RangeError(`${text} has more than ${scale} decimal places`);
+  return BigInt((whole || "0") + fraction.padEnd(scale, "0"));
+}
+
+/** 1250n at scale 2 -> "12.50". */
+export function fromUnits(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, "0");
+  const whole = digits.slice(0, digits.length - scale);
+  const body = scale === 0 ? whole : `${whole}.${digits.slice(-scale)}`;
+  return negative ? `-${body}` : body;
+}
+
+/** Compares two decimal strings exactly: -1, 0 or 1. */
+export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const x = toUnits(a, scale);
+  const y = toUnits(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** True when `value` is a whole multiple of `step` ("100.25" of "0.25"). */
+export function isMultipleOf(value: string, step: string): boolean {
+  const scale = Math.max(scaleOf(value), scaleOf(step));
+  return toUnits(value, scale) % toUnits(step, scale) === 0n;
+}
+
+const PROBLEM_TEXT: Record<DecimalProblem, (label: string) => string> = {
+  format: (label) =>
+    `${label} must be a decimal number such as 1250.50: digits with an optional decimal point, no sign, exponent, spaces or separators`,
+  integer_digits: (label) => `${label} may have at most ${MAX_INTEGER_DIGITS} digits before the decimal point`,
+  fraction_digits: (label) => `${label} may have at most ${MAX_FRACTION_DIGITS} decimal places`,
+  not_positive: (label) => `${label} must be greater than zero`,
+};
+
+/** A positive decimal string, validated without ever becoming a JS number. */
+export function positiveDecimal(label: string) {
+  const error = (issue: { input: unknown }) =>
+    issue.input === undefined
+      ? `${label} is required`
+      : `${label} must be a decimal written as a string, such as "1250.50" (a JSON number loses precision)`;
+  return z.string({ error }).check((ctx) => {
+    const problem = decimalProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: "custom", input: ctx.value, message: PROBLEM_TEXT[problem](label) });
+  });
+}
+
+/** A decimal as the service returns it in records: non-negative, or "" when unused. */
+export const recordDecimal = z.string().regex(/^(?:|\d+(?:\.\d+)?|\.\d+)$/, "Expected a decimal string");

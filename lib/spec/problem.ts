@@ -1,0 +1,46 @@
+import type { z } from "zod";
+
+/** An RFC 9457 problem, the error body of the service and of the dashboard's back end. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  meta?: Record<string, unknown>;
+}
+
+/** One refused field: its dotted path ("metadata.desk") and the rule, in words. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Flattens zod issues to one entry per field; an unknown key becomes an error on that key. */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ field: [...base, key].join("."), message: `Unknown field "${key}"` }));
+    }
+    return [{ field: base.join(".") || "body", message: issue.message }];
+  });
+}
+
+/** The 400 problem for a refused request: `detail` names each field and rule, `meta.errors` lists them. */
+export function validationProblem(error: z.ZodError): Problem {
+  const errors = fieldErrors(error);
+  return {
+    type: "about:blank",
+    title: "Bad Request",
+    status: 400,
+    detail: errors.map((e) => `${e.field}: ${e.message}`).join("; "),
+    meta: { errors },
+  };
+}
+
+/** True when a value looks like a problem body, whatever sent it. */
+export function isProblem(value: unknown): value is Problem {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.title === "string" && typeof v.status === "number";
+}

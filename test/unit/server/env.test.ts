@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/server/env-schema";
+
+describe("configuration", () => {
+  it("needs no variable: a demo talks to the embedded sandbox", () => {
+    const env = parseEnv({});
+    expect(env.SANDBOX).toBe("on");
+    expect(env.service).toEqual({
+      baseUrl: "http://127.0.0.1:3000/sandbox/v2",
+      authUrl: "http://127.0.0.1:3000/sandbox/oauth2/token",
+      clientId: "dashboard",
+      clientSecret: "sandbox-secret",
+      isSandbox: true,
+    });
+    expect(env.DEMO_PASSWORD).toBe("demo");
+  });
+
+  it("honours PORT for the embedded sandbox's address", () => {
+    expect(parseEnv({ PORT: "4100" }).service.baseUrl).toBe("http://127.0.0.1:4100/sandbox/v2");
+  });
+
+  it("points at a real deployment with the four service variables", () => {
+    const env = parseEnv({
+      SERVICE_BASE_URL: "https://api.example.test/v2/",
+      SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
+      SERVICE_CLIENT_ID: "id",
+      SERVICE_CLIENT_SECRET: "secret",
+    });
+    expect(env.service).toMatchObject({ baseUrl: "https://api.example.test/v2", isSandbox: false });
+  });
+
+  it("names each missing companion of SERVICE_BASE_URL", () => {
+    expect(() => parseEnv({ SERVICE_BASE_URL: "https://api.example.test/v2" })).toThrow(
+      /SERVICE_AUTH_URL: SERVICE_AUTH_URL is required[\s\S]*SERVICE_CLIENT_ID[\s\S]*SERVICE_CLIENT_SECRET/,
+    );
+  });
+
+  it("refuses SANDBOX=off with nothing else to talk to", () => {
+    expect(() => parseEnv({ SANDBOX: "off" })).toThrow(/SERVICE_BASE_URL is required when SANDBOX=off/);
+  });
+
+  it.each([
+    ["PORT", "http", /PORT must be a whole number/],
+    ["PORT", "70000", /PORT must be at most 65535/],
+    ["SANDBOX", "yes", /SANDBOX must be "on" or "off"/],
+    ["DATABASE_URL", "mysql://x", /DATABASE_URL must be a postgres/],
+    ["SERVICE_BASE_URL", "ftp://x", /SERVICE_BASE_URL must be an absolute http/],
+    ["NEXTAUTH_SECRET", "short", /at least 32 characters/],
+  ])("refuses %s=%s", (name, value, message) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(message);
+  });
+
+  it("wants all three OIDC variables or none", () => {
+    expect(() => parseEnv({ OIDC_ISSUER: "https://id.example.test" })).toThrow(/OIDC_CLIENT_ID is required to sign in/);
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(parseEnv({ SERVICE_BASE_URL: "", PORT: "" }).service.isSandbox).toBe(true);
+  });
+});

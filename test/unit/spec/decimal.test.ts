@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { compareDecimal, decimalProblem, fromUnits, isMultipleOf, positiveDecimal, scaleOf, toUnits } from "@/lib/spec";
+import { expectAccepted, expectRefused } from "./helpers";
+
+const amount = z.object({ amount: positiveDecimal("Amount") });
+
+describe("positive decimal strings", () => {
+  it.each(["1", "0.5", ".5", "000.1", "1250.50", "99999999999999999999", "0.000000000000000001"])(
+    "accepts %s",
+    (value) => expectAccepted(amount, { amount: value }),
+  );
+
+  it.each([
+    ["-1", /no sign/],
+    ["+1", /no sign/],
+    ["1e5", /exponent/],
+    ["1E-2", /exponent/],
+    [" 1", /spaces/],
+    ["1 ", /spaces/],
+    ["0x10", /decimal number/],
+    ["1,000", /separators/],
+    ["1.", /decimal number/],
+    ["", /decimal number/],
+    ["1.2.3", /decimal number/],
+    ["NaN", /decimal number/],
+    ["Infinity", /decimal number/],
+    ["１", /decimal number/],
+    ["0", /greater than zero/],
+    ["0.000", /greater than zero/],
+    ["123456789012345678901", /at most 20 digits before/],
+    ["0.1234567890123456789", /at most 18 decimal places/],
+  ])("refuses %j", (value, message) => expectRefused(amount, { amount: value }, "amount", message));
+
+  it("refuses a JSON number, which would lose precision", () => {
+    expectRefused(amount, { amount: 1.5 }, "amount", /string/);
+  });
+
+  it("says a missing amount is required", () => {
+    expectRefused(amount, {}, "amount", /Amount is required/);
+  });
+
+  it("counts leading zeros out of the integer-digit bound", () => {
+    expect(decimalProblem("0000000000000000000000001")).toBeNull();
+  });
+});
+
+describe("exact arithmetic on decimal strings", () => {
+  it("converts to and from scaled units without loss", () => {
+    expect(toUnits("12.5", 2)).toBe(1250n);
+    expect(toUnits(".5", 8)).toBe(50_000_000n);
+    expect(fromUnits(1250n, 2)).toBe("12.50");
+    expect(fromUnits(5n, 8)).toBe("0.00000005");
+    expect(fromUnits(-5n, 2)).toBe("-0.05");
+    expect(fromUnits(7n, 0)).toBe("7");
+    expect(toUnits("123456789012345678.123456789012345678", 18)).toBe(123456789012345678123456789012345678n);
+  });
+
+  it("refuses to drop precision silently", () => {
+    expect(() => toUnits("0.123", 2)).toThrow(RangeError);
+  });
+
+  it("compares and checks multiples exactly", () => {
+    expect(compareDecimal("0.1", "0.10")).toBe(0);
+    expect(compareDecimal("0.30000000000000000001", "0.3")).toBe(1);
+    expect(compareDecimal("2", "10")).toBe(-1);
+    expect(isMultipleOf("100.25", "0.25")).toBe(true);
+    expect(isMultipleOf("100.30", "0.25")).toBe(false);
+    expect(scaleOf("1.2300")).toBe(4);
+    expect(scaleOf("7")).toBe(0);
+  });
+});

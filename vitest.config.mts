@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = {
+  "@": fileURLToPath(new URL(".", import.meta.url)),
+  // `server-only` throws outside Next's server bundle; tests run server code directly.
+  "server-only": fileURLToPath(new URL("./test/support/empty.ts", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
+      },
+    ],
+  },
+});
