@@ -1,0 +1,63 @@
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+interface Bucket {
+  start: number;
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
+  volume: bigint;
+  /** Sum of price * amount, for the volume-weighted average. */
+  notional: bigint;
+}
+
+export interface Summary {
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  volume: bigint;
+  notional: bigint;
+  begin: number;
+  end: number;
+}
+
+/** A market's trades in one-minute buckets over the last day, for its ticker. */
+export class TradeStats {
+  private buckets: Bucket[] = [];
+  last: { price: bigint; amount: bigint; at: number } | null = null;
+
+  record(price: bigint, amount: bigint, notional: bigint, at: number): void {
+    this.last = { price, amount, at };
+    const start = at - (at % MINUTE);
+    let b = this.buckets[this.buckets.length - 1];
+    if (!b || b.start !== start) {
+      b = { start, open: price, high: price, low: price, close: price, volume: 0n, notional: 0n };
+      this.buckets.push(b);
+      while (this.buckets.length > 0 && this.buckets[0]!.start <= at - DAY) this.buckets.shift();
+    }
+    if (price > b.high) b.high = price;
+    if (price < b.low) b.low = price;
+    b.close = price;
+    b.volume += amount;
+    b.notional += notional;
+  }
+
+  /** Trades from `begin` (inclusive) to `end`, or null when there were none. */
+  summary(begin: number, end: number): Summary | null {
+    const inRange = this.buckets.filter((b) => b.start + MINUTE > begin && b.start <= end);
+    const first = inRange[0];
+    if (!first) return null;
+    const s: Summary = { open: first.open, high: first.high, low: first.low, volume: 0n, notional: 0n, begin, end };
+    for (const b of inRange) {
+      if (b.high > s.high) s.high = b.high;
+      if (b.low < s.low) s.low = b.low;
+      s.volume += b.volume;
+      s.notional += b.notional;
+    }
+    return s;
+  }
+}
+
+export const startOfUtcDay = (ms: number): number => ms - (ms % DAY);
+export { DAY };

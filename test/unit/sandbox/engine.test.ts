@@ -1,0 +1,385 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { ServiceProblem } from "@/lib/sandbox/engine/problems";
+import { T0, harness, limit } from "./harness";
+
+let h: ReturnType<typeof harness>;
+beforeEach(() => {
+  h = harness();
+  h.fund("alice", "USD", "1000000");
+  h.fund("alice", "ETH", "100");
+  h.fund("bob", "USD", "1000000");
+  h.fund("bob", "ETH", "100");
+  h.fund("carol", "ETH", "100");
+  h.fund("carol", "USD", "1000000");
+});
+
+function problemOf(fn: () => unknown) {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ServiceProblem) return e.problem;
+    throw e;
+  }
+  throw new Error("expected a problem");
+}
+
+describe("create", () => {
+  it("answers SUBMITTED with nothing filled, before matching", () => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    const order = h.ex.submitOrder("c1", "alice", {
+      market: "ETHUSD",
+      type: "LIMIT",
+      side: "BUY",
+      price: "2000.00",
+      base_amount: "1",
+    });
+    expect({ status: order.status, filled: order.filledBase }).toEqual({ status: "SUBMITTED", filled: 0n });
+    h.ex.processSubmitted();
+    expect(h.record(order.id).status).toBe("FILLED");
+  });
+});
+
+describe("LIMIT", () => {
+  it("GTC rests, holds the quote, and fills at the resting price", () => {
+    const bid = h.place("alice", limit("BUY", "2000.00", "2"));
+    expect(h.record(bid.id)).toMatchObject({ status: "OPEN", time_in_force: "GTC", amount_filled: "0.00000000" });
+    expect(h.balance("alice", "USD")).toEqual({ available: "996000", trading: "4000" });
+
+    const ask = h.place("bob", limit("SELL", "1999.95", "2"));
+    expect(h.record(ask.id)).toMatchObject({
+      status: "FILLED",
+      amount_filled: "2.00000000",
+      volume_weighted_average_price: "2000.00000000",
+    });
+    expect(h.record(bid.id)).toMatchObject({ status: "FILLED", amount_filled: "2.00000000" });
+    expect(h.balance("alice", "USD")).toEqual({ available: "996000", trading: "0" });
+    expect(h.balance("alice", "ETH")).toEqual({ available: "102", trading: "0" });
+    expect(h.balance("bob", "USD")).toEqual({ available: "1004000", trading: "0" });
+    expect(h.balance("bob", "ETH")).toEqual({ available: "98", trading: "0" });
+  });
+
+  it("matches by price, then by time", () => {
+    const first = h.place("bob", limit("SELL", "2000.00", "1"));
+    const better = h.place("bob", limit("SELL", "1999.00", "1"));
+    const second = h.place("bob", limit("SELL", "2000.00", "1"));
+    const taker = h.place("alice", limit("BUY", "2000.00", "2"));
+    expect(h.record(better.id).status).toBe("FILLED");
+    expect(h.record(first.id).status).toBe("FILLED");
+    expect(h.record(second.id).status).toBe("OPEN");
+    expect(h.record(taker.id)).toMatchObject({ status: "FILLED", volume_weighted_average_price: "1999.50000000" });
+  });
+
+  it("releases the surplus hold when it fills below its limit", () => {
+    h.place("bob", limit("SELL", "1000.00", "1"));
+    h.place("alice", limit("BUY", "2000.00", "1"));
+    expect(h.balance("alice", "USD")).toEqual({ available: "999000", trading: "0" });
+  });
+
+  it("a partial fill stays OPEN with the rest", () => {
+    h.place("bob", limit("SELL", "2000.00", "0.4"));
+    const bid = h.place("alice", limit("BUY", "2000.00", "1"));
+    expect(h.record(bid.id)).toMatchObject({ status: "OPEN", amount_filled: "0.40000000" });
+    expect(h.ex.orderBook("ETHUSD").bids).toEqual([{ price: 2000n * 10n ** 18n, amount: 6n * 10n ** 17n }]);
+  });
+
+  it("IOC fills what it can and cancels the rest", () => {
+    h.place("bob", limit("SELL", "2000.00", "0.4"));
+    const bid = h.place("alice", limit("BUY", "2000.00", "1", { time_in_force: "IOC" }));
+    expect(h.record(bid.id)).toMatchObject({ status: "CANCELLED", amount_filled: "0.40000000" });
+    expect(h.balance("alice", "USD")).toEqual({ available: "999200", trading: "0" });
+    expect(h.ex.orderBook("ETHUSD").bids).toEqual([]);
+  });
+
+  it("FOK never fills partly", () => {
+    const ask = h.place("bob", limit("SELL", "2000.00", "0.4"));
+    const kill = h.place("alice", limit("BUY", "2000.00", "1", { time_in_force: "FOK" }));
+    expect(h.record(kill.id)).toMatchObject({ status: "CANCELLED", amount_filled: "0.00000000" });
+    expect(h.record(ask.id).status).toBe("OPEN");
+    const fill = h.place("alice", limit("BUY", "2000.00", "0.4", { time_in_force: "FOK" }));
+    expect(h.record(fill.id)).toMatchObject({ status: "FILLED", amount_filled: "0.40000000" });
+  });
+
+  it("GTT is cancelled at its expiration date, releasing its hold", () => {
+    const bid = h.place(
+      "alice",
+      limit("BUY", "2000.00", "1", { time_in_force: "GTT", expiration_date: String(T0 + 60_000) }),
+    );
+    h.advance(59_999);
+    expect(h.record(bid.id).status).toBe("OPEN");
+    h.advance(1);
+    expect(h.record(bid.id)).toMatchObject({
+      status: "CANCELLED",
+      expiration_date: new Date(T0 + 60_000).toISOString(),
+    });
+    expect(h.balance("alice", "USD")).toEqual({ available: "1000000", trading: "0" });
+  });
+});
+
+describe("POST_ONLY_LIMIT", () => {
+  it.each(["GTC", "IOC", "FOK", "GTT"])("with %s is REJECTED when it would take liquidity", (tif) => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    const extra = {
+      type: "POST_ONLY_LIMIT",
+      time_in_force: tif,
+      ...(tif === "GTT" ? { expiration_date: String(T0 + 60_000) } : {}),
+    };
+    const o = h.place("alice", limit("BUY", "2000.00", "1", extra));
+    expect(h.record(o.id)).toMatchObject({ status: "REJECTED", amount_filled: "0.00000000" });
+    expect(h.balance("alice", "USD").trading).toBe("0");
+  });
+  it.each(["GTC", "GTT"])("with %s rests when it would not cross", (tif) => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    const extra = {
+      type: "POST_ONLY_LIMIT",
+      time_in_force: tif,
+      ...(tif === "GTT" ? { expiration_date: String(T0 + 60_000) } : {}),
+    };
+    expect(h.record(h.place("alice", limit("BUY", "1999.95", "1", extra)).id).status).toBe("OPEN");
+  });
+  it.each(["IOC", "FOK"])("with %s is cancelled when there is nothing to rest against", (tif) => {
+    const o = h.place("alice", limit("BUY", "1999.95", "1", { type: "POST_ONLY_LIMIT", time_in_force: tif }));
+    expect(h.record(o.id).status).toBe("CANCELLED");
+  });
+});
+
+describe("MARKET", () => {
+  it("a buy spends its quote amount across levels; the dust is released", () => {
+    h.place("bob", limit("SELL", "2000.00", "0.5"));
+    h.place("bob", limit("SELL", "2100.00", "10"));
+    const o = h.place("alice", { market: "ETHUSD", type: "MARKET", side: "BUY", quote_amount: "2050.00" });
+    // 0.5 at 2000 = 1000; then 1050 / 2100 = 0.5 at 2100.
+    expect(h.record(o.id)).toMatchObject({
+      status: "FILLED",
+      amount_filled: "1.00000000",
+      time_in_force: "IOC",
+      quote_amount: "2050.00",
+      price: "",
+    });
+    expect(h.balance("alice", "USD")).toEqual({ available: "997950", trading: "0" });
+  });
+  it("a sell sells its base amount and never rests", () => {
+    h.place("bob", limit("BUY", "1900.00", "0.3"));
+    const o = h.place("alice", { market: "ETHUSD", type: "MARKET", side: "SELL", base_amount: "1" });
+    expect(h.record(o.id)).toMatchObject({ status: "CANCELLED", amount_filled: "0.30000000" });
+    expect(h.balance("alice", "ETH")).toEqual({ available: "99.7", trading: "0" });
+    expect(h.ex.orderBook("ETHUSD").asks).toEqual([]);
+  });
+  it("is refused with an empty opposite book", () => {
+    const p = problemOf(() =>
+      h.place("alice", { market: "ETHUSD", type: "MARKET", side: "BUY", quote_amount: "10.00" }),
+    );
+    expect(p).toMatchObject({ status: 403, title: "Market Conditions Prevented Execution" });
+  });
+});
+
+describe("stop orders (sell stop-loss)", () => {
+  const trade = (price: string) => {
+    h.place("bob", limit("SELL", price, "0.01"));
+    h.place("dave", limit("BUY", price, "0.01"));
+  };
+  beforeEach(() => h.fund("dave", "USD", "1000000"));
+
+  it.each(["GTC", "GTT"])(
+    "STOP_MARKET with %s waits, then sells at market once the last trade falls to its stop",
+    (tif) => {
+      trade("2000.00");
+      const extra = tif === "GTT" ? { time_in_force: "GTT", expiration_date: String(T0 + 600_000) } : {};
+      const stop = h.place("alice", {
+        market: "ETHUSD",
+        type: "STOP_MARKET",
+        side: "SELL",
+        stop_price: "1900.00",
+        base_amount: "1",
+        ...extra,
+      });
+      expect(h.record(stop.id)).toMatchObject({ status: "OPEN", is_triggered: false });
+      expect(h.balance("alice", "ETH")).toEqual({ available: "99", trading: "1" });
+      h.place("dave", limit("BUY", "1850.00", "5"));
+      trade("1950.00");
+      expect(h.record(stop.id).is_triggered).toBe(false);
+      trade("1900.00");
+      expect(h.record(stop.id)).toMatchObject({
+        status: "FILLED",
+        is_triggered: true,
+        volume_weighted_average_price: "1850.00000000",
+      });
+    },
+  );
+
+  it.each(["GTC", "GTT"])("STOP_LIMIT with %s becomes a limit order at its price when triggered", (tif) => {
+    trade("2000.00");
+    const extra = tif === "GTT" ? { time_in_force: "GTT", expiration_date: String(T0 + 600_000) } : {};
+    const stop = h.place("alice", {
+      market: "ETHUSD",
+      type: "STOP_LIMIT",
+      side: "SELL",
+      stop_price: "1900.00",
+      price: "1895.00",
+      base_amount: "1",
+      ...extra,
+    });
+    trade("1899.00");
+    expect(h.record(stop.id)).toMatchObject({ status: "OPEN", is_triggered: true });
+    expect(h.ex.orderBook("ETHUSD").asks[0]?.price).toBe(1895n * 10n ** 18n);
+  });
+
+  it("triggers at once when the last trade is already at or below the stop", () => {
+    trade("1800.00");
+    h.place("dave", limit("BUY", "1790.00", "1"));
+    const stop = h.place("alice", {
+      market: "ETHUSD",
+      type: "STOP_MARKET",
+      side: "SELL",
+      stop_price: "1900.00",
+      base_amount: "1",
+    });
+    expect(h.record(stop.id)).toMatchObject({ status: "FILLED", is_triggered: true });
+  });
+
+  it("can be cancelled before it triggers, releasing the base", () => {
+    const stop = h.place("alice", {
+      market: "ETHUSD",
+      type: "STOP_MARKET",
+      side: "SELL",
+      stop_price: "1900.00",
+      base_amount: "1",
+    });
+    h.ex.cancelOrder("c1", "alice", stop.id);
+    expect(h.record(stop.id).status).toBe("CANCELLED");
+    expect(h.balance("alice", "ETH")).toEqual({ available: "100", trading: "0" });
+  });
+});
+
+describe("self-match prevention", () => {
+  it("without an id, cancels the same customer's resting order and goes on", () => {
+    const own = h.place("carol", limit("SELL", "2000.00", "1"));
+    const other = h.place("bob", limit("SELL", "2000.00", "1"));
+    const bid = h.place("alice", limit("BUY", "2000.00", "1"));
+    expect(h.record(own.id).status).toBe("CANCELLED");
+    expect(h.record(other.id).status).toBe("FILLED");
+    expect(h.record(bid.id).status).toBe("FILLED");
+    expect(h.balance("carol", "ETH")).toEqual({ available: "100", trading: "0" });
+  });
+  it("with an id, the two do not match and the incoming order stops", () => {
+    const own = h.place("carol", limit("SELL", "2000.00", "1"));
+    const bid = h.place("alice", limit("BUY", "2000.00", "1", { self_match_prevention_id: "desk-1" }));
+    expect(h.record(own.id).status).toBe("OPEN");
+    expect(h.record(bid.id)).toMatchObject({ status: "CANCELLED", amount_filled: "0.00000000" });
+  });
+});
+
+describe("funding", () => {
+  it("refuses an order it cannot fund, saying how much is missing", () => {
+    const p = problemOf(() => h.place("alice", limit("BUY", "2000.00", "501")));
+    expect(p).toMatchObject({
+      status: 403,
+      title: "Insufficient Funds",
+      meta: { profile_id: "alice", asset: "USD", available: "1000000", needed: "1002000" },
+    });
+    expect(h.balance("alice", "USD")).toEqual({ available: "1000000", trading: "0" });
+  });
+  it("settles into the recipient profile: base for a buy, quote for a sell", () => {
+    h.place("bob", limit("SELL", "2000.00", "1", { recipient_profile_id: "bob" }));
+    h.place("alice", limit("BUY", "2000.00", "1", { recipient_profile_id: "carol" }));
+    expect(h.balance("carol", "ETH").available).toBe("101");
+    expect(h.balance("alice", "ETH").available).toBe("100");
+  });
+  it("refuses an unknown profile or recipient with 404", () => {
+    expect(problemOf(() => h.place("alice", limit("BUY", "1.00", "1", { recipient_profile_id: "bob" })))).toMatchObject(
+      { status: 404 },
+    );
+    expect(
+      problemOf(() =>
+        h.ex.submitOrder("c1", "nobody", {
+          market: "ETHUSD",
+          type: "LIMIT",
+          side: "BUY",
+          price: "1",
+          base_amount: "1",
+        }),
+      ),
+    ).toMatchObject({
+      status: 404,
+      detail: "profile not found: nobody",
+    });
+  });
+});
+
+describe("ref_id", () => {
+  it("a reused ref_id gets 409 with the original order", () => {
+    const first = h.place("alice", limit("BUY", "1000.00", "1", { ref_id: "r-1" }));
+    const p = problemOf(() => h.place("alice", limit("BUY", "1000.00", "2", { ref_id: "r-1" })));
+    expect(p).toMatchObject({
+      status: 409,
+      title: "Already Exists",
+      meta: { existing: { id: first.id, ref_id: "r-1" } },
+    });
+    expect(h.ex.orders.size).toBe(1);
+  });
+  it("may be reused once the order has been closed for more than 24 hours", () => {
+    const first = h.place("alice", limit("BUY", "1000.00", "1", { ref_id: "r-2" }));
+    h.ex.cancelOrder("c1", "alice", first.id);
+    h.clock.now += 24 * 3600_000;
+    expect(problemOf(() => h.place("alice", limit("BUY", "1000.00", "1", { ref_id: "r-2" })))).toMatchObject({
+      status: 409,
+    });
+    h.clock.now += 1;
+    expect(h.place("alice", limit("BUY", "1000.00", "1", { ref_id: "r-2" })).id).not.toBe(first.id);
+  });
+});
+
+describe("cancel", () => {
+  it("refuses a final order and an unknown one", () => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    const filled = h.place("alice", limit("BUY", "2000.00", "1"));
+    expect(problemOf(() => h.ex.cancelOrder("c1", "alice", filled.id))).toMatchObject({
+      status: 403,
+      detail: "order is not in cancellable state",
+    });
+    expect(problemOf(() => h.ex.cancelOrder("c1", "alice", "nope"))).toMatchObject({ status: 404 });
+    expect(problemOf(() => h.ex.cancelOrder("c2", "alice", filled.id))).toMatchObject({ status: 404 });
+  });
+});
+
+describe("internal transfers", () => {
+  it("records a DEBIT and a CREDIT sharing a group, PENDING until settled", () => {
+    const debit = h.transfer({
+      from_profile_id: "alice",
+      to_profile_id: "carol",
+      asset: "USD",
+      amount: "250.50",
+      ref_id: "t-1",
+      metadata: { a: "1" },
+      recipient_metadata: { b: "2" },
+    });
+    const legs = [...h.ex.transfers.values()].filter((t) => t.groupId === debit.groupId);
+    expect(legs.map((t) => [t.profileId, t.direction, t.type, t.status, t.metadata])).toEqual([
+      ["alice", "DEBIT", "INTERNAL_TRANSFER_DEBIT", "PENDING", { a: "1" }],
+      ["carol", "CREDIT", "INTERNAL_TRANSFER_CREDIT", "PENDING", { b: "2" }],
+    ]);
+    expect(h.balance("alice", "USD").available).toBe("999749.5");
+    expect(h.balance("carol", "USD").available).toBe("1000250.5");
+    h.advance(999);
+    expect(legs.every((t) => t.status === "PENDING")).toBe(true);
+    h.advance(1);
+    expect(legs.every((t) => t.status === "COMPLETED")).toBe(true);
+  });
+  it("refuses insufficient funds (403), an unknown profile (404) and a reused ref_id (409)", () => {
+    expect(
+      problemOf(() => h.transfer({ from_profile_id: "alice", to_profile_id: "carol", asset: "BTC", amount: "1" })),
+    ).toMatchObject({
+      status: 403,
+      meta: { asset: "BTC", available: "0", needed: "1" },
+    });
+    expect(
+      problemOf(() => h.transfer({ from_profile_id: "alice", to_profile_id: "bob", asset: "USD", amount: "1" })),
+    ).toMatchObject({ status: 404 });
+    h.transfer({ from_profile_id: "alice", to_profile_id: "carol", asset: "USD", amount: "1", ref_id: "dup" });
+    expect(
+      problemOf(() =>
+        h.transfer({ from_profile_id: "alice", to_profile_id: "carol", asset: "USD", amount: "1", ref_id: "dup" }),
+      ),
+    ).toMatchObject({ status: 409 });
+    expect(h.balance("alice", "USD").available).toBe("999999");
+  });
+});
