@@ -16,6 +16,16 @@ export default defineConfig({
         resolve: { alias },
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });
