@@ -22,6 +22,8 @@ export const envSchema = z
     SANDBOX_CLIENT_SECRET: z.string().min(1).default("sandbox-secret"),
     SANDBOX_TOKEN_TTL_SECONDS: positiveInt("SANDBOX_TOKEN_TTL_SECONDS").default(3600),
     SANDBOX_TOKEN_RATE_PER_SECOND: positiveInt("SANDBOX_TOKEN_RATE_PER_SECOND").default(1),
+    SANDBOX_API_RATE_PER_SECOND: positiveInt("SANDBOX_API_RATE_PER_SECOND").default(50),
+    SANDBOX_TRANSFER_RATE_PER_SECOND: positiveInt("SANDBOX_TRANSFER_RATE_PER_SECOND").default(20),
     SANDBOX_MARKET_MAKER: onOff("SANDBOX_MARKET_MAKER").default("on"),
     SANDBOX_SEED: z.string().min(1).default("demo"),
     SANDBOX_TRANSFER_SETTLE_MS: z.coerce.number().int().min(0).default(1500),

@@ -264,8 +264,10 @@ export class Exchange {
       (s) => s.stopPrice! < order.stopPrice! || (s.stopPrice === order.stopPrice && s.seq > order.seq),
     );
     state.stops.splice(i === -1 ? state.stops.length : i, 0, order);
-    order.status = "OPEN";
-    this.changed(order);
+    if (order.status !== "OPEN") {
+      order.status = "OPEN";
+      this.changed(order);
+    }
   }
 
   private acceptable(order: EngineOrder, price: bigint): boolean {

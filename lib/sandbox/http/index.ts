@@ -1,0 +1,155 @@
+import { ServiceProblem } from "../engine/problems";
+import type { TokenClaims } from "../oauth";
+import type { SandboxRuntime } from "../runtime";
+import type { Scope } from "../scopes";
+import type { Handler } from "./context";
+import { getOrderBook, getTicker, listMarkets } from "./markets";
+import { cancelOrder, createOrder, getOrder, listOrders } from "./orders";
+import { createSandboxDeposit, listBalances, listProfiles } from "./profiles";
+import { problemResponse, simpleProblem } from "./respond";
+import { issueToken } from "./token";
+import { createInternalTransfer, getTransfer, listTransfers } from "./transfers";
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  /** Absent for public market data. */
+  scope?: Scope;
+  /** Which rate limit applies (the real service: 20/s for transfers, 50/s for the rest). */
+  limit?: "transfer";
+  handler: Handler;
+}
+
+/** ":name" segments become named groups; a segment never matches "/". */
+const path = (template: string) => new RegExp(`^/v2${template.replace(/:(\w+)/g, "(?<$1>[^/]+)")}$`);
+
+const ROUTES: Route[] = [
+  { method: "GET", pattern: path("/profiles"), scope: "funding:read_profile", handler: listProfiles },
+  {
+    method: "GET",
+    pattern: path("/profiles/:profile_id/balances"),
+    scope: "funding:read_profile",
+    handler: listBalances,
+  },
+  {
+    method: "POST",
+    pattern: path("/profiles/:profile_id/orders"),
+    scope: "exchange:write_order",
+    handler: createOrder,
+  },
+  { method: "GET", pattern: path("/profiles/:profile_id/orders/:id"), scope: "exchange:read_order", handler: getOrder },
+  {
+    method: "DELETE",
+    pattern: path("/profiles/:profile_id/orders/:id"),
+    scope: "exchange:write_order",
+    handler: cancelOrder,
+  },
+  { method: "GET", pattern: path("/orders"), scope: "exchange:read_order", handler: listOrders },
+  {
+    method: "POST",
+    pattern: path("/transfer/internal"),
+    scope: "transfer:write_internal_transfer",
+    limit: "transfer",
+    handler: createInternalTransfer,
+  },
+  { method: "GET", pattern: path("/transfer/transfers"), scope: "transfer:read_transfer", handler: listTransfers },
+  { method: "GET", pattern: path("/transfer/transfers/:id"), scope: "transfer:read_transfer", handler: getTransfer },
+  {
+    method: "POST",
+    pattern: path("/sandbox/profiles/:profile_id/deposit"),
+    scope: "funding:read_profile",
+    handler: createSandboxDeposit,
+  },
+  { method: "GET", pattern: path("/markets"), handler: listMarkets },
+  { method: "GET", pattern: path("/markets/:market/order-book"), handler: getOrderBook },
+  { method: "GET", pattern: path("/markets/:market/ticker"), handler: getTicker },
+];
+
+const challenge = (error?: string, description?: string, scope?: string) =>
+  [
+    'Bearer realm="sandbox"',
+    error && `error="${error}"`,
+    description && `error_description="${description}"`,
+    scope && `scope="${scope}"`,
+  ]
+    .filter(Boolean)
+    .join(", ");
+
+/** RFC 6750: who is calling, or the 401 that says why not. */
+function authenticate(request: Request, sandbox: SandboxRuntime): TokenClaims | Response {
+  const header = request.headers.get("authorization");
+  if (!header?.toLowerCase().startsWith("bearer ")) {
+    return problemResponse(simpleProblem(401, "Unauthorized", "a Bearer access token is required"), {
+      "WWW-Authenticate": challenge(),
+    });
+  }
+  const claims = sandbox.tokens.verify(header.slice(7).trim());
+  if (typeof claims === "string") {
+    const description = claims === "expired" ? "the access token expired" : "the access token is not valid";
+    return problemResponse(simpleProblem(401, "Unauthorized", description), {
+      "WWW-Authenticate": challenge("invalid_token", description),
+    });
+  }
+  return claims;
+}
+
+function decodedParams(match: RegExpExecArray): Record<string, string> | null {
+  try {
+    return Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+  } catch {
+    return null;
+  }
+}
+
+/** Serves one request to the sandbox; `path` is what follows `/sandbox`. */
+export async function handleSandboxRequest(request: Request, path: string, sandbox: SandboxRuntime): Promise<Response> {
+  if (path === "/oauth2/token") {
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    return issueToken(request, sandbox);
+  }
+  const candidates = ROUTES.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((c) => c.match);
+  if (candidates.length === 0) {
+    return problemResponse(simpleProblem(404, "Not Found", `no such endpoint: ${request.method} /sandbox${path}`));
+  }
+  const hit = candidates.find((c) => c.route.method === request.method);
+  if (!hit) return methodNotAllowed(candidates.map((c) => c.route.method));
+  const params = decodedParams(hit.match!);
+  if (!params) return problemResponse(simpleProblem(400, "Bad Request", "the path is not validly percent-encoded"));
+  return dispatch(hit.route, request, params, sandbox);
+}
+
+async function dispatch(route: Route, request: Request, params: Record<string, string>, sandbox: SandboxRuntime) {
+  let caller: TokenClaims = { clientId: "public", customerId: "", scopes: [], exp: 0 };
+  if (route.scope) {
+    const auth = authenticate(request, sandbox);
+    if (auth instanceof Response) return auth;
+    if (!auth.scopes.includes(route.scope)) {
+      const detail = `this operation needs the scope ${route.scope}`;
+      return problemResponse(simpleProblem(403, "Forbidden", detail, { required_scope: route.scope }), {
+        "WWW-Authenticate": challenge("insufficient_scope", detail, route.scope),
+      });
+    }
+    caller = auth;
+  }
+  const rate = route.limit === "transfer" ? sandbox.config.transferRatePerSecond : sandbox.config.apiRatePerSecond;
+  const wait = sandbox.limiter.take(`${route.limit ?? "api"}:${caller.clientId}`, rate);
+  if (wait > 0) {
+    return problemResponse(
+      simpleProblem(429, "Too Many Requests", `rate limit of ${rate} requests per second exceeded`),
+      {
+        "Retry-After": String(wait),
+      },
+    );
+  }
+  try {
+    return await route.handler({ request, url: new URL(request.url), params, caller, sandbox });
+  } catch (error) {
+    if (error instanceof ServiceProblem) return problemResponse(error.problem);
+    throw error;
+  }
+}
+
+const methodNotAllowed = (allowed: string[]) =>
+  problemResponse(simpleProblem(405, "Method Not Allowed", `use ${allowed.join(" or ")}`), {
+    Allow: allowed.join(", "),
+  });

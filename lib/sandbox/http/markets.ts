@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { MARKETS, MARKET_DETAILS, marketSchema, type Market } from "@/lib/spec";
+import { divRound, formatTrimmed } from "../engine/amounts";
+import { DAY, startOfUtcDay, type Summary } from "../engine/stats";
+import type { Handler } from "./context";
+import { parseOr400 } from "./parse";
+import { json } from "./respond";
+
+const marketParam = (params: Record<string, string>): Market =>
+  parseOr400(z.object({ market: marketSchema }), { market: params.market }).market;
+
+const level = (l: { price: bigint; amount: bigint } | undefined) =>
+  l ? { price: formatTrimmed(l.price), amount: formatTrimmed(l.amount) } : { price: "0", amount: "0" };
+
+/** GET /v2/markets */
+export const listMarkets: Handler = () => json({ markets: MARKETS.map((m) => MARKET_DETAILS[m]) });
+
+/** GET /v2/markets/{market}/order-book: aggregated levels, best first. */
+export const getOrderBook: Handler = ({ params, sandbox }) => {
+  const market = marketParam(params);
+  const { bids, asks } = sandbox.exchange.orderBook(market);
+  return json({ market, bids: bids.map(level), asks: asks.map(level) });
+};
+
+const stats = (s: Summary | null) =>
+  s && {
+    open: formatTrimmed(s.open),
+    high: formatTrimmed(s.high),
+    low: formatTrimmed(s.low),
+    volume: formatTrimmed(s.volume),
+    volume_weighted_average_price: s.volume === 0n ? "0" : formatTrimmed(divRound(s.notional, s.volume, 8)),
+    range: { begin: new Date(s.begin).toISOString(), end: new Date(s.end).toISOString() },
+  };
+
+/** GET /v2/markets/{market}/ticker */
+export const getTicker: Handler = ({ params, sandbox }) => {
+  const market = marketParam(params);
+  const now = sandbox.now();
+  const book = sandbox.exchange.orderBook(market, 1);
+  const trades = sandbox.exchange.tradeStats(market);
+  return json({
+    market,
+    best_bid: level(book.bids[0]),
+    best_ask: level(book.asks[0]),
+    last_execution: trades.last ? level(trades.last) : level(undefined),
+    last_day: stats(trades.summary(now - DAY, now)),
+    today: stats(trades.summary(startOfUtcDay(now), now)),
+    snapshot_at: new Date(now).toISOString(),
+  });
+};

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { assetSchema, positiveDecimal } from "@/lib/spec";
+import { formatTrimmed } from "../engine/amounts";
+import type { Handler } from "./context";
+import { jsonBody, parseOr400, pathId } from "./parse";
+import { json } from "./respond";
+
+/** GET /v2/profiles: the caller's profiles. */
+export const listProfiles: Handler = ({ caller, sandbox }) => {
+  const items = [...sandbox.exchange.profiles.values()]
+    .filter((p) => p.customerId === caller.customerId)
+    .map((p) => ({ id: p.id, nickname: p.nickname, type: p.type }));
+  return json({ items, next_page_cursor: "" });
+};
+
+/** GET /v2/profiles/{profile_id}/balances */
+export const listBalances: Handler = ({ params, caller, sandbox }) => {
+  const profileId = pathId(params, "profile_id");
+  sandbox.exchange.profileOf(caller.customerId, profileId);
+  const items = sandbox.exchange.ledger
+    .balancesOf(profileId)
+    .map((b) => ({ asset: b.asset, available: formatTrimmed(b.available), trading: formatTrimmed(b.trading) }))
+    .sort((a, b) => a.asset.localeCompare(b.asset));
+  return json({ items });
+};
+
+const depositBody = z.strictObject({
+  asset: assetSchema,
+  amount: positiveDecimal("Amount"),
+  crypto_network: z.string().optional(),
+  crypto_address: z.string().optional(),
+});
+
+/** POST /v2/sandbox/profiles/{profile_id}/deposit: funds a profile for demos and tests. */
+export const createSandboxDeposit: Handler = async ({ request, params, caller, sandbox }) => {
+  const profileId = pathId(params, "profile_id");
+  const body = parseOr400(depositBody, await jsonBody(request));
+  const deposit = sandbox.run((ex) => ex.deposit(caller.customerId, profileId, body.asset, body.amount));
+  return json({ activity_id: deposit.id });
+};

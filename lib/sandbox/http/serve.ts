@@ -1,0 +1,19 @@
+import type { SandboxRuntime } from "../runtime";
+import { handleSandboxRequest } from "./index";
+import { problemResponse, simpleProblem } from "./respond";
+
+/**
+ * The whole sandbox behind one function of a Web Request: the Next route and the test
+ * server both call it. The path is taken raw from the URL, so an encoded "/" inside an
+ * id stays inside that id (and is then refused by the id's rule).
+ */
+export async function serveSandbox(request: Request, sandbox: SandboxRuntime | null): Promise<Response> {
+  if (!sandbox) return problemResponse(simpleProblem(404, "Not Found", "the embedded sandbox is off (SANDBOX=off)"));
+  const path = new URL(request.url).pathname.replace(/^\/sandbox/, "");
+  try {
+    return await handleSandboxRequest(request, path, sandbox);
+  } catch (error) {
+    console.error("sandbox: request failed", error);
+    return problemResponse(simpleProblem(500, "Internal Server Error", "the sandbox failed to handle the request"));
+  }
+}

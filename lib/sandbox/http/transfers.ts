@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { createInternalTransferRequestSchema, transferStatusSchema, transferTypeSchema } from "@/lib/spec";
+import { problems } from "../engine/problems";
+import { toTransferRecord } from "../engine/records";
+import type { Handler } from "./context";
+import { jsonBody, page, paddedKey, pageFields, parseOr400, pathId, queryObject } from "./parse";
+import { json } from "./respond";
+
+/** POST /v2/transfer/internal: the DEBIT leg, PENDING. */
+export const createInternalTransfer: Handler = async ({ request, caller, sandbox }) => {
+  const body = parseOr400(createInternalTransferRequestSchema, await jsonBody(request));
+  const debit = sandbox.run((ex) => ex.createInternalTransfer(caller.customerId, body));
+  return json(toTransferRecord(debit));
+};
+
+/** GET /v2/transfer/transfers/{id} */
+export const getTransfer: Handler = ({ params, caller, sandbox }) => {
+  const id = pathId(params, "id");
+  const transfer = sandbox.exchange.transfers.get(id);
+  if (!transfer || transfer.customerId !== caller.customerId) throw problems.notFound(`transfer not found: ${id}`);
+  return json(toTransferRecord(transfer));
+};
+
+const ids = (name: string) => z.array(z.string()).max(100, `${name} may list at most 100 ids`).optional();
+const listTransfersQuery = z.strictObject({
+  profile_ids: ids("profile_ids"),
+  ref_ids: ids("ref_ids"),
+  group_ids: ids("group_ids"),
+  statuses: z.array(transferStatusSchema).optional(),
+  type: transferTypeSchema.optional(),
+  ...pageFields,
+});
+
+/** GET /v2/transfer/transfers, newest first. */
+export const listTransfers: Handler = ({ url, caller, sandbox }) => {
+  const q = parseOr400(listTransfersQuery, queryObject(url, ["profile_ids", "ref_ids", "group_ids", "statuses"]));
+  const within = (list: string[] | undefined, value: string | undefined) =>
+    !list || (value !== undefined && list.includes(value));
+  const matching = [...sandbox.exchange.transfers.values()]
+    .filter(
+      (t) =>
+        t.customerId === caller.customerId &&
+        within(q.profile_ids, t.profileId) &&
+        within(q.ref_ids, t.refId) &&
+        within(q.group_ids, t.groupId) &&
+        within(q.statuses, t.status) &&
+        (!q.type || t.type === q.type),
+    )
+    .map((t) => ({ t, key: paddedKey(t.createdAt, t.direction === "DEBIT" ? 1 : 0, t.id) }))
+    .sort((a, b) => (a.key < b.key ? 1 : -1));
+  const result = page(matching, (x) => x.key, q.limit, q.page_cursor);
+  return json({ items: result.items.map((x) => toTransferRecord(x.t)), next_page_cursor: result.next_page_cursor });
+};

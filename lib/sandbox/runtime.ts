@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { FINAL_ORDER_STATUSES } from "@/lib/spec";
+import type { SandboxConfig } from "./config";
+import { Exchange } from "./engine/exchange";
+import type { EngineOrder } from "./engine/types";
+import { MarketMaker } from "./market-maker";
+import { TokenIssuer, type Client } from "./oauth";
+import { RateLimiter } from "./rate-limit";
+import { SCOPES } from "./scopes";
+import { DEMO_CUSTOMER_ID, HOUSE_CUSTOMER_IDS, seedExchange } from "./seed";
+import { SandboxStore } from "./store";
+
+const ADVANCE_EVERY_MS = 100;
+const MARKET_MAKER_EVERY_MS = 1000;
+
+/**
+ * The running sandbox: the engine, its store, its clock and its market maker. Every
+ * command runs synchronously and its changes are stored in one transaction before the
+ * next command starts, so concurrent requests see a consistent service.
+ */
+export class SandboxRuntime {
+  exchange!: Exchange;
+  readonly store: SandboxStore;
+  readonly tokens: TokenIssuer;
+  readonly clients: ReadonlyMap<string, Client>;
+  readonly limiter: RateLimiter;
+  private marketMaker?: MarketMaker;
+  private timers: NodeJS.Timeout[] = [];
+  private processing = false;
+
+  constructor(
+    readonly config: SandboxConfig,
+    readonly now: () => number = Date.now,
+    storeFile = join(config.dataDir, "sandbox.db"),
+  ) {
+    this.store = new SandboxStore(storeFile);
+    this.load();
+    let key = this.store.meta("token_key");
+    if (!key) this.store.setMeta("token_key", (key = TokenIssuer.newKey()));
+    this.tokens = new TokenIssuer(Buffer.from(key, "hex"), config.tokenTtlSeconds, now);
+    this.limiter = new RateLimiter(now);
+    this.clients = new Map([
+      [
+        config.clientId,
+        { id: config.clientId, secret: config.clientSecret, customerId: DEMO_CUSTOMER_ID, scopes: SCOPES },
+      ],
+    ]);
+  }
+
+  /** (Re)builds the engine from the store, seeding the demo on first start. */
+  private load(): void {
+    this.exchange = new Exchange({
+      now: this.now,
+      newId: randomUUID,
+      transferSettleMillis: this.config.transferSettleMillis,
+      houseCustomers: HOUSE_CUSTOMER_IDS,
+    });
+    if (this.store.isEmpty) {
+      seedExchange(this.exchange);
+      this.store.persist(this.exchange.drainChanges());
+    } else {
+      this.store.loadInto(this.exchange);
+    }
+    this.marketMaker = this.config.marketMaker ? new MarketMaker(this.exchange, { seed: this.config.seed }) : undefined;
+    this.run((ex) => ex.processSubmitted());
+  }
+
+  /**
+   * Runs one engine command and stores what it changed. If storing fails, the engine is
+   * rebuilt from the store, so memory never holds a change the disk does not.
+   */
+  run<T>(command: (exchange: Exchange) => T): T {
+    try {
+      return command(this.exchange);
+    } finally {
+      try {
+        this.store.persist(this.exchange.drainChanges());
+      } catch (error) {
+        this.load();
+        throw error;
+      }
+    }
+  }
+
+  /** Matches submitted orders on the next turn of the event loop, after the create answered. */
+  scheduleProcessing(): void {
+    if (this.processing) return;
+    this.processing = true;
+    setImmediate(() => {
+      this.processing = false;
+      this.run((ex) => ex.processSubmitted());
+    });
+  }
+
+  /** Resolves once the order is completely filled or final, or when `millis` have passed. */
+  awaitFill(orderId: string, millis: number): Promise<void> {
+    const done = (o: EngineOrder | undefined) => !o || o.status === "FILLED" || FINAL_ORDER_STATUSES.includes(o.status);
+    if (done(this.exchange.orders.get(orderId))) return Promise.resolve();
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(finish, millis);
+      const unsubscribe = this.exchange.onOrderChange((o) => {
+        if (o.id === orderId && done(o)) finish();
+      });
+    });
+  }
+
+  /** Starts the clock (GTT expiry, transfer settlement) and the market maker. */
+  start(): this {
+    const every = (ms: number, fn: () => void) => {
+      const timer = setInterval(() => {
+        try {
+          fn();
+        } catch (error) {
+          console.error("sandbox: scheduled work failed", error);
+        }
+      }, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(ADVANCE_EVERY_MS, () => this.run((ex) => ex.advance()));
+    if (this.marketMaker) {
+      every(MARKET_MAKER_EVERY_MS, () =>
+        this.run((ex) => {
+          this.marketMaker!.step();
+          ex.processSubmitted();
+        }),
+      );
+    }
+    return this;
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    this.store.close();
+  }
+}
+
+const KEY = Symbol.for("treasury-dashboard.sandbox");
+type Holder = { [KEY]?: SandboxRuntime };
+
+/** The process's one sandbox, kept on globalThis so Next's module reloads share it. */
+export function getSandbox(config: SandboxConfig): SandboxRuntime {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= new SandboxRuntime(config).start();
+  return holder[KEY];
+}

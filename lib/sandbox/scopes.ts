@@ -1,0 +1,9 @@
+/** The service's OAuth scopes the sandbox knows. */
+export const SCOPES = [
+  "exchange:write_order",
+  "exchange:read_order",
+  "transfer:write_internal_transfer",
+  "transfer:read_transfer",
+  "funding:read_profile",
+] as const;
+export type Scope = (typeof SCOPES)[number];

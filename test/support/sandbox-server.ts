@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SandboxConfig } from "@/lib/sandbox/config";
+import { serveSandbox } from "@/lib/sandbox/http/serve";
+import { SandboxRuntime } from "@/lib/sandbox/runtime";
+
+export const CLIENT = { id: "dashboard", secret: "sandbox-secret" };
+
+export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfig => ({
+  dataDir: mkdtempSync(join(tmpdir(), "sandbox-test-")),
+  clientId: CLIENT.id,
+  clientSecret: CLIENT.secret,
+  tokenTtlSeconds: 3600,
+  tokenRatePerSecond: 1000,
+  apiRatePerSecond: 100_000,
+  transferRatePerSecond: 100_000,
+  marketMaker: false,
+  seed: "test",
+  transferSettleMillis: 200,
+  ...overrides,
+});
+
+async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+  const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
+  return new Request(origin + req.url, { method: req.method, headers, body });
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+export interface SandboxServer {
+  url: string;
+  runtime: SandboxRuntime;
+  /** Stops serving; `keepData` leaves the store for a restart test. */
+  close(keepData?: boolean): Promise<void>;
+}
+
+/** The sandbox over real HTTP on a loopback port, as the Next route serves it. */
+export async function startSandboxServer(config: SandboxConfig = testConfig()): Promise<SandboxServer> {
+  const runtime = new SandboxRuntime(config).start();
+  let origin = "";
+  const server: Server = createServer((req, res) => {
+    toRequest(req, origin)
+      .then((request) => serveSandbox(request, runtime))
+      .then((response) => send(res, response))
+      .catch((error) => {
+        res.writeHead(500);
+        res.end(String(error));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin,
+    runtime,
+    close: async (keepData = false) => {
+      await new Promise((resolve) => server.close(resolve));
+      runtime.stop();
+      if (!keepData) rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small client for tests: tokens, JSON calls, problems. */
+export function sandboxClient(base: string) {
+  let token = "";
+  async function getToken(scope?: string): Promise<string> {
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: CLIENT.id,
+      client_secret: CLIENT.secret,
+    });
+    if (scope) form.set("scope", scope);
+    const res = await fetch(`${base}/sandbox/oauth2/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
+    const body = (await res.json()) as { access_token: string };
+    return body.access_token;
+  }
+  async function call(method: string, path: string, body?: unknown, bearer?: string) {
+    token ||= await getToken();
+    const res = await fetch(`${base}/sandbox/v2${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${bearer ?? token}`,
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as any) : undefined };
+  }
+  return { getToken, call };
+}
