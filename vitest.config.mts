@@ -14,7 +14,13 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+          // A throwaway PostgreSQL cluster (or TEST_DATABASE_URL) for the journal's PostgreSQL half.
+          globalSetup: ["./test/support/postgres.ts"],
+        },
       },
       {
         resolve: { alias },

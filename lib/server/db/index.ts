@@ -1,0 +1,77 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { env } from "../env";
+import { migrateToLatest } from "./migrations";
+import type { Database } from "./schema";
+
+export type { Database, JournalTable } from "./schema";
+export { migrateToLatest } from "./migrations";
+
+export type Db = Kysely<Database>;
+
+export type DbConfig =
+  /** An embedded SQLite file (the default: `${DATA_DIR}/dashboard.db`). */
+  | { kind: "sqlite"; file: string }
+  /** A PostgreSQL server; `max` is the pool size. */
+  | { kind: "postgres"; url: string; max?: number };
+
+/** DATABASE_URL=postgres://... selects PostgreSQL; otherwise SQLite under DATA_DIR. */
+export function dbConfigFromEnv(env: { DATABASE_URL?: string; DATA_DIR?: string }): DbConfig {
+  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
+  return { kind: "sqlite", file: path.join(env.DATA_DIR ?? "./data", "dashboard.db") };
+}
+
+/** Opens the database and runs the migrations; the caller owns it and calls `destroy()`. */
+export async function createDb(config: DbConfig): Promise<Db> {
+  const db = new Kysely<Database>({ dialect: await dialectFor(config) });
+  try {
+    await migrateToLatest(db as Kysely<unknown>);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+async function dialectFor(config: DbConfig) {
+  if (config.kind === "postgres") {
+    // Loaded on demand: a SQLite deployment never needs pg, and a PostgreSQL one never loads the native addon.
+    const { Pool } = await import("pg");
+    const pool = new Pool({ connectionString: config.url, max: config.max ?? 10 });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    // The message is logged alone: the URL may carry a password.
+    pool.on("error", (error) => console.error(`journal database: idle connection lost: ${error.message}`));
+    return new PostgresDialect({ pool });
+  }
+  const { default: SQLite } = await import("better-sqlite3");
+  mkdirSync(path.dirname(path.resolve(config.file)), { recursive: true });
+  const database = new SQLite(config.file);
+  // WAL: readers never block the writer; NORMAL sync in WAL still survives a killed process.
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  // Two processes on one file (dev server and a script) wait for each other instead of failing.
+  database.pragma("busy_timeout = 5000");
+  return new SqliteDialect({ database });
+}
+
+const slot = Symbol.for("treasury-dashboard.journal-db");
+type Slot = { [slot]?: Promise<Db> };
+
+/**
+ * The process's database, opened and migrated on first use. Kept on globalThis so
+ * Next dev's module reloads reuse one pool instead of opening another per reload.
+ */
+export function getDb(): Promise<Db> {
+  const holder = globalThis as Slot;
+  if (!holder[slot]) {
+    const opening = createDb(dbConfigFromEnv(env));
+    holder[slot] = opening;
+    // A failed open (database down at start) is retried by the next caller, not cached forever.
+    opening.catch(() => {
+      if (holder[slot] === opening) delete holder[slot];
+    });
+  }
+  return holder[slot];
+}

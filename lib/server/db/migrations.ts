@@ -1,0 +1,56 @@
+import "server-only";
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+
+/**
+ * Migrations live in code, not in files read at run time, so they travel inside
+ * Next's server bundle. Keep them portable: the same list runs on SQLite and PostgreSQL.
+ * Never edit a shipped migration; add the next one.
+ */
+const migrations: Record<string, Migration> = {
+  "0001_journal": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("journal")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("ref_id", "text", (c) => c.notNull())
+        .addColumn("user_email", "text", (c) => c.notNull())
+        .addColumn("user_role", "text", (c) => c.notNull())
+        .addColumn("profile_id", "text", (c) => c.notNull())
+        .addColumn("to_profile_id", "text")
+        .addColumn("request_json", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("completed_at", "text")
+        .addColumn("http_status", "integer")
+        .addColumn("latency_ms", "integer")
+        .addColumn("record_json", "text")
+        .addColumn("problem_json", "text")
+        .addColumn("result_id", "text")
+        // Idempotence rests on this: one journal entry per ref_id and kind, whoever races.
+        .addUniqueConstraint("journal_kind_ref_id_unique", ["kind", "ref_id"])
+        .execute();
+      // Newest-first keyset pagination, and the filters the activity tables offer.
+      await db.schema.createIndex("journal_created_idx").on("journal").columns(["created_at", "id"]).execute();
+      await db.schema.createIndex("journal_status_idx").on("journal").columns(["status", "created_at"]).execute();
+      await db.schema.createIndex("journal_user_idx").on("journal").columns(["user_email", "created_at"]).execute();
+      await db.schema.createIndex("journal_profile_idx").on("journal").columns(["profile_id"]).execute();
+      await db.schema.createIndex("journal_to_profile_idx").on("journal").columns(["to_profile_id"]).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("journal").execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema to the latest migration; a no-op when it is already there. Throws on failure. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`Journal database migration ${failed} failed: ${error instanceof Error ? error.message : error}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,137 @@
+import "server-only";
+import { hostOf, networkFailure } from "./errors";
+import { scopeKeyOf, type TokenCache } from "./token-cache";
+
+export { TokenRequestError, UpstreamError, UpstreamTimeout, UpstreamUnreachable } from "./errors";
+
+/**
+ * The one way the back end talks to the service: a bearer token from the cache on
+ * every call, a time limit, and one retry when the service says the token is no good.
+ * It never retries anything else: whether a create may be sent again (with the same
+ * ref_id) is the route layer's decision.
+ */
+
+/** Above await_fill_millis's 10 s maximum, so a create that waits for its fill is not cut short. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+
+export interface UpstreamRequest {
+  method: HttpMethod;
+  /** Below the base URL, e.g. `/profiles/{id}/orders`; segments already validated and encoded. */
+  path: string;
+  /** The OAuth scopes this operation needs. */
+  scopes: readonly string[];
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Undefined and null values are left out; arrays repeat the parameter. */
+  query?: Record<string, QueryValue>;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  /** Parsed JSON when the service sent JSON, the text otherwise, null when empty. */
+  body: unknown;
+  headers: Headers;
+}
+
+export interface UpstreamClient {
+  /** Any HTTP status is returned; only a network failure or timeout throws (UpstreamUnreachable, UpstreamTimeout, TokenRequestError). */
+  request(request: UpstreamRequest): Promise<UpstreamResponse>;
+}
+
+export interface UpstreamClientOptions {
+  /** The service's API base including `/v2`. */
+  baseUrl: string;
+  tokens: TokenCache;
+  fetch?: typeof fetch;
+  /** The limit for the whole call, the token refresh retry included (default 15 s). */
+  timeoutMs?: number;
+}
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const host = hostOf(base);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const doFetch = options.fetch ?? fetch;
+
+  return {
+    async request(request) {
+      const url = new URL(base + checkedPath(request.path));
+      for (const [name, value] of Object.entries(request.query ?? {})) {
+        if (value === undefined || value === null) continue;
+        for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
+      }
+      const scopeKey = scopeKeyOf(request.scopes);
+      const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+      const signal = AbortSignal.timeout(timeoutMs);
+
+      const send = async (token: string) =>
+        doFetch(url, {
+          method: request.method,
+          headers: {
+            accept: "application/json",
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          body,
+          signal,
+          redirect: "manual",
+        });
+
+      try {
+        let token = await options.tokens.getToken(request.scopes);
+        let response = await send(token);
+        if (isInvalidToken(response)) {
+          // Revoked or expired early: drop it and try once with a fresh one. A second refusal is returned as is.
+          await response.body?.cancel();
+          options.tokens.invalidate(scopeKey, token);
+          token = await options.tokens.getToken(request.scopes);
+          response = await send(token);
+        }
+        return { status: response.status, body: await readBody(response), headers: response.headers };
+      } catch (error) {
+        // Token failures arrive typed (stage "token"); fetch's and the body's are typed here.
+        throw networkFailure(error, host, timeoutMs, "request") ?? error;
+      }
+    },
+  };
+}
+
+function isInvalidToken(response: Response): boolean {
+  return response.status === 401 && /invalid_token/i.test(response.headers.get("www-authenticate") ?? "");
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return null;
+  if (!/\bjson\b/i.test(response.headers.get("content-type") ?? "")) return text;
+  try {
+    // Amounts are strings in the service's JSON, so parsing keeps them exact.
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The route layer validates path parameters; this is the last guard that a path cannot
+ * climb out of the base URL (`..`, `%2e%2e`, an encoded slash) or smuggle a query.
+ */
+function checkedPath(path: string): string {
+  if (!path.startsWith("/") || /[?#\\]/.test(path))
+    throw new TypeError("Upstream path must start with / and hold no ? # \\");
+  for (const segment of path.slice(1).split("/")) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      throw new TypeError("Upstream path has a malformed escape");
+    }
+    if (segment === "" || decoded === "." || decoded === ".." || decoded.includes("/")) {
+      throw new TypeError("Upstream path has an empty, dot or slash segment");
+    }
+  }
+  return path;
+}

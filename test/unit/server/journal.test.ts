@@ -1,0 +1,355 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { Client } from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
+import { createDb, dbConfigFromEnv, migrateToLatest, type Db, type DbConfig } from "@/lib/server/db";
+import {
+  beginEntry,
+  completeEntry,
+  DuplicateJournalEntry,
+  findByRefId,
+  findEntry,
+  InvalidCursor,
+  listEntries,
+  listPending,
+  submittersOf,
+  type JournalEntry,
+  type NewJournalEntry,
+} from "@/lib/server/db/journal";
+
+/** A database of one backend for one suite, and how to throw it away. */
+interface Backend {
+  name: string;
+  open(): Promise<{ config: DbConfig; drop(): Promise<void> }>;
+}
+
+const sqlite: Backend = {
+  name: "SQLite",
+  async open() {
+    const dir = mkdtempSync(path.join(tmpdir(), "journal-test-"));
+    // A directory that does not exist yet: createDb makes it.
+    return {
+      config: { kind: "sqlite", file: path.join(dir, "nested", "dashboard.db") },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+};
+
+const postgres: Backend = {
+  name: "PostgreSQL",
+  async open() {
+    const provided = inject("postgres");
+    // No server is a failure, never a skip: CI installs PostgreSQL so this half always runs.
+    if ("error" in provided) throw new Error(`PostgreSQL is unavailable for the journal tests: ${provided.error}`);
+    const name = `journal_test_${randomBytes(6).toString("hex")}`;
+    const admin = new Client({ connectionString: provided.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(provided.url);
+    url.pathname = `/${name}`;
+    return {
+      config: { kind: "postgres", url: url.toString() },
+      async drop() {
+        const client = new Client({ connectionString: provided.url });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  },
+};
+
+const order = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEntry => ({
+  kind: "order",
+  refId,
+  userEmail: "trader@example.com",
+  userRole: "trader",
+  profileId: "prof-a",
+  request: {
+    side: "BUY",
+    market: "BTCUSD",
+    type: "LIMIT",
+    base_amount: "0.10000001",
+    price: "65000.25",
+    ref_id: refId,
+  },
+  ...over,
+});
+
+const transfer = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEntry => ({
+  kind: "transfer",
+  refId,
+  userEmail: "ops@example.com",
+  userRole: "ops",
+  profileId: "prof-a",
+  toProfileId: "prof-b",
+  request: { from_profile_id: "prof-a", to_profile_id: "prof-b", amount: "1250.50", asset: "USD", ref_id: refId },
+  ...over,
+});
+
+describe.each([sqlite, postgres])("journal on $name", (backend) => {
+  let db: Db;
+  let config: DbConfig;
+  let drop: (() => Promise<void>) | undefined;
+  let unavailable: unknown;
+
+  beforeAll(async () => {
+    try {
+      ({ config, drop } = await backend.open());
+      db = await createDb(config);
+    } catch (error) {
+      unavailable = error;
+    }
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await drop?.();
+  });
+  beforeEach(async () => {
+    // Thrown here, not in beforeAll, so that every test of a missing backend counts as failed, not skipped.
+    if (unavailable) throw unavailable;
+    await db.deleteFrom("journal").execute();
+  });
+
+  it("runs its migrations once: a second run and a second open change nothing", async () => {
+    expect(await migrateToLatest(db as never)).toEqual([]);
+    await beginEntry(db, order("kept"));
+    const again = await createDb(config);
+    try {
+      expect(await findByRefId(again, "order", "kept")).toMatchObject({ ref_id: "kept", status: "pending" });
+    } finally {
+      await again.destroy();
+    }
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(applied.rows.map((r) => r.name)).toEqual(["0001_journal"]);
+  });
+
+  it("writes a pending entry before the create is sent", async () => {
+    const entry = await beginEntry(db, order("o-1"));
+    expect(entry).toMatchObject({
+      kind: "order",
+      ref_id: "o-1",
+      user_email: "trader@example.com",
+      user_role: "trader",
+      profile_id: "prof-a",
+      to_profile_id: null,
+      status: "pending",
+      completed_at: null,
+      http_status: null,
+      latency_ms: null,
+      record: null,
+      problem: null,
+      result_id: null,
+    });
+    expect(entry.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(await findByRefId(db, "order", "o-1")).toEqual(entry);
+    expect(await findEntry(db, entry.id)).toEqual(entry);
+    // Amounts come back as the exact strings that went in.
+    expect((entry.request as { base_amount: string }).base_amount).toBe("0.10000001");
+    expect(await findByRefId(db, "transfer", "o-1")).toBeUndefined();
+  });
+
+  it("completes an entry with the service's record, once", async () => {
+    const entry = await beginEntry(db, order("o-2"));
+    const record = { id: "9f0c-order", status: "SUBMITTED", amount_filled: "0", price: "65000.25" };
+    const done = await completeEntry(db, entry.id, { status: "succeeded", httpStatus: 200, latencyMs: 41.6, record });
+    expect(done).toMatchObject({
+      status: "succeeded",
+      http_status: 200,
+      latency_ms: 42,
+      record,
+      result_id: "9f0c-order",
+    });
+    expect(done?.completed_at).not.toBeNull();
+
+    // A late second completion (a reconciliation racing the request) changes nothing.
+    const problem = { type: "about:blank", title: "Gateway Timeout", status: 504 };
+    expect(
+      await completeEntry(db, entry.id, { status: "failed", httpStatus: 504, latencyMs: 1, problem }),
+    ).toBeUndefined();
+    expect(await findEntry(db, entry.id)).toEqual(done);
+  });
+
+  it("completes an entry with a problem", async () => {
+    const entry = await beginEntry(db, transfer("t-1"));
+    const problem = { type: "about:blank", title: "Unprocessable", status: 422, detail: "amount: too many decimals" };
+    const done = await completeEntry(db, entry.id, { status: "failed", httpStatus: 422, latencyMs: 12, problem });
+    expect(done).toMatchObject({ status: "failed", http_status: 422, problem, record: null, result_id: null });
+    expect(await completeEntry(db, "no-such-id", { status: "failed", httpStatus: 500, latencyMs: 1, problem })).toBe(
+      undefined,
+    );
+  });
+
+  it("refuses a second entry for a ref_id of the same kind, by the unique constraint", async () => {
+    const first = await beginEntry(db, order("dup"));
+    const error = await beginEntry(db, order("dup", { userEmail: "admin@example.com" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DuplicateJournalEntry);
+    expect(error).toMatchObject({ kind: "order", refId: "dup", existing: first });
+    // The same ref_id for the other kind is a different create.
+    await expect(beginEntry(db, transfer("dup"))).resolves.toMatchObject({ kind: "transfer" });
+
+    // The database itself refuses it, whatever code writes.
+    const raw = db
+      .insertInto("journal")
+      .values({
+        id: "raw-id",
+        kind: "order",
+        ref_id: "dup",
+        user_email: "x@example.com",
+        user_role: "admin",
+        profile_id: "p",
+        request_json: "{}",
+        status: "pending",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await expect(raw).rejects.toThrow(/unique/i);
+  });
+
+  it("lists entries left pending, oldest first, for reconciliation", async () => {
+    const a = await beginEntry(db, order("p-1"));
+    const b = await beginEntry(db, transfer("p-2"));
+    const c = await beginEntry(db, order("p-3"));
+    await completeEntry(db, b.id, { status: "succeeded", httpStatus: 200, latencyMs: 5, record: { id: "tr-1" } });
+    expect((await listPending(db)).map((e) => e.ref_id)).toEqual(["p-1", "p-3"]);
+    expect(await listPending(db, { createdBefore: new Date(Date.parse(a.created_at) - 1) })).toEqual([]);
+    expect((await listPending(db, { createdBefore: new Date(Date.now() + 1000) })).map((e) => e.id)).toEqual([
+      a.id,
+      c.id,
+    ]);
+  });
+
+  it("pages newest first with a cursor that new entries do not disturb", async () => {
+    const made: JournalEntry[] = [];
+    for (let i = 0; i < 25; i++) made.push(await beginEntry(db, order(`page-${i}`)));
+    const newestFirst = made.map((e) => e.ref_id).reverse();
+
+    const first = await listEntries(db, { limit: 10 });
+    expect(first.items.map((e) => e.ref_id)).toEqual(newestFirst.slice(0, 10));
+    expect(first.next_cursor).toEqual(expect.any(String));
+
+    // An entry written between pages appears on no later page.
+    await beginEntry(db, order("late"));
+    const second = await listEntries(db, { limit: 10, cursor: first.next_cursor });
+    expect(second.items.map((e) => e.ref_id)).toEqual(newestFirst.slice(10, 20));
+    const third = await listEntries(db, { limit: 10, cursor: second.next_cursor });
+    expect(third.items.map((e) => e.ref_id)).toEqual(newestFirst.slice(20));
+    expect(third.next_cursor).toBeNull();
+
+    const exact = await listEntries(db, { limit: 26 });
+    expect(exact.items).toHaveLength(26);
+    expect(exact.next_cursor).toBeNull();
+    expect((await listEntries(db)).items).toHaveLength(26);
+    expect((await listEntries(db, { limit: 0 })).items).toHaveLength(1);
+  });
+
+  it("filters by kind, user, status, profile and ref_ids", async () => {
+    const o1 = await beginEntry(db, order("f-o1"));
+    await beginEntry(db, order("f-o2", { userEmail: "admin@example.com", userRole: "admin", profileId: "prof-c" }));
+    const t1 = await beginEntry(db, transfer("f-t1"));
+    await beginEntry(db, transfer("f-t2", { profileId: "prof-c", toProfileId: "prof-d" }));
+    await completeEntry(db, o1.id, { status: "succeeded", httpStatus: 200, latencyMs: 3, record: { id: "o" } });
+    await completeEntry(db, t1.id, {
+      status: "failed",
+      httpStatus: 502,
+      latencyMs: 3,
+      problem: { type: "about:blank", title: "Bad Gateway", status: 502 },
+    });
+
+    const refs = async (q: Parameters<typeof listEntries>[1]) =>
+      (await listEntries(db, q)).items.map((e) => e.ref_id).sort();
+    expect(await refs({ kind: "order" })).toEqual(["f-o1", "f-o2"]);
+    expect(await refs({ kind: "transfer" })).toEqual(["f-t1", "f-t2"]);
+    expect(await refs({ user: "admin@example.com" })).toEqual(["f-o2"]);
+    expect(await refs({ status: "pending" })).toEqual(["f-o2", "f-t2"]);
+    expect(await refs({ status: "succeeded" })).toEqual(["f-o1"]);
+    expect(await refs({ status: "failed" })).toEqual(["f-t1"]);
+    // Either side of a transfer matches its profile.
+    expect(await refs({ profileId: "prof-b" })).toEqual(["f-t1"]);
+    expect(await refs({ profileId: "prof-c" })).toEqual(["f-o2", "f-t2"]);
+    expect(await refs({ profileId: "prof-a" })).toEqual(["f-o1", "f-t1"]);
+    expect(await refs({ refIds: ["f-o1", "f-t2", "unknown"] })).toEqual(["f-o1", "f-t2"]);
+    expect(await refs({ refIds: [] })).toEqual([]);
+    expect(await refs({ kind: "transfer", status: "pending", profileId: "prof-d" })).toEqual(["f-t2"]);
+
+    const paged = await listEntries(db, { kind: "order", limit: 1 });
+    expect(paged.items.map((e) => e.ref_id)).toEqual(["f-o2"]);
+    const rest = await listEntries(db, { kind: "order", limit: 1, cursor: paged.next_cursor });
+    expect(rest).toMatchObject({ items: [{ ref_id: "f-o1" }], next_cursor: null });
+  });
+
+  it("refuses a cursor it did not hand out", async () => {
+    await expect(listEntries(db, { cursor: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursor);
+    const forged = Buffer.from(JSON.stringify({ a: 1 })).toString("base64url");
+    await expect(listEntries(db, { cursor: forged })).rejects.toBeInstanceOf(InvalidCursor);
+  });
+
+  it("tells who submitted each ref_id", async () => {
+    await beginEntry(db, order("s-1"));
+    await beginEntry(db, order("s-2", { userEmail: "admin@example.com", userRole: "admin" }));
+    await beginEntry(db, transfer("s-3"));
+    const who = await submittersOf(db, "order", ["s-1", "s-2", "s-3", "s-1"]);
+    expect([...who.keys()].sort()).toEqual(["s-1", "s-2"]);
+    expect(who.get("s-2")).toMatchObject({ user_email: "admin@example.com", user_role: "admin" });
+    expect(who.get("s-1")?.created_at).toEqual(expect.any(String));
+    expect((await submittersOf(db, "order", [])).size).toBe(0);
+  });
+
+  it("keeps exactly one entry when 20 requests race with one ref_id", async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => beginEntry(db, order("race", { userEmail: `user${i}@example.com` }))),
+    );
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r) => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(19);
+    for (const r of lost) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateJournalEntry);
+    const rows = await db.selectFrom("journal").select("id").where("ref_id", "=", "race").execute();
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe("journal database configuration", () => {
+  it("uses SQLite under DATA_DIR unless DATABASE_URL names a PostgreSQL server", () => {
+    expect(dbConfigFromEnv({})).toEqual({ kind: "sqlite", file: path.join("data", "dashboard.db") });
+    expect(dbConfigFromEnv({ DATA_DIR: "/var/lib/dash" })).toEqual({
+      kind: "sqlite",
+      file: "/var/lib/dash/dashboard.db",
+    });
+    expect(dbConfigFromEnv({ DATABASE_URL: "postgres://u@h/db", DATA_DIR: "/x" })).toEqual({
+      kind: "postgres",
+      url: "postgres://u@h/db",
+    });
+  });
+
+  it("opens one migrated database per process, in WAL mode, creating DATA_DIR", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "journal-getdb-"));
+    const dataDir = path.join(dir, "data");
+    const slot = Symbol.for("treasury-dashboard.journal-db");
+    vi.resetModules();
+    vi.stubEnv("DATA_DIR", dataDir);
+    vi.stubEnv("DATABASE_URL", "");
+    try {
+      const { getDb } = await import("@/lib/server/db");
+      const [a, b] = await Promise.all([getDb(), getDb()]);
+      expect(a).toBe(b);
+      // A module reload (Next dev) finds the same database on globalThis.
+      vi.resetModules();
+      const reloaded = await import("@/lib/server/db");
+      expect(await reloaded.getDb()).toBe(a);
+      expect(existsSync(path.join(dataDir, "dashboard.db"))).toBe(true);
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(a);
+      expect(mode.rows[0]?.journal_mode).toBe("wal");
+      await expect(beginEntry(a, order("getdb"))).resolves.toMatchObject({ status: "pending" });
+      await a.destroy();
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[slot];
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
