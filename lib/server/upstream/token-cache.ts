@@ -124,7 +124,16 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
         code === undefined ? undefined : safeCode(code),
       );
     }
-    // OperationProcessingError and the like: a response that is not a token response.
+    // OperationProcessingError: not a token response. A non-OAuth error (a 429 problem when
+    // requests come too fast, a 5xx page) carries the Response as its cause: keep its status only.
+    const cause = (error as { cause?: unknown } | null)?.cause;
+    if (cause instanceof Response && cause.status !== 200) {
+      return new TokenRequestError(
+        `The token endpoint at ${host} answered HTTP ${cause.status}`,
+        cause.status,
+        undefined,
+      );
+    }
     return new TokenRequestError(`The token endpoint at ${host} sent an unusable response`, undefined, undefined);
   }
 

@@ -31,6 +31,7 @@ class FakeService {
   expiresIn = 3600;
   tokenDelayMs = 30;
   tokenFails = false;
+  tokenTooFast = false;
 
   async start() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -51,6 +52,7 @@ class FakeService {
     this.expiresIn = 3600;
     this.tokenDelayMs = 30;
     this.tokenFails = false;
+    this.tokenTooFast = false;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -78,6 +80,9 @@ class FakeService {
       this.tokenRequests.push({ scope: form.get("scope") ?? "", auth });
       await sleep(this.tokenDelayMs);
       if (this.tokenFails) return json(503, { error: "temporarily_unavailable" });
+      if (this.tokenTooFast) {
+        return json(429, { title: "Too Many Requests", status: 429 }, { "content-type": "application/problem+json" });
+      }
       if (id !== CLIENT_ID || secret !== SECRET) {
         // Careless servers echo what they were sent: the client must not repeat it.
         return json(401, { error: "invalid_client", error_description: `bad secret ${secret}` });
@@ -234,6 +239,16 @@ describe("token cache", () => {
     expect(error).toMatchObject({ status: 401, error: "invalid_client", stage: "token", maybeDelivered: false });
     expect((error as Error).message).toContain("[redacted]");
     expect(leaks(error, [SECRET])).toBe(false);
+  });
+
+  it("keeps the status of a token endpoint answer that is not OAuth (a 429 problem)", async () => {
+    service.tokenTooFast = true;
+    const error = await tokensFor()
+      .getToken([ORDERS])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect(error).toMatchObject({ status: 429, error: undefined, stage: "token" });
+    expect((error as Error).message).toContain("HTTP 429");
   });
 
   it("refuses plain http to anything but loopback", () => {
