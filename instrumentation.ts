@@ -1,11 +1,13 @@
 /**
  * Runs once when the server starts: a bad configuration stops it here, with every
- * problem listed, and the embedded sandbox (with its market maker) starts quoting.
+ * problem listed; the embedded sandbox (with its market maker) starts quoting; and
+ * journal entries a crash left pending are reconciled with the service.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME === "nodejs") {
-    await import("./lib/server/env");
-    const { sandbox } = await import("./app/sandbox/runtime");
-    sandbox();
-  }
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  await import("./lib/server/env");
+  const { sandbox } = await import("./app/sandbox/runtime");
+  sandbox();
+  const { reconcileInBackground } = await import("./lib/server/service/reconcile");
+  reconcileInBackground();
 }

@@ -31,6 +31,7 @@ export const envSchema = z
     SERVICE_AUTH_URL: url("SERVICE_AUTH_URL").optional(),
     SERVICE_CLIENT_ID: z.string().min(1).optional(),
     SERVICE_CLIENT_SECRET: z.string().min(1).optional(),
+    SERVICE_TIMEOUT_MS: positiveInt("SERVICE_TIMEOUT_MS").default(15_000),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)")

@@ -22,7 +22,7 @@ export interface ExchangeOptions {
   newId: () => string;
   /** Delay before an internal transfer's legs become COMPLETED. */
   transferSettleMillis?: number;
-  /** Customers (the market maker) whose unfilled closed orders are not kept. */
+  /** Customers (the market maker, the flow trader) whose closed orders are not kept. */
   houseCustomers?: ReadonlySet<string>;
 }
 
@@ -373,7 +373,8 @@ export class Exchange {
     order.held = 0n;
     this.expiring.delete(order);
     this.changed(order);
-    if (order.filledBase === 0n && this.options.houseCustomers?.has(order.customerId)) {
+    // House orders are scenery: their trades live on in the market's stats, not as records.
+    if (this.options.houseCustomers?.has(order.customerId)) {
       this.orders.delete(order.id);
       this.dirtyOrders.delete(order);
       this.forgotten.add(order.id);

@@ -137,6 +137,37 @@ export async function completeEntry(db: Db, id: string, outcome: JournalOutcome)
   return row && toEntry(row);
 }
 
+/**
+ * Puts a failed entry back to pending for another attempt with the same ref_id: a create
+ * the service refused (say, for funds) created nothing, so it may be sent again.
+ * Returns undefined when the entry was not failed (someone else took it first).
+ */
+export async function reopenEntry(
+  db: Db,
+  id: string,
+  input: { userEmail: string; userRole: string; request: unknown },
+): Promise<JournalEntry | undefined> {
+  const row = await db
+    .updateTable("journal")
+    .set({
+      status: "pending",
+      user_email: input.userEmail,
+      user_role: input.userRole,
+      request_json: JSON.stringify(input.request),
+      completed_at: null,
+      http_status: null,
+      latency_ms: null,
+      record_json: null,
+      problem_json: null,
+      result_id: null,
+    })
+    .where("id", "=", id)
+    .where("status", "=", "failed")
+    .returningAll()
+    .executeTakeFirst();
+  return row && toEntry(row);
+}
+
 export async function findByRefId(db: Db, kind: JournalKind, refId: string): Promise<JournalEntry | undefined> {
   const row = await db
     .selectFrom("journal")

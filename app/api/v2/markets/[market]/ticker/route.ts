@@ -1,0 +1,14 @@
+import { withRole } from "@/lib/server/route";
+import { relay } from "@/lib/server/service/relay";
+import { SCOPE, upstream } from "@/lib/server/service/upstream";
+import { pathMarket } from "@/lib/server/service/validate";
+
+export const GET = withRole<{ market: string }>("read", async ({ params }) =>
+  relay(
+    await upstream().request({
+      method: "GET",
+      path: `/markets/${pathMarket(params.market)}/ticker`,
+      scopes: SCOPE.public,
+    }),
+  ),
+);

@@ -1,0 +1,7 @@
+import { withRole } from "@/lib/server/route";
+import { relay } from "@/lib/server/service/relay";
+import { SCOPE, upstream } from "@/lib/server/service/upstream";
+
+export const GET = withRole("read", async () =>
+  relay(await upstream().request({ method: "GET", path: "/markets", scopes: SCOPE.public })),
+);

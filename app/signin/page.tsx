@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { SandboxBadge } from "@/components/ui/sandbox-badge";
+import { DEMO_USERS, demoUsersEnabled } from "@/lib/server/auth/demo-users";
+import { currentUser } from "@/lib/server/auth/session";
+import { env } from "@/lib/server/env";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+/** Only paths inside the dashboard may be returned to after sign-in. */
+const safeCallback = (value: string | undefined) => (value?.startsWith("/") && !value.startsWith("//") ? value : "/");
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const { callbackUrl, error } = await searchParams;
+  if (await currentUser()) redirect(safeCallback(callbackUrl));
+  const demoUsers = demoUsersEnabled() ? DEMO_USERS.map(({ email, role }) => ({ email, role })) : [];
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4">
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-surface p-8 shadow-sm">
+        <div className="mb-6 flex items-center justify-between">
+          <h1 className="text-xl font-bold">Treasury Dashboard</h1>
+          {env.service.isSandbox && <SandboxBadge />}
+        </div>
+        <SignInForm
+          demoUsers={demoUsers}
+          oidc={Boolean(env.OIDC_ISSUER)}
+          callbackUrl={safeCallback(callbackUrl)}
+          initialError={error}
+        />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useState, type FormEvent } from "react";
+
+interface Props {
+  demoUsers: { email: string; role: string }[];
+  oidc: boolean;
+  callbackUrl: string;
+  initialError?: string;
+}
+
+const ERRORS: Record<string, string> = {
+  CredentialsSignin: "That email and password do not match a staff account.",
+  AccessDenied: "Your account has no dashboard role. Ask an administrator for access.",
+  SessionRequired: "Sign in to continue.",
+};
+
+/** Email and password for the demo users; single sign-on when an OIDC provider is configured. */
+export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props) {
+  const [error, setError] = useState(initialError ? (ERRORS[initialError] ?? "Sign-in failed. Try again.") : "");
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError("");
+    const result = await signIn("credentials", {
+      email: String(form.get("email")),
+      password: String(form.get("password")),
+      redirect: false,
+      callbackUrl,
+    });
+    setBusy(false);
+    if (result?.ok && result.url) window.location.assign(result.url);
+    else setError(ERRORS[result?.error ?? ""] ?? result?.error ?? "Sign-in failed. Try again.");
+  }
+
+  return (
+    <div className="space-y-6">
+      {demoUsers.length > 0 && (
+        <form onSubmit={submit} className="space-y-4" aria-describedby={error ? "signin-error" : undefined}>
+          <label className="block">
+            <span className="text-sm font-medium">Email</span>
+            <input
+              name="email"
+              type="email"
+              required
+              autoComplete="username"
+              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm"
+            />
+          </label>
+          <label className="block">
+            <span className="text-sm font-medium">Password</span>
+            <input
+              name="password"
+              type="password"
+              required
+              autoComplete="current-password"
+              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm"
+            />
+          </label>
+          {error && (
+            <p id="signin-error" role="alert" className="rounded-md bg-sell-soft px-3 py-2 text-sm text-sell">
+              {error}
+            </p>
+          )}
+          <button
+            type="submit"
+            disabled={busy}
+            className="w-full rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60"
+          >
+            {busy ? "Signing in…" : "Sign in"}
+          </button>
+        </form>
+      )}
+      {oidc && (
+        <button
+          type="button"
+          onClick={() => signIn("oidc", { callbackUrl })}
+          className="w-full rounded-md border border-slate-300 bg-surface px-4 py-2 font-semibold hover:bg-surface-raised"
+        >
+          Sign in with single sign-on
+        </button>
+      )}
+      {demoUsers.length > 0 && (
+        <details className="rounded-md bg-surface-raised p-3 text-sm text-ink-muted">
+          <summary className="cursor-pointer font-medium text-ink">Demo users</summary>
+          <ul className="mt-2 space-y-1">
+            {demoUsers.map((u) => (
+              <li key={u.email}>
+                <code className="font-mono">{u.email}</code> — {u.role}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2">The password is the value of DEMO_PASSWORD (by default “demo”).</p>
+        </details>
+      )}
+    </div>
+  );
+}

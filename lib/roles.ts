@@ -1,0 +1,21 @@
+/**
+ * Who may do what, in one table. The server enforces it in every route handler
+ * (lib/server/route.ts); the pages use it only to hide what a role cannot use.
+ */
+export const ROLES = ["viewer", "trader", "ops", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = {
+  read: ["viewer", "trader", "ops", "admin"],
+  "orders:create": ["trader", "admin"],
+  "orders:cancel": ["trader", "admin"],
+  "transfers:create": ["ops", "admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof PERMISSIONS;
+
+export const can = (role: Role | undefined, action: Action): boolean =>
+  role !== undefined && (PERMISSIONS[action] as readonly Role[]).includes(role);
+
+export const isRole = (value: unknown): value is Role =>
+  typeof value === "string" && (ROLES as readonly string[]).includes(value);

@@ -1,0 +1,35 @@
+import "server-only";
+import bcrypt from "bcryptjs";
+import type { Role } from "@/lib/roles";
+import { env } from "../env";
+
+export interface StaffUser {
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export const DEMO_USERS: readonly StaffUser[] = [
+  { email: "admin@example.com", name: "Avery Admin", role: "admin" },
+  { email: "trader@example.com", name: "Taylor Trader", role: "trader" },
+  { email: "ops@example.com", name: "Oakley Ops", role: "ops" },
+  { email: "viewer@example.com", name: "Val Viewer", role: "viewer" },
+];
+
+/**
+ * Demo users exist while the dashboard talks to its embedded sandbox, or when
+ * DEMO_USERS=on; never silently against a real deployment.
+ */
+export const demoUsersEnabled = (): boolean =>
+  env.DEMO_USERS === "on" || (env.DEMO_USERS !== "off" && env.SANDBOX === "on" && env.service.isSandbox);
+
+// Only the hash is kept in memory; bcrypt's cost makes guessing slow even offline.
+let passwordHash: Promise<string> | undefined;
+const hash = () => (passwordHash ??= bcrypt.hash(env.DEMO_PASSWORD, 10));
+
+/** The demo user with this email and password, or null. Always spends the bcrypt time. */
+export async function verifyDemoUser(email: string, password: string): Promise<StaffUser | null> {
+  const user = DEMO_USERS.find((u) => u.email === email.trim().toLowerCase());
+  const ok = await bcrypt.compare(password, await hash());
+  return user && ok ? user : null;
+}

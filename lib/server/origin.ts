@@ -1,0 +1,18 @@
+import "server-only";
+import { env } from "./env";
+
+/** The dashboard's own origin as the browser sees it. */
+export function ownOrigin(request: Request): string {
+  if (env.NEXTAUTH_URL) return new URL(env.NEXTAUTH_URL).origin;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
+  const proto = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+/**
+ * CSRF defence for cookie-authenticated requests: a change must come from a page of the
+ * dashboard itself. Browsers always send Origin on POST, PUT, PATCH and DELETE.
+ */
+export function isSameOrigin(request: Request): boolean {
+  return request.headers.get("origin") === ownOrigin(request);
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { compareDecimal, createOrderRequestSchema, type CreateOrderRequest, type Order } from "@/lib/spec";
+import type { SignedInUser } from "../auth/session";
+import { createOnce } from "./create";
+import { SCOPE, upstream } from "./upstream";
+import { parseOr400 } from "./validate";
+
+export const newRefId = (): string => `dash-${randomUUID()}`;
+
+async function findOrderByRef(refId: string): Promise<Order | undefined> {
+  const res = await upstream().request({
+    method: "GET",
+    path: "/orders",
+    scopes: SCOPE.readOrder,
+    query: { ref_ids: [refId] },
+  });
+  return res.status === 200 ? ((res.body as { items?: Order[] }).items ?? [])[0] : undefined;
+}
+
+const sameAmount = (a: string | undefined, b: string | undefined) =>
+  a === undefined ? !b : Boolean(b) && compareDecimal(a, b!) === 0;
+
+/** True when `record` is the order `request` describes (so a 409 for our ref_id is our own order). */
+function isSameOrder(profileId: string, request: CreateOrderRequest, record: unknown): boolean {
+  const o = record as Partial<Order>;
+  return (
+    o.profile_id === profileId &&
+    o.side === request.side &&
+    o.market === request.market &&
+    o.type === request.type &&
+    sameAmount(request.base_amount, o.base_amount) &&
+    sameAmount(request.quote_amount, o.quote_amount) &&
+    sameAmount(request.price, o.price)
+  );
+}
+
+/** Create Order through the journal; `profileId` is already validated and encoded. */
+export function createOrder(profileId: string, input: unknown, user: SignedInUser) {
+  const request = parseOr400(createOrderRequestSchema(), input);
+  const body = { ...request, ref_id: request.ref_id ?? newRefId() };
+  return createOnce(
+    {
+      kind: "order",
+      path: `/profiles/${profileId}/orders`,
+      scopes: SCOPE.writeOrder,
+      body,
+      profileId: decodeURIComponent(profileId),
+      findByRef: () => findOrderByRef(body.ref_id),
+      matches: (record) => isSameOrder(decodeURIComponent(profileId), body, record),
+    },
+    user,
+  );
+}

@@ -1,0 +1,63 @@
+import "server-only";
+import type { Order, Transfer } from "@/lib/spec";
+import { getDb } from "../db";
+import { completeEntry, listPending, type JournalEntry } from "../db/journal";
+import { problem } from "../problem";
+import { SCOPE, upstream } from "./upstream";
+
+/** Asks the service for the record a pending entry's ref_id created, if any. */
+async function lookUp(entry: JournalEntry): Promise<Order | Transfer | undefined> {
+  const order = entry.kind === "order";
+  const res = await upstream().request({
+    method: "GET",
+    path: order ? "/orders" : "/transfer/transfers",
+    scopes: order ? SCOPE.readOrder : SCOPE.readTransfer,
+    query: { ref_ids: [entry.ref_id] },
+  });
+  if (res.status !== 200) throw new Error(`the service answered ${res.status} to a lookup by ref_id`);
+  const items = (res.body as { items?: (Order | Transfer)[] }).items ?? [];
+  return order ? items[0] : items.find((t) => (t as Transfer).direction === "DEBIT");
+}
+
+/**
+ * Completes entries a crash left pending: the service is asked by ref_id whether the create
+ * went through. Found, the entry succeeds with the record; not found, nothing was created.
+ */
+export async function reconcilePending(startedAt: Date): Promise<number> {
+  const db = await getDb();
+  const pending = await listPending(db, { createdBefore: startedAt });
+  for (const entry of pending) {
+    const record = await lookUp(entry);
+    await completeEntry(
+      db,
+      entry.id,
+      record
+        ? { status: "succeeded", httpStatus: 200, latencyMs: 0, record }
+        : {
+            status: "failed",
+            httpStatus: 502,
+            latencyMs: 0,
+            problem: problem(
+              502,
+              "Not Sent",
+              "The dashboard stopped before the service answered, and the service has no record of this ref_id: nothing was created.",
+            ),
+          },
+    );
+  }
+  return pending.length;
+}
+
+/** Runs reconciliation once the service answers (the embedded sandbox starts with this server). */
+export function reconcileInBackground(attempts = 30, delayMs = 2000): void {
+  const startedAt = new Date();
+  const attempt = (left: number) => {
+    reconcilePending(startedAt)
+      .then((n) => n > 0 && console.info(`journal: reconciled ${n} pending entries`))
+      .catch((error: unknown) => {
+        if (left > 1) setTimeout(() => attempt(left - 1), delayMs).unref();
+        else console.error("journal: reconciliation failed", error instanceof Error ? error.message : error);
+      });
+  };
+  setTimeout(() => attempt(attempts), 500).unref();
+}

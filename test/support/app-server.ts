@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  /** Output so far, for a failing test's message. */
+  log(): string;
+  /** SIGTERM (or `signal`) and wait for the exit; the data directory is kept for a restart. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops and removes the data directory. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The built dashboard (`next start`) with its embedded sandbox, on a free port and its
+ * own data directory, exactly as `npm start` runs it. Needs `npm run build` first.
+ */
+export async function startApp(env: Record<string, string> = {}, dataDir?: string): Promise<AppServer> {
+  if (!existsSync(".next/BUILD_ID"))
+    throw new Error("No production build: run `npm run build` before the integration tests.");
+  const port = await freePort();
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "dashboard-test-"));
+  let output = "";
+  const child = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        DATA_DIR: dir,
+        SANDBOX_MARKET_MAKER: "off",
+        SANDBOX_TOKEN_RATE_PER_SECOND: "50",
+        SANDBOX_API_RATE_PER_SECOND: "100000",
+        SANDBOX_TRANSFER_RATE_PER_SECOND: "100000",
+        NEXT_TELEMETRY_DISABLED: "1",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, child, () => output);
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    port,
+    dataDir: dir,
+    process: child,
+    log: () => output,
+    stop,
+    dispose: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the dashboard exited while starting:\n${log()}`);
+    try {
+      const res = await fetch(`${url}/sandbox/v2/markets`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the dashboard did not start within 60 s:\n${log()}`);
+}
+
+/** A signed-in staff member's HTTP client: session cookie plus the dashboard's own Origin. */
+export async function signIn(app: { url: string }, email: string, password = "demo") {
+  const jar = new Map<string, string>();
+  const remember = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const [name, ...value] = pair!.split("=");
+      jar.set(name!, value.join("="));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${app.url}/api/auth/csrf`);
+  remember(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${app.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie(), Origin: app.url },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+    redirect: "manual",
+  });
+  remember(res);
+  const signedIn = [...jar.keys()].some((k) => k.endsWith("next-auth.session-token"));
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const r = await fetch(`${app.url}${path}`, {
+      method,
+      headers: {
+        Cookie: cookie(),
+        Origin: app.url,
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: "manual",
+    });
+    const text = await r.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON
+    }
+    return { status: r.status, headers: r.headers, body: parsed };
+  }
+  return { signedIn, call, cookie };
+}
