@@ -80,3 +80,28 @@ export function positiveDecimal(label: string) {
 
 /** A decimal as the service returns it in records: non-negative, or "" when unused. */
 export const recordDecimal = z.string().regex(/^(?:|\d+(?:\.\d+)?|\.\d+)$/, "Expected a decimal string");
+
+/** a * b, exact, as a decimal string. */
+export function multiplyDecimal(a: string, b: string): string {
+  const sa = scaleOf(a);
+  const sb = scaleOf(b);
+  return trimZeros(fromUnits(toUnits(a, sa) * toUnits(b, sb), sa + sb));
+}
+
+/** a / b rounded down to `scale` decimals ("what this budget buys"); "0" when b is zero. */
+export function divideDecimalDown(a: string, b: string, scale: number): string {
+  const s = Math.max(scaleOf(a), scaleOf(b));
+  const divisor = toUnits(b, s);
+  if (divisor === 0n) return "0";
+  return fromUnits((toUnits(a, s) * 10n ** BigInt(scale)) / divisor, scale);
+}
+
+/** `percent`% of `amount`, rounded down to `scale` decimals (balance presets). */
+export function percentOfDown(amount: string, percent: number, scale: number): string {
+  return divideDecimalDown(multiplyDecimal(amount, String(percent)), "100", scale);
+}
+
+/** "12.500" -> "12.5", "3.000" -> "3". */
+export function trimZeros(text: string): string {
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}

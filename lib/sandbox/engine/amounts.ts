@@ -1,4 +1,4 @@
-import { fromUnits, toUnits } from "@/lib/spec";
+import { fromUnits, toUnits, trimZeros } from "@/lib/spec";
 
 /**
  * The engine keeps every amount and price as a bigint at one fixed scale, so a fill's
@@ -38,9 +38,6 @@ export function formatFixed(units: bigint, places: number): string {
 }
 
 /** Formats with trailing zeros removed ("1250.5", "0.00065", "3"). */
-export function formatTrimmed(units: bigint): string {
-  const text = fromUnits(units, SCALE);
-  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
-}
+export const formatTrimmed = (units: bigint): string => trimZeros(fromUnits(units, SCALE));
 
 export const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);

@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compareDecimal, decimalProblem, fromUnits, isMultipleOf, positiveDecimal, scaleOf, toUnits } from "@/lib/spec";
+import {
+  compareDecimal,
+  decimalProblem,
+  divideDecimalDown,
+  fromUnits,
+  isMultipleOf,
+  multiplyDecimal,
+  percentOfDown,
+  positiveDecimal,
+  scaleOf,
+  toUnits,
+  trimZeros,
+} from "@/lib/spec";
 import { expectAccepted, expectRefused } from "./helpers";
 
 const amount = z.object({ amount: positiveDecimal("Amount") });
@@ -68,5 +80,28 @@ describe("exact arithmetic on decimal strings", () => {
     expect(isMultipleOf("100.30", "0.25")).toBe(false);
     expect(scaleOf("1.2300")).toBe(4);
     expect(scaleOf("7")).toBe(0);
+  });
+});
+
+describe("decimal helpers for the order ticket", () => {
+  it("multiplies exactly", () => {
+    expect(multiplyDecimal("0.1", "0.2")).toBe("0.02");
+    expect(multiplyDecimal("65000.25", "0.00000001")).toBe("0.0006500025");
+    expect(multiplyDecimal("123456789.123456789", "1000")).toBe("123456789123.456789");
+  });
+  it("divides rounding down, never up", () => {
+    expect(divideDecimalDown("1000", "3", 8)).toBe("333.33333333");
+    expect(divideDecimalDown("2", "3", 2)).toBe("0.66");
+    expect(divideDecimalDown("1", "0", 2)).toBe("0");
+  });
+  it("takes a percentage rounded down", () => {
+    expect(percentOfDown("0.12345679", 25, 8)).toBe("0.03086419");
+    expect(percentOfDown("1000.01", 50, 2)).toBe("500.00");
+    expect(percentOfDown("7", 100, 8)).toBe("7.00000000");
+  });
+  it("trims trailing zeros", () => {
+    expect(trimZeros("12.500")).toBe("12.5");
+    expect(trimZeros("3.000")).toBe("3");
+    expect(trimZeros("300")).toBe("300");
   });
 });

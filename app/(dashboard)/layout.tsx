@@ -1,0 +1,47 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
+import { NavLinks } from "@/components/shell/nav-links";
+import { SignOutButton } from "@/components/shell/sign-out-button";
+import { SandboxBadge } from "@/components/ui/sandbox-badge";
+import { currentUser } from "@/lib/server/auth/session";
+import { env } from "@/lib/server/env";
+
+export const dynamic = "force-dynamic";
+
+/** The signed-in shell: navigation, who is signed in and as what, and the sandbox badge. */
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
+  if (!user) redirect("/signin");
+  return (
+    <Providers>
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-surface">
+        <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-3">
+          <Link href="/orders" className="flex items-center gap-2 font-bold">
+            {/* eslint-disable-next-line @next/next/no-img-element */}
+            <img src="/logo.svg" alt="" width={24} height={24} />
+            Treasury Dashboard
+          </Link>
+          {env.service.isSandbox && <SandboxBadge />}
+          <NavLinks />
+          <div className="ml-auto flex items-center gap-3 text-sm">
+            <span className="text-right leading-tight">
+              <span className="block font-medium">{user.name}</span>
+              <span className="block text-xs text-ink-muted">
+                {user.email} · <span data-testid="role">{user.role}</span>
+              </span>
+            </span>
+            <SignOutButton />
+          </div>
+        </nav>
+      </header>
+      <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+        {children}
+      </main>
+    </Providers>
+  );
+}

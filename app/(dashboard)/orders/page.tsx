@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { OrderTicket } from "@/components/orders/order-ticket";
+import { OrdersTable } from "@/components/orders/orders-table";
+import { can } from "@/lib/roles";
+import { currentUser } from "@/lib/server/auth/session";
+
+export const metadata: Metadata = { title: "Orders" };
+
+export default async function OrdersPage() {
+  const user = (await currentUser())!;
+  const trader = can(user.role, "orders:create");
+  return (
+    <div className={trader ? "grid items-start gap-6 xl:grid-cols-[420px_minmax(0,1fr)]" : ""}>
+      <h1 className="sr-only">Orders</h1>
+      {trader && <OrderTicket />}
+      <OrdersTable canCancel={can(user.role, "orders:cancel")} />
+    </div>
+  );
+}

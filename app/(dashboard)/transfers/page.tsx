@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { TransferForm } from "@/components/transfers/transfer-form";
+import { TransfersTable } from "@/components/transfers/transfers-table";
+import { can } from "@/lib/roles";
+import { currentUser } from "@/lib/server/auth/session";
+
+export const metadata: Metadata = { title: "Transfers" };
+
+export default async function TransfersPage() {
+  const user = (await currentUser())!;
+  const ops = can(user.role, "transfers:create");
+  return (
+    <div className={ops ? "grid items-start gap-6 xl:grid-cols-[420px_minmax(0,1fr)]" : ""}>
+      <h1 className="sr-only">Transfers</h1>
+      {ops && <TransferForm />}
+      <TransfersTable />
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+"use client";
+
+/** Placeholder: being written. */
+export function ActivityTable() {
+  return <div data-placeholder="ActivityTable" />;
+}

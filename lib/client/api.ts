@@ -1,0 +1,53 @@
+import { isProblem, type Problem } from "@/lib/spec";
+
+/** A refusal from the dashboard's back end or the service, with its problem body. */
+export class ApiProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.title);
+  }
+}
+
+/**
+ * Calls the dashboard's own API (never the service directly). Any failure becomes an
+ * ApiProblem whose words a person can read.
+ */
+export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: init.method ?? "GET",
+      headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: "same-origin",
+      signal: init.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    throw new ApiProblem({ type: "about:blank", title: "Network error", status: 0, detail: "The dashboard could not be reached. Check your connection and try again." });
+  }
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  if (res.ok) return body as T;
+  if (res.status === 401 && typeof window !== "undefined") {
+    window.location.assign(`/signin?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
+  }
+  throw new ApiProblem(
+    isProblem(body) ? body : { type: "about:blank", title: res.statusText || "Error", status: res.status, detail: `The dashboard answered ${res.status}.` },
+  );
+}
+
+/** Query string from defined values; arrays repeat the key. */
+export function query(params: Record<string, string | string[] | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) v.forEach((x) => q.append(k, x));
+    else if (v) q.set(k, v);
+  }
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
