@@ -24,12 +24,25 @@ export function upstream(): UpstreamClient {
   return holder[KEY];
 }
 
-/** The OAuth scope each kind of call needs. */
+/**
+ * The scopes the dashboard asks for. Every call uses the whole set, so one cached token
+ * serves them all: the token endpoint allows about one request per second, and a token
+ * per operation would trip it as soon as a page loads.
+ */
+const DASHBOARD_SCOPES = [
+  "exchange:write_order",
+  "exchange:read_order",
+  "transfer:write_internal_transfer",
+  "transfer:read_transfer",
+  "funding:read_profile",
+] as const;
+
+/** Which scope each kind of call needs (all of them come with the one token). */
 export const SCOPE = {
-  writeOrder: ["exchange:write_order"],
-  readOrder: ["exchange:read_order"],
-  writeTransfer: ["transfer:write_internal_transfer"],
-  readTransfer: ["transfer:read_transfer"],
-  readProfile: ["funding:read_profile"],
-  public: [] as string[],
+  writeOrder: DASHBOARD_SCOPES,
+  readOrder: DASHBOARD_SCOPES,
+  writeTransfer: DASHBOARD_SCOPES,
+  readTransfer: DASHBOARD_SCOPES,
+  readProfile: DASHBOARD_SCOPES,
+  public: DASHBOARD_SCOPES,
 } as const;
