@@ -16,11 +16,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!user) redirect("/signin");
   return (
     <Providers>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-surface">
-        <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-3">
+        <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-4 px-4 py-3">
           <Link href="/orders" className="flex items-center gap-2 font-bold">
             {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src="/logo.svg" alt="" width={24} height={24} />
@@ -39,7 +42,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </nav>
       </header>
-      <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+      <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">
         {children}
       </main>
     </Providers>

@@ -10,7 +10,7 @@ export default async function OrdersPage() {
   const user = (await currentUser())!;
   const trader = can(user.role, "orders:create");
   return (
-    <div className={trader ? "grid items-start gap-6 xl:grid-cols-[420px_minmax(0,1fr)]" : ""}>
+    <div className={trader ? "grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]" : ""}>
       <h1 className="sr-only">Orders</h1>
       {trader && <OrderTicket />}
       <OrdersTable canCancel={can(user.role, "orders:cancel")} />

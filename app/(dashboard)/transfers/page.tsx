@@ -10,7 +10,7 @@ export default async function TransfersPage() {
   const user = (await currentUser())!;
   const ops = can(user.role, "transfers:create");
   return (
-    <div className={ops ? "grid items-start gap-6 xl:grid-cols-[420px_minmax(0,1fr)]" : ""}>
+    <div className={ops ? "grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]" : ""}>
       <h1 className="sr-only">Transfers</h1>
       {ops && <TransferForm />}
       <TransfersTable />

@@ -1,0 +1,50 @@
+import { formatAmount } from "@/lib/client/format";
+import { MARKET_DETAILS, type CreateOrderRequest, type TimeInForce } from "@/lib/spec";
+
+const TIF_WORDS: Record<Exclude<TimeInForce, "GTT">, string> = {
+  GTC: "good till cancelled",
+  IOC: "immediate or cancel: what cannot fill at once is cancelled",
+  FOK: "fill or kill: all at once or nothing",
+};
+
+function timeInForceWords(r: CreateOrderRequest): string {
+  const tif = r.time_in_force ?? "GTC";
+  if (tif !== "GTT") return TIF_WORDS[tif];
+  const at = new Date(Number(r.expiration_date)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+  return `good till ${at} (your local time)`;
+}
+
+/** The order in a sentence a treasury user confirms before it is sent. */
+export function describeOrder(r: CreateOrderRequest, profileName: string): string {
+  const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[r.market];
+  const side = r.side === "BUY" ? "Buy" : "Sell";
+  const amount = (v?: string) => formatAmount(v, { max: 8 });
+  const price = (v?: string) => `${formatAmount(v, { min: 2 })} ${quote}`;
+  let what: string;
+  switch (r.type) {
+    case "LIMIT":
+      what = `${side} ${amount(r.base_amount)} ${base} at ${price(r.price)} or better, a limit order, ${timeInForceWords(r)}`;
+      break;
+    case "POST_ONLY_LIMIT":
+      what = `${side} ${amount(r.base_amount)} ${base} at ${price(r.price)}, post-only (rejected if it would trade at once), ${timeInForceWords(r)}`;
+      break;
+    case "MARKET":
+      what =
+        r.side === "BUY"
+          ? `Buy ${base} for ${price(r.quote_amount)} at the market price; what cannot fill at once is cancelled`
+          : `Sell ${amount(r.base_amount)} ${base} at the market price; what cannot fill at once is cancelled`;
+      break;
+    case "STOP_MARKET":
+      what = `Sell ${amount(r.base_amount)} ${base} at the market price once the last trade falls to ${price(r.stop_price)} (stop-loss), ${timeInForceWords(r)}`;
+      break;
+    case "STOP_LIMIT":
+      what = `Sell ${amount(r.base_amount)} ${base} at ${price(r.price)} or better once the last trade falls to ${price(r.stop_price)} (stop-loss), ${timeInForceWords(r)}`;
+      break;
+  }
+  const extras = [
+    `from ${profileName}`,
+    r.recipient_profile_id && `settling into profile ${r.recipient_profile_id}`,
+    r.await_fill_millis ? `waiting up to ${r.await_fill_millis / 1000} s for the fill` : undefined,
+  ].filter(Boolean);
+  return `${what}, ${extras.join(", ")}.`;
+}

@@ -1,0 +1,118 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { FieldErrors, Resolver } from "react-hook-form";
+import { toUnixMillis } from "@/lib/client/format";
+import {
+  createOrderRequestSchema,
+  quantityRuleFor,
+  timeInForceFor,
+  type CreateOrderRequest,
+  type Market,
+  type OrderSide,
+  type OrderType,
+  type TimeInForce,
+} from "@/lib/spec";
+import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
+
+/** The ticket's fields as the browser holds them: text, named like the request's fields. */
+export interface TicketValues {
+  profile_id: string;
+  market: Market;
+  side: OrderSide;
+  type: OrderType;
+  price: string;
+  base_amount: string;
+  quote_amount: string;
+  stop_price: string;
+  time_in_force: TimeInForce;
+  /** A datetime-local value (local time); sent as 13-digit unix ms. */
+  expiration_date: string;
+  ref_id: string;
+  metadata: MetadataRow[];
+  identity_id: string;
+  identity_account_id: string;
+  recipient_profile_id: string;
+  self_match_prevention_id: string;
+  await_fill_millis: string;
+}
+
+export interface TicketOutput {
+  profileId: string;
+  request: CreateOrderRequest;
+}
+
+export const newRefId = (): string => `dash-${crypto.randomUUID()}`;
+
+export const ticketDefaults = (): TicketValues => ({
+  profile_id: "",
+  market: "BTCUSD",
+  side: "BUY",
+  type: "LIMIT",
+  price: "",
+  base_amount: "",
+  quote_amount: "",
+  stop_price: "",
+  time_in_force: "GTC",
+  expiration_date: "",
+  ref_id: newRefId(),
+  metadata: [],
+  identity_id: "",
+  identity_account_id: "",
+  recipient_profile_id: "",
+  self_match_prevention_id: "",
+  await_fill_millis: "",
+});
+
+const OPTIONAL_TEXT = [
+  "ref_id",
+  "identity_id",
+  "identity_account_id",
+  "recipient_profile_id",
+  "self_match_prevention_id",
+] as const;
+
+/**
+ * The request the ticket would send: only the quantities the order type uses, the time in
+ * force, and the options filled in. Malformed text is passed on for the schema to name.
+ */
+export function toOrderRequest(v: TicketValues): Record<string, unknown> {
+  const request: Record<string, unknown> = { side: v.side, market: v.market, type: v.type };
+  for (const field of quantityRuleFor(v.type, v.side).required) {
+    const value = v[field].trim();
+    if (value) request[field] = value;
+  }
+  request.time_in_force = v.time_in_force;
+  if (v.time_in_force === "GTT" && v.expiration_date) request.expiration_date = toUnixMillis(v.expiration_date);
+  for (const field of OPTIONAL_TEXT) if (v[field].trim()) request[field] = v[field].trim();
+  const metadata = metadataOf(v.metadata);
+  if (metadata) request.metadata = metadata;
+  const wait = v.await_fill_millis.trim();
+  if (wait) request.await_fill_millis = /^\d{1,6}$/.test(wait) ? Number(wait) : wait;
+  return request;
+}
+
+/** Keeps the time in force valid when the order type changes: the type's default otherwise. */
+export const timeInForceAfterTypeChange = (type: OrderType, current: TimeInForce): TimeInForce =>
+  timeInForceFor(type).valid.includes(current) ? current : timeInForceFor(type).default;
+
+/**
+ * react-hook-form's zod resolver on lib/spec's own Create Order schema, so the browser
+ * refuses exactly what the service refuses, on the same field, before anything is sent.
+ */
+export const ticketResolver: Resolver<TicketValues, unknown, TicketOutput> = async (values, context, options) => {
+  const check = zodResolver(createOrderRequestSchema({ now: Date.now }));
+  const result = await check(toOrderRequest(values) as never, context, {
+    ...options,
+    fields: {},
+    names: undefined,
+    shouldUseNativeValidation: false,
+  });
+  const errors: FieldErrors<TicketValues> = { ...(result.errors as FieldErrors<TicketValues>) };
+  if (!values.profile_id) errors.profile_id = { type: "required", message: "Choose the profile that places the order" };
+  const repeated = duplicateKey(values.metadata);
+  if (repeated) errors.metadata = { type: "duplicate", message: `Metadata key "${repeated}" is used twice` };
+  if (Object.keys(errors).length > 0) return { values: {} as Record<string, never>, errors };
+  return {
+    values: { profileId: values.profile_id, request: result.values as unknown as CreateOrderRequest },
+    errors: {},
+  };
+};
