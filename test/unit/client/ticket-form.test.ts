@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import { describeOrder } from "@/components/orders/describe-order";
+import {
+  ticketDefaults,
+  ticketResolver,
+  timeInForceAfterTypeChange,
+  toOrderRequest,
+  type TicketValues,
+} from "@/components/orders/ticket-form";
+import { transferDefaults, transferResolver } from "@/components/transfers/transfer-form-values";
+import { localInputValue } from "@/lib/client/format";
+
+const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
+const ticket = (over: Partial<TicketValues>): TicketValues => ({ ...ticketDefaults(), profile_id: "trading", ...over });
+const resolve = (v: TicketValues) => ticketResolver(v, undefined, options);
+const messages = async (v: TicketValues) =>
+  Object.fromEntries(
+    Object.entries((await resolve(v)).errors).map(([k, e]) => [k, (e as { message?: string }).message]),
+  );
+
+describe("the order ticket's request", () => {
+  it("sends only the quantities the order type uses", () => {
+    const v = ticket({
+      type: "MARKET",
+      side: "BUY",
+      price: "1",
+      base_amount: "2",
+      quote_amount: "100.00",
+      stop_price: "3",
+      time_in_force: "IOC",
+    });
+    expect(toOrderRequest(v)).toMatchObject({ type: "MARKET", side: "BUY", quote_amount: "100.00" });
+    expect(toOrderRequest(v)).not.toHaveProperty("price");
+    expect(toOrderRequest(v)).not.toHaveProperty("base_amount");
+  });
+
+  it("sends a GTT expiry as 13-digit unix milliseconds", () => {
+    const local = localInputValue(60_000);
+    const sent = toOrderRequest(ticket({ time_in_force: "GTT", expiration_date: local })).expiration_date as string;
+    expect(sent).toMatch(/^\d{13}$/);
+    expect(Math.abs(Number(sent) - (Date.now() + 60_000))).toBeLessThan(2_000);
+  });
+
+  it("drops blank options and blank metadata rows", () => {
+    const request = toOrderRequest(
+      ticket({
+        ref_id: " ",
+        metadata: [
+          { key: "", value: "" },
+          { key: "desk", value: "fx" },
+        ],
+        await_fill_millis: "",
+      }),
+    );
+    expect(request).not.toHaveProperty("ref_id");
+    expect(request.metadata).toEqual({ desk: "fx" });
+    expect(request).not.toHaveProperty("await_fill_millis");
+  });
+
+  it("moves to the new type's default time in force when the old one is invalid", () => {
+    expect(timeInForceAfterTypeChange("MARKET", "GTC")).toBe("IOC");
+    expect(timeInForceAfterTypeChange("STOP_LIMIT", "FOK")).toBe("GTC");
+    expect(timeInForceAfterTypeChange("LIMIT", "FOK")).toBe("FOK");
+  });
+});
+
+describe("the ticket's resolver refuses what the service refuses, on the same field", () => {
+  it("names each field and rule", async () => {
+    expect(
+      await messages(
+        ticket({ profile_id: "", price: "65000.10", base_amount: "0.000000001", await_fill_millis: "10001" }),
+      ),
+    ).toEqual({
+      profile_id: "Choose the profile that places the order",
+      price: "Price must be a multiple of 0.25, the tick size of BTCUSD",
+      base_amount: "Base amount may have at most 8 decimal places",
+      await_fill_millis: "Wait for fill may be at most 10000 ms (10 seconds)",
+    });
+  });
+
+  it("refuses a GTT expiry 10 seconds or less away", async () => {
+    const errors = await messages(
+      ticket({ price: "1.00", base_amount: "1", time_in_force: "GTT", expiration_date: localInputValue(5_000) }),
+    );
+    expect(errors.expiration_date).toBe("A GTT order must expire more than 10 seconds from now");
+  });
+
+  it("refuses one identity id without the other, and a repeated metadata key", async () => {
+    const errors = await messages(
+      ticket({
+        price: "1.00",
+        base_amount: "1",
+        identity_id: "me",
+        metadata: [
+          { key: "a", value: "1" },
+          { key: "a", value: "2" },
+        ],
+      }),
+    );
+    expect(errors).toEqual({
+      identity_account_id: "Identity account ID is required when an identity ID is sent",
+      metadata: 'Metadata key "a" is used twice',
+    });
+  });
+
+  it("hands a valid ticket over as the profile and the request", async () => {
+    const result = await resolve(ticket({ price: "65000.25", base_amount: "0.5", ref_id: "r-1" }));
+    expect(result.errors).toEqual({});
+    expect(result.values).toEqual({
+      profileId: "trading",
+      request: {
+        side: "BUY",
+        market: "BTCUSD",
+        type: "LIMIT",
+        price: "65000.25",
+        base_amount: "0.5",
+        time_in_force: "GTC",
+        ref_id: "r-1",
+      },
+    });
+  });
+});
+
+describe("the review step's words", () => {
+  it("states each kind of order", () => {
+    expect(
+      describeOrder(
+        { side: "BUY", market: "BTCUSD", type: "LIMIT", price: "65000.25", base_amount: "0.5", time_in_force: "GTC" },
+        "Trading",
+      ),
+    ).toBe("Buy 0.5 BTC at 65,000.25 USD or better, a limit order, good till cancelled, from Trading.");
+    expect(describeOrder({ side: "BUY", market: "ETHEUR", type: "MARKET", quote_amount: "1000.00" }, "Treasury")).toBe(
+      "Buy ETH for 1,000.00 EUR at the market price; what cannot fill at once is cancelled, from Treasury.",
+    );
+    expect(
+      describeOrder(
+        {
+          side: "SELL",
+          market: "ETHUSD",
+          type: "STOP_LIMIT",
+          stop_price: "2500.00",
+          price: "2490.00",
+          base_amount: "2",
+          await_fill_millis: 3000,
+        },
+        "Trading",
+      ),
+    ).toBe(
+      "Sell 2 ETH at 2,490.00 USD or better once the last trade falls to 2,500.00 USD (stop-loss), good till cancelled, from Trading, waiting up to 3 s for the fill.",
+    );
+  });
+});
+
+describe("the transfer form's resolver", () => {
+  const resolveTransfer = (over: object) => transferResolver({ ...transferDefaults(), ...over }, undefined, options);
+  it("refuses sending to the same profile, on the destination field", async () => {
+    const { errors } = await resolveTransfer({ from_profile_id: "a", to_profile_id: "a", amount: "5" });
+    expect(errors.to_profile_id?.message).toBe("To profile must differ from the from profile");
+  });
+  it("refuses a 101-character recipient metadata value", async () => {
+    const { errors } = await resolveTransfer({
+      from_profile_id: "a",
+      to_profile_id: "b",
+      amount: "5",
+      recipient_metadata: [{ key: "k", value: "x".repeat(101) }],
+    });
+    expect(JSON.stringify(errors.recipient_metadata)).toContain("longer than 100 characters");
+  });
+  it("hands over a valid transfer", async () => {
+    const { values, errors } = await resolveTransfer({
+      from_profile_id: "a",
+      to_profile_id: "b",
+      amount: "5",
+      ref_id: "t-1",
+    });
+    expect(errors).toEqual({});
+    expect(values).toEqual({ from_profile_id: "a", to_profile_id: "b", asset: "USD", amount: "5", ref_id: "t-1" });
+  });
+});
