@@ -18,3 +18,14 @@ export const problem = (status: number, title: string, detail: string, meta?: Re
 
 export const problemResponse = (p: Problem): Response =>
   new Response(JSON.stringify(p), { status: p.status, headers: { "Content-Type": "application/problem+json" } });
+
+/**
+ * The service refused the dashboard's own credentials (its token endpoint, or a fresh token
+ * refused again). A 502: a 401 would tell the browser its staff session is over.
+ */
+export const serviceSignInFailed = (): Problem =>
+  problem(
+    502,
+    "Service Sign-in Failed",
+    "The dashboard could not sign in to the service. Ask an administrator to check its credentials.",
+  );

@@ -2,7 +2,7 @@ import "server-only";
 import { can, type Action } from "@/lib/roles";
 import { currentUser, type SignedInUser } from "./auth/session";
 import { isSameOrigin } from "./origin";
-import { problem, ProblemError, problemResponse } from "./problem";
+import { problem, ProblemError, problemResponse, serviceSignInFailed } from "./problem";
 import { TokenRequestError, UpstreamTimeout, UpstreamUnreachable } from "./upstream/errors";
 
 export interface RouteContext<P> {
@@ -25,13 +25,7 @@ function upstreamProblem(error: unknown) {
   if (error instanceof UpstreamUnreachable) {
     return problem(502, "Service Unreachable", "The service could not be reached. Try again in a moment.");
   }
-  if (error instanceof TokenRequestError) {
-    return problem(
-      502,
-      "Service Sign-in Failed",
-      "The dashboard could not sign in to the service. Ask an administrator to check its credentials.",
-    );
-  }
+  if (error instanceof TokenRequestError) return serviceSignInFailed();
   return undefined;
 }
 

@@ -10,7 +10,7 @@ import {
   type JournalEntry,
   type JournalKind,
 } from "../db/journal";
-import { problem, ProblemError } from "../problem";
+import { problem, ProblemError, serviceSignInFailed } from "../problem";
 import { UpstreamError, UpstreamTimeout } from "../upstream/errors";
 import { upstream } from "./upstream";
 
@@ -80,7 +80,13 @@ async function claimEntry(spec: CreateSpec, user: SignedInUser): Promise<Journal
   } catch (error) {
     if (!(error instanceof DuplicateJournalEntry) || !error.existing) throw error;
     const existing = error.existing;
-    if (existing.status === "succeeded") return { replay: { status: 200, body: existing.record } };
+    if (existing.status === "succeeded") {
+      if (sameJson(existing.request, spec.body) || spec.matches(existing.record)) {
+        return { replay: { status: 200, body: existing.record } };
+      }
+      // The same ref_id for a different request is a new create that must not pass for the old one.
+      throw new ProblemError(differentRecord(spec));
+    }
     const reopened = existing.status === "failed" ? await reopenEntry(db, existing.id, fresh) : undefined;
     if (reopened) return reopened;
     throw new ProblemError(
@@ -100,6 +106,11 @@ async function sendWithRetries(spec: CreateSpec, started: number): Promise<Creat
     try {
       const res = await upstream().request({ method: "POST", path: spec.path, scopes: spec.scopes, body: spec.body });
       if (res.status >= 200 && res.status < 300) return { status: 200, body: res.body };
+      if (res.status === 401) {
+        // Refused even with a fresh token: nothing was created, and retrying will not help.
+        const failed = serviceSignInFailed();
+        return { status: failed.status, body: failed, failed };
+      }
       if (isAlreadyExists(res.status, res.body)) return resolveExisting(spec, res.body as Problem);
       const failed = isProblem(res.body)
         ? res.body
@@ -126,9 +137,29 @@ async function sendWithRetries(spec: CreateSpec, started: number): Promise<Creat
 async function resolveExisting(spec: CreateSpec, conflict: Problem): Promise<CreateResult & { failed?: Problem }> {
   const found = await spec.findByRef();
   if (found && spec.matches(found)) return { status: 200, body: found };
-  const failed: Problem = {
-    ...conflict,
-    detail: `ref_id ${spec.body.ref_id} already belongs to a different ${spec.kind}. Start a new ${spec.kind} to get a new ref_id.`,
-  };
+  const failed: Problem = { ...conflict, status: 409, detail: differentRecord(spec).detail };
   return { status: 409, body: failed, failed };
 }
+
+/** Equal as JSON values, whatever the order of their keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : typeof v === "object" && v !== null
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+const differentRecord = (spec: CreateSpec): Problem =>
+  problem(
+    409,
+    "Already Exists",
+    `ref_id ${spec.body.ref_id} already belongs to a different ${spec.kind}. Start a new ${spec.kind} to get a new ref_id.`,
+    { ref_id: spec.body.ref_id },
+  );
