@@ -9,8 +9,26 @@ import "server-only";
 /** Where it failed: getting a token, or the API call itself. */
 export type UpstreamStage = "token" | "request";
 
+const BRAND = Symbol.for("treasury-dashboard.upstream-error");
+
 export abstract class UpstreamError extends Error {
   abstract override readonly name: string;
+  /** Each class's own name, kept through minification. */
+  static readonly kind: string | undefined = undefined;
+  readonly [BRAND]: string;
+
+  /**
+   * `instanceof` by brand, not by class identity: Next bundles this module once for
+   * instrumentation.ts and once for the route handlers, and both share one client (on
+   * globalThis). After a restart, reconciliation creates that client, so the routes meet
+   * errors made by the other copy of these classes.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    const brand = typeof value === "object" && value !== null ? (value as { [BRAND]?: unknown })[BRAND] : undefined;
+    if (typeof brand !== "string") return false;
+    return this.kind === undefined || this.kind === brand;
+  }
+
   constructor(
     message: string,
     readonly stage: UpstreamStage,
@@ -22,11 +40,13 @@ export abstract class UpstreamError extends Error {
     readonly maybeDelivered: boolean,
   ) {
     super(message);
+    this[BRAND] = (new.target as typeof UpstreamError).kind ?? "UpstreamError";
   }
 }
 
 /** The service (or its token endpoint) did not answer within the time limit. */
 export class UpstreamTimeout extends UpstreamError {
+  static override readonly kind = "UpstreamTimeout";
   override readonly name = "UpstreamTimeout";
   constructor(
     readonly host: string,
@@ -43,6 +63,7 @@ export class UpstreamTimeout extends UpstreamError {
 
 /** The network failed: connection refused or reset, unknown host, TLS failure. */
 export class UpstreamUnreachable extends UpstreamError {
+  static override readonly kind = "UpstreamUnreachable";
   override readonly name = "UpstreamUnreachable";
   constructor(
     readonly host: string,
@@ -60,6 +81,7 @@ export class UpstreamUnreachable extends UpstreamError {
 
 /** The token endpoint refused the client (bad credentials, unknown scope) or answered nonsense. */
 export class TokenRequestError extends UpstreamError {
+  static override readonly kind = "TokenRequestError";
   override readonly name = "TokenRequestError";
   constructor(
     message: string,
