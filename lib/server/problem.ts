@@ -16,8 +16,11 @@ export const problem = (status: number, title: string, detail: string, meta?: Re
   ...(meta ? { meta } : {}),
 });
 
-export const problemResponse = (p: Problem): Response =>
-  new Response(JSON.stringify(p), { status: p.status, headers: { "Content-Type": "application/problem+json" } });
+export const problemResponse = (p: Problem, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(p), {
+    status: p.status,
+    headers: { "Content-Type": "application/problem+json", ...headers },
+  });
 
 /**
  * The service refused the dashboard's own credentials (its token endpoint, or a fresh token

@@ -62,3 +62,14 @@ export function withRole<P = Record<string, never>>(
     }
   };
 }
+
+/**
+ * The handler for the methods a route does not offer: a 405 problem naming those it does
+ * (without it Next answers an empty 405). Export it under each other method's name.
+ */
+export function methodNotAllowed(...allowed: string[]) {
+  return async (): Promise<Response> =>
+    problemResponse(problem(405, "Method Not Allowed", `This operation takes ${allowed.join(" or ")}.`), {
+      Allow: allowed.join(", "),
+    });
+}

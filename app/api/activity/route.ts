@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/server/db";
 import { InvalidCursor, listEntries } from "@/lib/server/db/journal";
 import { problem, ProblemError } from "@/lib/server/problem";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, withRole } from "@/lib/server/route";
 import { parseOr400, queryOf } from "@/lib/server/service/validate";
 
 const query = z.object({
@@ -42,3 +42,6 @@ export const GET = withRole("read", async ({ request }) => {
     throw error;
   }
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

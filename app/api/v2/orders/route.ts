@@ -1,4 +1,4 @@
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, withRole } from "@/lib/server/route";
 import { relay } from "@/lib/server/service/relay";
 import { SCOPE, upstream } from "@/lib/server/service/upstream";
 import { queryOf } from "@/lib/server/service/validate";
@@ -13,3 +13,6 @@ export const GET = withRole("read", async ({ request }) =>
     }),
   ),
 );
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

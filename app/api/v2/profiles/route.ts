@@ -1,7 +1,10 @@
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, withRole } from "@/lib/server/route";
 import { relay } from "@/lib/server/service/relay";
 import { SCOPE, upstream } from "@/lib/server/service/upstream";
 
 export const GET = withRole("read", async () =>
   relay(await upstream().request({ method: "GET", path: "/profiles", scopes: SCOPE.readProfile })),
 );
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

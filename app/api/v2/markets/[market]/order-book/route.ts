@@ -1,4 +1,4 @@
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, withRole } from "@/lib/server/route";
 import { relay } from "@/lib/server/service/relay";
 import { SCOPE, upstream } from "@/lib/server/service/upstream";
 import { pathMarket } from "@/lib/server/service/validate";
@@ -12,3 +12,6 @@ export const GET = withRole<{ market: string }>("read", async ({ params }) =>
     }),
   ),
 );
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

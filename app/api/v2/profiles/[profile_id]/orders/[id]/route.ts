@@ -1,4 +1,4 @@
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, withRole } from "@/lib/server/route";
 import { relay } from "@/lib/server/service/relay";
 import { SCOPE, upstream } from "@/lib/server/service/upstream";
 import { pathId } from "@/lib/server/service/validate";
@@ -14,3 +14,6 @@ export const GET = withRole<Params>("read", async ({ params }) =>
 export const DELETE = withRole<Params>("orders:cancel", async ({ params }) =>
   relay(await upstream().request({ method: "DELETE", path: orderPath(params), scopes: SCOPE.writeOrder })),
 );
+
+const notAllowed = methodNotAllowed("GET", "DELETE");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };
