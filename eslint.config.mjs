@@ -2,23 +2,31 @@ import coreWebVitals from "eslint-config-next/core-web-vitals";
 import typescript from "eslint-config-next/typescript";
 
 // The layering of DESIGN.md, enforced: browser-side code never reaches server code.
-const noServerImports = {
-  "no-restricted-imports": [
-    "error",
-    {
-      patterns: [
-        { group: ["@/lib/server/*", "**/lib/server/*"], message: "lib/server is server-only." },
-        { group: ["@/lib/sandbox/*", "**/lib/sandbox/*"], message: "lib/sandbox runs on the server." },
-      ],
-    },
-  ],
+const serverOnly = [
+  { group: ["@/lib/server/*", "**/lib/server/*"], message: "lib/server is server-only." },
+  { group: ["@/lib/sandbox/*", "**/lib/sandbox/*"], message: "lib/sandbox runs on the server." },
+];
+
+// Pages load zod only when a form is first checked: schema modules are imported lazily
+// (`await import(...)`) in browser code, and only their types statically.
+const schemaModules = {
+  regex: "^(@/lib/spec(/(order|transfer|fields|enum-schemas))?|zod(/.*)?)$",
+  allowTypeImports: true,
+  message: "Import lib/spec's pure modules (enums, markets, decimal, order-rules, ...); load schemas with await import().",
 };
 
 const config = [
   { ignores: [".next/**", "node_modules/**", "data/**", "next-env.d.ts", "coverage/**"] },
   ...coreWebVitals,
   ...typescript,
-  { files: ["components/**", "lib/spec/**"], rules: noServerImports },
+  { files: ["lib/spec/**"], rules: { "no-restricted-imports": ["error", { patterns: serverOnly }] } },
+  {
+    files: ["components/**", "lib/client/**"],
+    rules: {
+      "no-restricted-imports": "off",
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...serverOnly, schemaModules] }],
+    },
+  },
   // Tests read loosely typed JSON bodies of HTTP responses.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   {

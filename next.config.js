@@ -29,6 +29,8 @@ const securityHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The build checks the app's own code; `npm run typecheck` checks everything, tests included.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   // Native and server-only packages stay out of the bundle and load from node_modules.
   serverExternalPackages: ["better-sqlite3", "pg", "kysely"],
   async headers() {

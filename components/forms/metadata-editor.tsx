@@ -1,7 +1,7 @@
 "use client";
 
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
-import { charCount, METADATA_MAX_CHARS, METADATA_MAX_PAIRS } from "@/lib/spec";
+import { charCount, METADATA_MAX_CHARS, METADATA_MAX_PAIRS } from "@/lib/spec/limits";
 import { Button } from "../ui/button";
 import { inputClass } from "../ui/field";
 import type { MetadataRow } from "./metadata";

@@ -1,5 +1,7 @@
 import { formatAmount } from "@/lib/client/format";
-import { MARKET_DETAILS, type CreateOrderRequest, type TimeInForce } from "@/lib/spec";
+import type { TimeInForce } from "@/lib/spec/enums";
+import { MARKET_DETAILS } from "@/lib/spec/markets";
+import type { CreateOrderRequest } from "@/lib/spec/order";
 
 const TIF_WORDS: Record<Exclude<TimeInForce, "GTT">, string> = {
   GTC: "good till cancelled",

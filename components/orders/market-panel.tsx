@@ -2,7 +2,8 @@
 
 import { formatAmount } from "@/lib/client/format";
 import { useBalances, useTicker } from "@/lib/client/queries";
-import { MARKET_DETAILS, type Market } from "@/lib/spec";
+import type { Market } from "@/lib/spec/enums";
+import { MARKET_DETAILS } from "@/lib/spec/markets";
 
 /** Best bid and ask, last trade, and the chosen profile's balances in the market's two assets. */
 export function MarketPanel({ market, profileId, notional }: { market: Market; profileId: string; notional?: string }) {

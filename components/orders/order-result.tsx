@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { formatAmount, formatTime } from "@/lib/client/format";
-import { FINAL_ORDER_STATUSES, type Order } from "@/lib/spec";
+import { FINAL_ORDER_STATUSES } from "@/lib/spec/enums";
+import type { Order } from "@/lib/spec/order";
 import { StatusBadge } from "../ui/status-badge";
 
 /**

@@ -5,27 +5,14 @@ import { useState } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { api, ApiProblem } from "@/lib/client/api";
 import { useBalances, useProfiles, useTicker } from "@/lib/client/queries";
-import {
-  AWAIT_FILL_MAX_MILLIS,
-  BASE_AMOUNT_SCALE,
-  decimalProblem,
-  divideDecimalDown,
-  FIELD_LABELS,
-  MARKET_DETAILS,
-  MARKETS,
-  multiplyDecimal,
-  ORDER_TYPES,
-  ORDER_TYPE_WORDS,
-  percentOfDown,
-  QUOTE_AMOUNT_SCALE,
-  quantityRuleFor,
-  SELF_MATCH_PREVENTION_ID_MAX_CHARS,
-  sidesFor,
-  timeInForceFor,
-  type Order,
-  type Problem,
-  type QuantityField,
-} from "@/lib/spec";
+import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
+import { MARKETS, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
+import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
+import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
+import type { Order } from "@/lib/spec/order";
+import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
+import type { Problem } from "@/lib/spec/problem";
+import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

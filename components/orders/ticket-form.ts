@@ -1,16 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldErrors, Resolver } from "react-hook-form";
 import { toUnixMillis } from "@/lib/client/format";
-import {
-  createOrderRequestSchema,
-  quantityRuleFor,
-  timeInForceFor,
-  type CreateOrderRequest,
-  type Market,
-  type OrderSide,
-  type OrderType,
-  type TimeInForce,
-} from "@/lib/spec";
+import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
+import type { CreateOrderRequest } from "@/lib/spec/order";
+import { quantityRuleFor } from "@/lib/spec/order-rules";
+import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 
 /** The ticket's fields as the browser holds them: text, named like the request's fields. */
@@ -99,6 +93,8 @@ export const timeInForceAfterTypeChange = (type: OrderType, current: TimeInForce
  * refuses exactly what the service refuses, on the same field, before anything is sent.
  */
 export const ticketResolver: Resolver<TicketValues, unknown, TicketOutput> = async (values, context, options) => {
+  // The schema (and zod with it) loads on the first check, not with the page.
+  const { createOrderRequestSchema } = await import("@/lib/spec/order");
   const check = zodResolver(createOrderRequestSchema({ now: Date.now }));
   const result = await check(toOrderRequest(values) as never, context, {
     ...options,

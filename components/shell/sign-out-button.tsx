@@ -1,12 +1,21 @@
 "use client";
 
-import { signOut } from "next-auth/react";
+import { useState } from "react";
+import { signOut } from "@/lib/client/sign-out";
 import { Button } from "@/components/ui/button";
 
 export function SignOutButton() {
+  const [busy, setBusy] = useState(false);
   return (
-    <Button variant="secondary" onClick={() => signOut({ callbackUrl: "/signin" })}>
-      Sign out
+    <Button
+      variant="secondary"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        void signOut();
+      }}
+    >
+      {busy ? "Signing out…" : "Sign out"}
     </Button>
   );
 }

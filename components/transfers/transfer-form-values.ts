@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldErrors, Resolver } from "react-hook-form";
-import { createInternalTransferRequestSchema, type CreateInternalTransferRequest } from "@/lib/spec";
+import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { newRefId } from "../orders/ticket-form";
 
@@ -61,6 +61,8 @@ export const transferResolver: Resolver<TransferValues, unknown, CreateInternalT
   context,
   options,
 ) => {
+  // The schema (and zod with it) loads on the first check, not with the page.
+  const { createInternalTransferRequestSchema } = await import("@/lib/spec/transfer");
   const check = zodResolver(createInternalTransferRequestSchema);
   const result = await check(toTransferRequest(values) as never, context, {
     ...options,

@@ -6,14 +6,10 @@ import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api, ApiProblem } from "@/lib/client/api";
 import { formatAmount, formatTime } from "@/lib/client/format";
 import { useBalances, useProfiles } from "@/lib/client/queries";
-import {
-  ASSETS,
-  percentOfDown,
-  trimZeros,
-  type CreateInternalTransferRequest,
-  type Problem,
-  type Transfer,
-} from "@/lib/spec";
+import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
+import { ASSETS } from "@/lib/spec/markets";
+import type { Problem } from "@/lib/spec/problem";
+import type { CreateInternalTransferRequest, Transfer } from "@/lib/spec/transfer";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "../orders/ticket-form";
 import { Button } from "../ui/button";

@@ -9,16 +9,20 @@ const VARIANTS = {
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
+/** "sm" fits a table row without making it taller. */
+const SIZES = { md: "px-3 py-2 text-sm", sm: "px-2 py-0.5 text-xs" } as const;
+
 export function Button({
   variant = "primary",
+  size = "md",
   className = "",
   type = "button",
   ...props
-}: ComponentProps<"button"> & { variant?: ButtonVariant }) {
+}: ComponentProps<"button"> & { variant?: ButtonVariant; size?: keyof typeof SIZES }) {
   return (
     <button
       type={type}
-      className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
+      className={`inline-flex items-center justify-center gap-2 rounded-md font-semibold transition-colors disabled:cursor-not-allowed ${SIZES[size]} ${VARIANTS[variant]} ${className}`}
       {...props}
     />
   );

@@ -1,4 +1,4 @@
-import type { Problem } from "@/lib/spec";
+import type { Problem } from "@/lib/spec/problem";
 
 /** A problem from the dashboard or the service, in plain words. */
 export function ProblemAlert({ problem, title }: { problem: Problem; title?: string }) {

@@ -1,4 +1,4 @@
-import type { OrderStatus, TransferStatus } from "@/lib/spec";
+import type { OrderStatus, TransferStatus } from "@/lib/spec/enums";
 
 const TONES: Record<OrderStatus | TransferStatus | "succeeded" | "failed" | "pending", string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",

@@ -1,4 +1,4 @@
-import { isProblem, type Problem } from "@/lib/spec";
+import { isProblem, type Problem } from "@/lib/spec/problem";
 
 /** A refusal from the dashboard's back end or the service, with its problem body. */
 export class ApiProblem extends Error {
@@ -11,7 +11,10 @@ export class ApiProblem extends Error {
  * Calls the dashboard's own API (never the service directly). Any failure becomes an
  * ApiProblem whose words a person can read.
  */
-export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -23,7 +26,12 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    throw new ApiProblem({ type: "about:blank", title: "Network error", status: 0, detail: "The dashboard could not be reached. Check your connection and try again." });
+    throw new ApiProblem({
+      type: "about:blank",
+      title: "Network error",
+      status: 0,
+      detail: "The dashboard could not be reached. Check your connection and try again.",
+    });
   }
   const text = await res.text();
   let body: unknown = undefined;
@@ -37,7 +45,14 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     window.location.assign(`/signin?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
   }
   throw new ApiProblem(
-    isProblem(body) ? body : { type: "about:blank", title: res.statusText || "Error", status: res.status, detail: `The dashboard answered ${res.status}.` },
+    isProblem(body)
+      ? body
+      : {
+          type: "about:blank",
+          title: res.statusText || "Error",
+          status: res.status,
+          detail: `The dashboard answered ${res.status}.`,
+        },
   );
 }
 

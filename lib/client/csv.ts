@@ -2,8 +2,9 @@
 export function toCsv(header: string[], rows: (string | number | boolean | null | undefined)[][]): string {
   const cell = (v: string | number | boolean | null | undefined) => {
     const s = v === null || v === undefined ? "" : String(v);
-    // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it as text.
-    const safe = /^[=+\-@]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s;
+    // A leading =, +, -, @, tab or CR makes a spreadsheet run the cell as a formula
+    // ("-1+cmd|..." too): prefix it with ' so it stays text. Plain negative numbers stay numbers.
+    const safe = /^[=+\-@\t\r]/.test(s) && !/^-\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
     return /[",\r\n]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   return [header, ...rows].map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";

@@ -4,7 +4,10 @@
  */
 const formatters = new Map<string, Intl.NumberFormat>();
 
-export function formatAmount(value: string | undefined, { min = 0, max = 8 }: { min?: number; max?: number } = {}): string {
+export function formatAmount(
+  value: string | undefined,
+  { min = 0, max = 8 }: { min?: number; max?: number } = {},
+): string {
   if (!value) return "—";
   const key = `${min}:${max}`;
   let f = formatters.get(key);

@@ -1,7 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { Market, Order, Transfer } from "@/lib/spec";
+import type { Market } from "@/lib/spec/enums";
+import type { Order } from "@/lib/spec/order";
+import type { Transfer } from "@/lib/spec/transfer";
 import { api, query } from "./api";
 
 export interface Profile {
@@ -67,7 +69,8 @@ export function useProfiles() {
 export function useBalances(profileId: string | undefined) {
   return useQuery({
     queryKey: keys.balances(profileId ?? ""),
-    queryFn: () => api<{ items: Balance[] }>(`/api/v2/profiles/${encodeURIComponent(profileId!)}/balances`).then((b) => b.items),
+    queryFn: () =>
+      api<{ items: Balance[] }>(`/api/v2/profiles/${encodeURIComponent(profileId!)}/balances`).then((b) => b.items),
     enabled: Boolean(profileId),
     refetchInterval: 5_000,
   });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The dashboard's configuration, validated once at start (instrumentation.ts).

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * Money on the wire is a decimal string and stays one: it is parsed into a scaled
  * bigint (`units` at a given `scale`) for arithmetic and never into a JS number.
@@ -21,6 +19,14 @@ export function decimalProblem(text: string): DecimalProblem | null {
   if (!/[1-9]/.test(text)) return "not_positive";
   return null;
 }
+
+export const DECIMAL_PROBLEM_TEXT: Record<DecimalProblem, (label: string) => string> = {
+  format: (label) =>
+    `${label} must be a decimal number such as 1250.50: digits with an optional decimal point, no sign, exponent, spaces or separators`,
+  integer_digits: (label) => `${label} may have at most ${MAX_INTEGER_DIGITS} digits before the decimal point`,
+  fraction_digits: (label) => `${label} may have at most ${MAX_FRACTION_DIGITS} decimal places`,
+  not_positive: (label) => `${label} must be greater than zero`,
+};
 
 /** Number of digits after the decimal point. */
 export function scaleOf(text: string): number {
@@ -57,29 +63,6 @@ export function isMultipleOf(value: string, step: string): boolean {
   const scale = Math.max(scaleOf(value), scaleOf(step));
   return toUnits(value, scale) % toUnits(step, scale) === 0n;
 }
-
-const PROBLEM_TEXT: Record<DecimalProblem, (label: string) => string> = {
-  format: (label) =>
-    `${label} must be a decimal number such as 1250.50: digits with an optional decimal point, no sign, exponent, spaces or separators`,
-  integer_digits: (label) => `${label} may have at most ${MAX_INTEGER_DIGITS} digits before the decimal point`,
-  fraction_digits: (label) => `${label} may have at most ${MAX_FRACTION_DIGITS} decimal places`,
-  not_positive: (label) => `${label} must be greater than zero`,
-};
-
-/** A positive decimal string, validated without ever becoming a JS number. */
-export function positiveDecimal(label: string) {
-  const error = (issue: { input: unknown }) =>
-    issue.input === undefined
-      ? `${label} is required`
-      : `${label} must be a decimal written as a string, such as "1250.50" (a JSON number loses precision)`;
-  return z.string({ error }).check((ctx) => {
-    const problem = decimalProblem(ctx.value);
-    if (problem) ctx.issues.push({ code: "custom", input: ctx.value, message: PROBLEM_TEXT[problem](label) });
-  });
-}
-
-/** A decimal as the service returns it in records: non-negative, or "" when unused. */
-export const recordDecimal = z.string().regex(/^(?:|\d+(?:\.\d+)?|\.\d+)$/, "Expected a decimal string");
 
 /** a * b, exact, as a decimal string. */
 export function multiplyDecimal(a: string, b: string): string {

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** Every enumeration of the service interface (SPEC.md sections 2 and 4). */
 
 export const MARKETS = [
@@ -68,24 +66,6 @@ export type TransferDirection = (typeof TRANSFER_DIRECTIONS)[number];
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export type TransferType = (typeof TRANSFER_TYPES)[number];
 export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
-
-/** An enum schema whose error lists the accepted values, so the message names the rule. */
-function oneOf<const T extends readonly [string, ...string[]]>(values: T, label: string) {
-  return z.enum(values, {
-    error: (issue) =>
-      issue.input === undefined ? `${label} is required` : `${label} must be one of ${values.join(", ")}`,
-  });
-}
-
-export const marketSchema = oneOf(MARKETS, "Market");
-export const orderSideSchema = oneOf(ORDER_SIDES, "Side");
-export const orderTypeSchema = oneOf(ORDER_TYPES, "Order type");
-export const orderStatusSchema = oneOf(ORDER_STATUSES, "Order status");
-export const timeInForceSchema = oneOf(TIMES_IN_FORCE, "Time in force");
-export const transferDirectionSchema = oneOf(TRANSFER_DIRECTIONS, "Direction");
-export const transferStatusSchema = oneOf(TRANSFER_STATUSES, "Transfer status");
-export const transferTypeSchema = oneOf(TRANSFER_TYPES, "Transfer type");
-export const cryptoNetworkSchema = oneOf(CRYPTO_NETWORKS, "Crypto network");
 
 /** Final order statuses: nothing more will happen to the order. */
 export const FINAL_ORDER_STATUSES: readonly OrderStatus[] = ["FILLED", "CANCELLED", "REJECTED"];

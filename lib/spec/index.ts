@@ -1,10 +1,12 @@
 /** The service's rules (SPEC.md), shared by the browser, the route handlers and the sandbox. */
 export * from "./decimal";
 export * from "./enums";
+export * from "./enum-schemas";
 export * from "./fields";
 export * from "./limits";
 export * from "./markets";
 export * from "./order";
+export * from "./order-rules";
 export * from "./problem";
 export * from "./time-in-force";
 export * from "./transfer";

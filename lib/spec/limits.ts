@@ -10,3 +10,6 @@ export const REF_ID_MAX_CHARS = 128;
 export const IDENTIFIER_MAX_CHARS = 128;
 /** An order's ref_id may be reused once it has been closed this long. */
 export const REF_ID_REUSE_AFTER_MILLIS = 24 * 60 * 60 * 1000;
+
+/** Length in characters as a person counts them (code points, not UTF-16 units). */
+export const charCount = (text: string): number => [...text].length;

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { $ZodError } from "zod/v4/core";
 
 /** An RFC 9457 problem, the error body of the service and of the dashboard's back end. */
 export interface Problem {
@@ -16,7 +16,7 @@ export interface FieldError {
 }
 
 /** Flattens zod issues to one entry per field; an unknown key becomes an error on that key. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+export function fieldErrors(error: $ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
     const base = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
@@ -27,7 +27,7 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
 }
 
 /** The 400 problem for a refused request: `detail` names each field and rule, `meta.errors` lists them. */
-export function validationProblem(error: z.ZodError): Problem {
+export function validationProblem(error: $ZodError): Problem {
   const errors = fieldErrors(error);
   return {
     type: "about:blank",

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { OrderTicket } from "@/components/orders/order-ticket";
-import { OrdersTable } from "@/components/orders/orders-table";
+import { OrdersTable } from "@/components/lazy-tables";
 import { can } from "@/lib/roles";
 import { currentUser } from "@/lib/server/auth/session";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { TransferForm } from "@/components/transfers/transfer-form";
-import { TransfersTable } from "@/components/transfers/transfers-table";
+import { TransfersTable } from "@/components/lazy-tables";
 import { can } from "@/lib/roles";
 import { currentUser } from "@/lib/server/auth/session";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { getDb } from "@/lib/server/db";
 import { InvalidCursor, listEntries } from "@/lib/server/db/journal";
 import { problem, ProblemError } from "@/lib/server/problem";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { MARKETS, MARKET_DETAILS, marketSchema, type Market } from "@/lib/spec";
 import { divRound, formatTrimmed } from "../engine/amounts";
 import { DAY, startOfUtcDay, type Summary } from "../engine/stats";

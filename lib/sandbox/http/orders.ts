@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { createOrderRequestSchema, marketSchema, orderStatusSchema, type Order } from "@/lib/spec";
 import { problems } from "../engine/problems";
 import { toOrderRecord } from "../engine/records";
@@ -42,8 +42,8 @@ export const cancelOrder: Handler = (ctx) => {
 
 const listOrdersQuery = z.strictObject({
   profile_id: z.string().optional(),
-  market: marketSchema.optional(),
-  status: orderStatusSchema.optional(),
+  market: z.optional(marketSchema),
+  status: z.optional(orderStatusSchema),
   ref_ids: z.array(z.string()).max(100, "ref_ids may list at most 100 ids").optional(),
   ...pageFields,
 });

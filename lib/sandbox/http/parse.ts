@@ -1,11 +1,11 @@
-import { z } from "zod";
+import * as z from "zod";
 import { identifier, validationProblem } from "@/lib/spec";
 import { ServiceProblem } from "../engine/problems";
 import { simpleProblem } from "./respond";
 
 /** Parses `input` with `schema`, or throws the 400 problem that names each field. */
-export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+export function parseOr400<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input);
   if (!result.success) throw new ServiceProblem(validationProblem(result.error));
   return result.data;
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { assetSchema, positiveDecimal } from "@/lib/spec";
 import { formatTrimmed } from "../engine/amounts";
 import type { Handler } from "./context";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { createInternalTransferRequestSchema, transferStatusSchema, transferTypeSchema } from "@/lib/spec";
 import { problems } from "../engine/problems";
 import { toTransferRecord } from "../engine/records";
@@ -27,7 +27,7 @@ const listTransfersQuery = z.strictObject({
   ref_ids: ids("ref_ids"),
   group_ids: ids("group_ids"),
   statuses: z.array(transferStatusSchema).optional(),
-  type: transferTypeSchema.optional(),
+  type: z.optional(transferTypeSchema),
   ...pageFields,
 });
 

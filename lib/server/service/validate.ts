@@ -1,11 +1,11 @@
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { identifier, marketSchema, validationProblem, type Market } from "@/lib/spec";
 import { problem, ProblemError } from "../problem";
 
 /** Parses with `schema` or throws the 400 problem naming each field and rule. */
-export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+export function parseOr400<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input);
   if (!result.success) throw new ProblemError(validationProblem(result.error));
   return result.data;
 }

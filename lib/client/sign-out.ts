@@ -1,0 +1,13 @@
+/**
+ * Signs out through next-auth's own endpoints (CSRF token, then POST), without shipping
+ * next-auth's client library on every page.
+ */
+export async function signOut(callbackUrl = "/signin"): Promise<void> {
+  const { csrfToken } = (await (await fetch("/api/auth/csrf")).json()) as { csrfToken: string };
+  await fetch("/api/auth/signout", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, callbackUrl, json: "true" }),
+  });
+  window.location.assign(callbackUrl);
+}
