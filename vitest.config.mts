@@ -28,7 +28,19 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
+          // The app's journal runs on PostgreSQL too (test/integration/app/journal.test.ts).
+          globalSetup: ["./test/support/postgres.ts"],
           testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },

@@ -1,0 +1,66 @@
+import { createRequire } from "node:module";
+import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import { expect } from "vitest";
+
+/** Debian's chromium, headless, with no network of its own beyond loopback. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** Signs in through the sign-in page, as a person would. */
+export async function signInAs(page: Page, base: string, email: string, password = "demo"): Promise<void> {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/orders$/);
+}
+
+/** Every request the page sends that would change something. */
+export function watchWrites(page: Page): { writes: () => string[] } {
+  const seen: string[] = [];
+  const onRequest = (r: Request) => {
+    if (r.method() !== "GET" && r.url().includes("/api/v2/")) seen.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  };
+  page.on("request", onRequest);
+  return { writes: () => [...seen] };
+}
+
+const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core on the page as it is now: no serious or critical violation. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await (
+      window as unknown as {
+        axe: {
+          run: () => Promise<{
+            violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join("; ")})`,
+      );
+  });
+  expect(violations, `accessibility of ${what}`).toEqual([]);
+}
