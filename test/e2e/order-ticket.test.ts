@@ -1,0 +1,243 @@
+import { readFileSync } from "node:fs";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  // The market maker quotes, so market orders fill as they would in a demo.
+  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+async function traderPage(): Promise<{ page: Page; ticket: Locator }> {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+  await signInAs(page, app.url, "trader@example.com");
+  const ticket = page.getByRole("form", { name: "Order ticket" });
+  await expect.poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+  return { page, ticket };
+}
+
+/** The ticket after "Review order": the field's own error, with the field marked invalid. */
+async function expectRefusedOn(ticket: Locator, field: Locator, message: RegExp) {
+  await ticket.getByRole("button", { name: "Review order" }).click();
+  await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+  const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+  const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
+  expect(errorId, "the error is tied to its field").toBeTruthy();
+  expect(await ticket.locator(`[id="${errorId}"]`).textContent()).toMatch(message);
+}
+
+describe("every client-side rule is refused on its field, with no request sent", () => {
+  it("refuses each broken rule of an order before anything leaves the browser", async () => {
+    const { page, ticket } = await traderPage();
+    const writes = watchWrites(page);
+    const label = (name: string) => ticket.getByLabel(name, { exact: true });
+
+    await expectRefusedOn(ticket, label("Profile"), /Choose the profile/);
+    await label("Profile").selectOption({ label: "Trading" });
+
+    await expectRefusedOn(ticket, label("Price (USD)"), /Price is required for a limit order/);
+    await label("Price (USD)").fill("65000.10");
+    await expectRefusedOn(ticket, label("Price (USD)"), /multiple of 0\.25, the tick size of BTCUSD/);
+    await label("Price (USD)").fill("1e5");
+    await expectRefusedOn(ticket, label("Price (USD)"), /no sign, exponent/);
+    await label("Price (USD)").fill("30000.00");
+
+    await label("Base amount (BTC)").fill("0.000000001");
+    await expectRefusedOn(ticket, label("Base amount (BTC)"), /at most 8 decimal places/);
+    await label("Base amount (BTC)").fill("-1");
+    await expectRefusedOn(ticket, label("Base amount (BTC)"), /no sign/);
+    await label("Base amount (BTC)").fill("0.01");
+
+    await label("Time in force").selectOption("GTT");
+    const soon = await page.evaluate(() => {
+      const d = new Date(Date.now() + 5_000);
+      const p = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+    });
+    await label("Expires (your local time)").fill(soon);
+    await expectRefusedOn(
+      ticket,
+      label("Expires (your local time)"),
+      /A GTT order must expire more than 10 seconds from now/,
+    );
+    await label("Time in force").selectOption("GTC");
+
+    await ticket.getByText("Advanced").click();
+    await label("Wait for fill (ms)").fill("10001");
+    await expectRefusedOn(ticket, label("Wait for fill (ms)"), /at most 10000 ms/);
+    await label("Wait for fill (ms)").fill("");
+
+    await label("Identity ID").fill("end-user-1");
+    await expectRefusedOn(ticket, label("Identity account ID"), /required when an identity ID is sent/);
+    await label("Identity ID").fill("");
+
+    await label("Self-match prevention ID").fill("x".repeat(37));
+    await expectRefusedOn(ticket, label("Self-match prevention ID"), /at most 36 characters/);
+    await label("Self-match prevention ID").fill("");
+
+    const ref = await label("Ref ID").inputValue();
+    await label("Ref ID").fill("has a space");
+    await expectRefusedOn(ticket, label("Ref ID"), /visible ASCII/);
+    await label("Ref ID").fill(ref);
+
+    await ticket.getByRole("button", { name: "Add pair" }).click();
+    await label("Metadata key 1").fill("desk");
+    await label("Metadata value 1").fill("v".repeat(101));
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    await expect
+      .poll(() => ticket.getByText('Metadata value for "desk" is longer than 100 characters').count())
+      .toBe(1);
+    for (let i = 0; i < 5; i++) await ticket.getByRole("button", { name: "Add pair" }).click();
+    expect(await ticket.getByRole("button", { name: "Add pair" }).isDisabled(), "a 7th pair cannot be added").toBe(
+      true,
+    );
+
+    await label("Order type").selectOption("MARKET");
+    await label("Quote amount (USD)").fill("10.001");
+    await expectRefusedOn(ticket, label("Quote amount (USD)"), /at most 2 decimal places/);
+
+    expect(writes.writes()).toEqual([]);
+    await page.close();
+  });
+});
+
+/** Fills the ticket, reviews, confirms; returns the order id from the result. */
+async function placeOrder(ticket: Locator, fields: Record<string, string>, type: string, side: "Buy" | "Sell") {
+  await ticket.getByLabel("Order type", { exact: true }).selectOption(type);
+  await ticket.getByText(side, { exact: true }).click();
+  for (const [name, value] of Object.entries(fields)) await ticket.getByLabel(name, { exact: true }).fill(value);
+  await ticket.getByRole("button", { name: "Review order" }).click();
+  await ticket.getByRole("button", { name: "Confirm and send" }).click();
+  const result = ticket.getByTestId("order-result");
+  await result.waitFor();
+  const id = (await result.locator("dd").nth(2).getAttribute("title"))!;
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  return id;
+}
+
+describe("placing orders", () => {
+  it("places every order type and sees each in the table; cancels one; exports the CSV", async () => {
+    const { page, ticket } = await traderPage();
+    await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
+    // Wait for the market maker's quotes so market orders have something to fill against.
+    await expect
+      .poll(async () => (await ticket.locator("dd").nth(1).textContent()) ?? "", { timeout: 15_000 })
+      .toMatch(/\d/);
+
+    const placed = {
+      LIMIT: await placeOrder(ticket, { "Price (USD)": "30000.00", "Base amount (BTC)": "0.01" }, "LIMIT", "Buy"),
+      POST_ONLY_LIMIT: await placeOrder(
+        ticket,
+        { "Price (USD)": "90000.00", "Base amount (BTC)": "0.01" },
+        "POST_ONLY_LIMIT",
+        "Sell",
+      ),
+      MARKET_BUY: await placeOrder(ticket, { "Quote amount (USD)": "100.00" }, "MARKET", "Buy"),
+      MARKET_SELL: await placeOrder(ticket, { "Base amount (BTC)": "0.001" }, "MARKET", "Sell"),
+      STOP_MARKET: await placeOrder(
+        ticket,
+        { "Stop price (USD)": "30000.00", "Base amount (BTC)": "0.01" },
+        "STOP_MARKET",
+        "Sell",
+      ),
+      STOP_LIMIT: await placeOrder(
+        ticket,
+        { "Stop price (USD)": "30000.00", "Price (USD)": "29000.00", "Base amount (BTC)": "0.01" },
+        "STOP_LIMIT",
+        "Sell",
+      ),
+    };
+    const table = page.getByRole("table", { name: "Orders" });
+    const row = (id: string) => table.locator("tr", { has: page.locator(`[title="${id}"]`) });
+    const expected: Record<keyof typeof placed, RegExp> = {
+      LIMIT: /OPEN/,
+      POST_ONLY_LIMIT: /OPEN/,
+      MARKET_BUY: /FILLED/,
+      MARKET_SELL: /FILLED/,
+      STOP_MARKET: /OPEN/,
+      STOP_LIMIT: /OPEN/,
+    };
+    for (const [kind, id] of Object.entries(placed) as [keyof typeof placed, string][]) {
+      await expect.poll(() => row(id).textContent(), { timeout: 10_000, message: kind }).toMatch(expected[kind]);
+    }
+    await expect.poll(() => row(placed.LIMIT).textContent(), { timeout: 10_000 }).toContain("trader@example.com");
+
+    // Cancel the resting limit order, with its confirm step.
+    const short = `BUY BTCUSD ${placed.LIMIT.slice(0, 8)}`;
+    await table.getByRole("button", { name: `Cancel order ${short}` }).click();
+    await table
+      .getByRole("group", { name: `Confirm cancel of order ${short}` })
+      .getByRole("button", { name: "Cancel order" })
+      .click();
+    await expect.poll(() => row(placed.LIMIT).textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
+
+    // The CSV holds the orders with the service's own amounts.
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: /Export CSV/ }).click();
+    const csv = readFileSync((await (await download).path())!, "utf8");
+    const lines = csv.trim().split(/\r\n/);
+    expect(lines[0]).toMatch(/id/i);
+    const limitLine = lines.find((l) => l.includes(placed.LIMIT));
+    expect(limitLine).toMatch(/BTCUSD/);
+    expect(limitLine).toMatch(/CANCELLED/);
+    expect(limitLine).toContain("30000.00");
+    expect(limitLine).toContain("trader@example.com");
+    for (const id of Object.values(placed)) expect(csv).toContain(id);
+    await page.close();
+  });
+});
+
+describe("keyboard only", () => {
+  it("signs in, fills the ticket, reviews and sends an order without the mouse", async () => {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+    const key = page.keyboard;
+    await page.goto(`${app.url}/signin`);
+    await key.press("Tab");
+    await key.type("trader@example.com");
+    await key.press("Tab");
+    await key.type("demo");
+    await key.press("Enter");
+    await page.waitForURL(/\/orders$/);
+    const ticket = page.getByRole("form", { name: "Order ticket" });
+    await expect.poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+
+    /** Tabs forward until the focused element is the one named. */
+    async function tabTo(name: string) {
+      for (let i = 0; i < 60; i++) {
+        await key.press("Tab");
+        const focused = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          const id = el?.id;
+          return (
+            (id && document.querySelector(`label[for="${id}"]`)?.textContent) ||
+            el?.getAttribute("aria-label") ||
+            el?.textContent ||
+            ""
+          );
+        });
+        if (focused.trim().startsWith(name)) return;
+      }
+      throw new Error(`could not reach ${name} with Tab`);
+    }
+    await tabTo("Profile");
+    await key.press("ArrowDown"); // the first profile
+    await tabTo("Price (USD)");
+    await key.type("30000.25");
+    await tabTo("Base amount (BTC)");
+    await key.type("0.02");
+    await key.press("Enter"); // submits the form: the review opens
+    await ticket.getByTestId("order-review").waitFor();
+    expect(await ticket.getByTestId("order-review").textContent()).toContain("Buy 0.02 BTC at 30,000.25 USD");
+    await key.press("Enter"); // "Confirm and send" has the focus
+    await ticket.getByTestId("order-result").waitFor();
+    await expect.poll(() => ticket.getByTestId("order-result").textContent()).toMatch(/OPEN|SUBMITTED/);
+    await page.close();
+  });
+});
