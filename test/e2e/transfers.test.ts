@@ -1,0 +1,107 @@
+import { readFileSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  // Legs stay PENDING for 4 s, long enough to be seen before they complete.
+  [app, browser] = await Promise.all([startApp({ SANDBOX_TRANSFER_SETTLE_MS: "4000" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+async function opsPage() {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+  await signInAs(page, app.url, "ops@example.com");
+  await page.getByRole("link", { name: "Transfers" }).click();
+  await page.waitForURL(/\/transfers$/);
+  const form = page.getByRole("form", { name: "Internal transfer" });
+  await expect.poll(() => form.getByLabel("From profile").locator("option").count()).toBeGreaterThan(1);
+  return { page, form };
+}
+
+describe("the transfer form", () => {
+  it("refuses each broken rule on its field, with no request sent", async () => {
+    const { page, form } = await opsPage();
+    const writes = watchWrites(page);
+    const errorOf = async (label: string) => {
+      const field = form.getByLabel(label, { exact: true });
+      await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+      const id = ((await field.getAttribute("aria-describedby")) ?? "").split(" ").find((x) => x.endsWith("-error"));
+      return form.locator(`[id="${id}"]`).textContent();
+    };
+    const review = () => form.getByRole("button", { name: "Review transfer" }).click();
+
+    await review();
+    expect(await errorOf("From profile")).toBe("From profile is required");
+    expect(await errorOf("To profile")).toBe("To profile is required");
+    expect(await errorOf("Amount")).toBe("Amount is required");
+
+    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("To profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("Amount", { exact: true }).fill("0");
+    await review();
+    expect(await errorOf("To profile")).toBe("To profile must differ from the from profile");
+    expect(await errorOf("Amount")).toBe("Amount must be greater than zero");
+
+    await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+    await form.getByLabel("Amount", { exact: true }).fill("1,000");
+    await review();
+    expect(await errorOf("Amount")).toMatch(/separators/);
+
+    await form.getByLabel("Amount", { exact: true }).fill("10");
+    await form.getByText("Advanced").click();
+    await form.getByRole("button", { name: "Add pair" }).nth(1).click();
+    await form.getByLabel("Recipient metadata key 1").fill("note");
+    await form.getByLabel("Recipient metadata value 1").fill("x".repeat(101));
+    await review();
+    await expect
+      .poll(() => form.getByText('Recipient metadata value for "note" is longer than 100 characters').count())
+      .toBe(1);
+    expect(writes.writes()).toEqual([]);
+    await page.close();
+  });
+
+  it("sends a transfer, shows it PENDING and then COMPLETED with both legs, and exports it", async () => {
+    const { page, form } = await opsPage();
+    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+    await form.getByLabel("Asset").selectOption("USD");
+    await form.getByLabel("Amount", { exact: true }).fill("1234.56");
+    await form.getByRole("button", { name: "Review transfer" }).click();
+    expect(await form.getByTestId("transfer-review").textContent()).toBe(
+      "Move 1,234.56 USD from Treasury to Settlement.",
+    );
+    await form.getByRole("button", { name: "Confirm and send" }).click();
+    const result = form.getByTestId("transfer-result");
+    await result.waitFor();
+    expect(await result.textContent()).toMatch(/DEBIT.*PENDING/);
+    const groupId = (await result.locator("dd").nth(1).textContent())!.trim();
+    expect(groupId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const table = page.getByRole("table", { name: /Transfers/ });
+    const row = table.locator("tr", { has: page.locator(`[title="${groupId}"]`) });
+    await expect.poll(() => row.textContent(), { timeout: 5_000 }).toMatch(/PENDING/);
+    await expect.poll(() => row.textContent(), { timeout: 5_000 }).toContain("ops@example.com");
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/COMPLETED/);
+    await row.getByRole("button", { name: /legs of transfer/ }).click();
+    await expect.poll(() => table.textContent()).toMatch(/DEBIT[\s\S]*CREDIT|CREDIT[\s\S]*DEBIT/);
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: /Export CSV/ }).click();
+    const csv = readFileSync((await (await download).path())!, "utf8");
+    const lines = csv
+      .trim()
+      .split(/\r\n/)
+      .filter((l) => l.includes(groupId));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.join("\n")).toContain("1234.56");
+    expect(lines.join("\n")).toContain("COMPLETED");
+    await page.close();
+  });
+});
