@@ -1,0 +1,113 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { Button } from "./button";
+import { Field, inputClass } from "./field";
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** A labelled toolbar of filters with "Clear filters", enabled while any filter is set. */
+export function FilterBar({
+  label,
+  active,
+  onClear,
+  children,
+}: {
+  label: string;
+  active: boolean;
+  onClear: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div role="toolbar" aria-label={label} className="mb-3 flex flex-wrap items-end gap-3">
+      {children}
+      {/* Always there (disabled while nothing is filtered), so the toolbar never reflows. */}
+      <Button variant="ghost" onClick={onClear} disabled={!active}>
+        Clear filters
+      </Button>
+    </div>
+  );
+}
+
+/** One filter: a native select (keyboard and screen readers for free), "" meaning all. */
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+  allLabel = "All",
+  className = "w-40",
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly (Option | string)[];
+  allLabel?: string;
+  className?: string;
+}) {
+  return (
+    <Field label={label} className={className}>
+      {({ id }) => (
+        <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={inputClass(false)}>
+          <option value="">{allLabel}</option>
+          {options.map((o) => {
+            const { value: v, label: l } = typeof o === "string" ? { value: o, label: o } : o;
+            return (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A free-text filter with suggestions (a datalist), applied by the caller as typed. */
+export function FilterInput({
+  label,
+  value,
+  onChange,
+  suggestions = [],
+  type = "text",
+  placeholder,
+  className = "w-56",
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  suggestions?: readonly string[];
+  type?: "text" | "email" | "search";
+  placeholder?: string;
+  className?: string;
+}) {
+  return (
+    <Field label={label} className={className}>
+      {({ id }) => (
+        <>
+          <input
+            id={id}
+            type={type}
+            value={value}
+            placeholder={placeholder}
+            onChange={(e) => onChange(e.target.value)}
+            list={suggestions.length > 0 ? `${id}-list` : undefined}
+            autoComplete="off"
+            className={inputClass(false)}
+          />
+          {suggestions.length > 0 && (
+            <datalist id={`${id}-list`}>
+              {suggestions.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
+          )}
+        </>
+      )}
+    </Field>
+  );
+}

@@ -1,0 +1,19 @@
+/** Polling while anything shown can still change; slower otherwise, so others' new records still appear. */
+export const LIVE_REFRESH_MS = 2_000;
+export const IDLE_REFRESH_MS = 15_000;
+export const refreshEvery = (live: boolean): number => (live ? LIVE_REFRESH_MS : IDLE_REFRESH_MS);
+
+/** Which of the two refresh rates the table is on. */
+export function LiveIndicator({ live }: { live: boolean }) {
+  return (
+    <span className="inline-flex items-center gap-1.5 text-xs whitespace-nowrap text-ink-muted">
+      <span aria-hidden className={`size-2 rounded-full ${live ? "animate-pulse bg-buy" : "bg-ink-faint"}`} />
+      <span>
+        {live ? "Live" : "All final"}
+        <span className="hidden sm:inline">
+          : refreshing every {(live ? LIVE_REFRESH_MS : IDLE_REFRESH_MS) / 1000} s
+        </span>
+      </span>
+    </span>
+  );
+}

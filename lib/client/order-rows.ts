@@ -1,0 +1,102 @@
+import { compareDecimal, DECIMAL_PATTERN } from "@/lib/spec/decimal";
+import { FINAL_ORDER_STATUSES } from "@/lib/spec/enums";
+import { MARKET_DETAILS } from "@/lib/spec/markets";
+import type { Order } from "@/lib/spec/order";
+import type { JournalEntry } from "./queries";
+
+/** Orders a trader may still cancel. */
+export const isCancellable = (o: Pick<Order, "status">): boolean => o.status === "SUBMITTED" || o.status === "OPEN";
+
+/** True while something may still happen to one of the orders (the table keeps polling). */
+export const anyOrderLive = (orders: readonly Pick<Order, "status">[]): boolean =>
+  orders.some((o) => !FINAL_ORDER_STATUSES.includes(o.status));
+
+/**
+ * The amount an order was placed for, in its own asset: the base amount, or the quote
+ * amount of a market buy (whose base_amount is "").
+ */
+export function orderAmount(o: Pick<Order, "market" | "base_amount" | "quote_amount">): {
+  value: string;
+  asset: string;
+} {
+  const m = MARKET_DETAILS[o.market];
+  if (o.base_amount) return { value: o.base_amount, asset: m?.base_asset ?? "" };
+  return { value: o.quote_amount, asset: m?.quote_asset ?? "" };
+}
+
+/** Whether any of `amount` has filled ("0.00000000" is nothing). */
+export const hasFill = (amount: string): boolean => DECIMAL_PATTERN.test(amount) && compareDecimal(amount, "0") > 0;
+
+/** "email (role)" of a journal entry, or "" when the journal has none (created outside the dashboard). */
+export const submitterOf = (entry: Pick<JournalEntry, "user_email" | "user_role"> | undefined): string =>
+  entry ? `${entry.user_email} (${entry.user_role})` : "";
+
+export const ORDER_CSV_HEADER = [
+  "id",
+  "created_at",
+  "modified_at",
+  "profile_id",
+  "profile",
+  "market",
+  "side",
+  "type",
+  "status",
+  "time_in_force",
+  "base_amount",
+  "quote_amount",
+  "price",
+  "stop_price",
+  "amount_filled",
+  "volume_weighted_average_price",
+  "expiration_date",
+  "is_triggered",
+  "ref_id",
+  "recipient_profile_id",
+  "identity_id",
+  "identity_account_id",
+  "metadata",
+  "submitted_by",
+  "submitted_by_role",
+];
+
+/** One CSV row per order; amounts exactly as the service sent them. */
+export function orderCsvRows(
+  orders: readonly Order[],
+  nickname: (profileId: string) => string,
+  submitters: ReadonlyMap<string, Pick<JournalEntry, "user_email" | "user_role">> | undefined,
+): string[][] {
+  return orders.map((o) => {
+    const by = o.ref_id ? submitters?.get(o.ref_id) : undefined;
+    return [
+      o.id,
+      o.created_at,
+      o.modified_at,
+      o.profile_id,
+      nickname(o.profile_id),
+      o.market,
+      o.side,
+      o.type,
+      o.status,
+      o.time_in_force,
+      o.base_amount,
+      o.quote_amount,
+      o.price,
+      o.stop_price ?? "",
+      o.amount_filled,
+      o.volume_weighted_average_price,
+      o.expiration_date ?? "",
+      o.is_triggered === undefined ? "" : String(o.is_triggered),
+      o.ref_id ?? "",
+      o.recipient_profile_id ?? "",
+      o.identity_id ?? "",
+      o.identity_account_id ?? "",
+      metadataText(o.metadata),
+      by?.user_email ?? "",
+      by?.user_role ?? "",
+    ];
+  });
+}
+
+/** Metadata as compact JSON ("" when there is none), one cell that a script can parse back. */
+export const metadataText = (metadata: Record<string, unknown> | undefined): string =>
+  metadata && Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : "";
