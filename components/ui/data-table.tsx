@@ -5,6 +5,7 @@ import {
   getCoreRowModel,
   getSortedRowModel,
   useReactTable,
+  type CellContext,
   type ColumnDef,
   type RowData,
   type SortingState,
@@ -123,7 +124,7 @@ export function DataTable<T>({
                     key={cell.id}
                     className={`px-3 py-2 whitespace-nowrap ${cell.column.columnDef.meta?.align === "right" ? "text-right" : ""}`}
                   >
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {renderCell(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}
               </RowWithSubRows>
@@ -133,6 +134,16 @@ export function DataTable<T>({
       </table>
     </div>
   );
+}
+
+/**
+ * A cell renderer called as a plain function, not mounted as a component (flexRender's way):
+ * columns that close over lookups are rebuilt when those change, and a new function would be
+ * a new component type, remounting every cell and losing focus and state (an open confirm).
+ * Cell renderers therefore must not call hooks; they render components that do.
+ */
+function renderCell<T>(cell: ColumnDef<T, unknown>["cell"], context: CellContext<T, unknown>): ReactNode {
+  return typeof cell === "function" ? cell(context) : (cell ?? null);
 }
 
 /** Height of a placeholder row with its border, so a message fills the same space as the loading rows. */
