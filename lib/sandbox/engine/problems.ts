@@ -4,9 +4,22 @@ import type { Problem } from "@/lib/spec";
  * A refusal the service answers with a problem+json body. Types are relative URIs
  * under the sandbox (RFC 9457 allows references); clients match on the last segment.
  */
+const BRAND = Symbol.for("treasury-dashboard.service-problem");
+
 export class ServiceProblem extends Error {
+  readonly [BRAND] = true;
+
   constructor(readonly problem: Problem) {
     super(problem.detail ?? problem.title);
+  }
+
+  /**
+   * `instanceof` by brand, not class identity: Next bundles the sandbox once for
+   * instrumentation.ts (which starts it) and once for its route, and the route meets
+   * problems thrown by the other copy's engine.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
 }
 
