@@ -9,6 +9,13 @@ import { env } from "../env";
  * (readable by the owner only) under DATA_DIR, so sessions survive restarts with no setup.
  */
 export function authSecret(): string {
+  return (cached ??= loadSecret());
+}
+
+// Read once: it is asked for on every API request.
+let cached: string | undefined;
+
+function loadSecret(): string {
   if (env.NEXTAUTH_SECRET) return env.NEXTAUTH_SECRET;
   const file = join(env.DATA_DIR, "auth-secret");
   try {

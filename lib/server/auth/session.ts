@@ -1,7 +1,8 @@
 import "server-only";
-import { getServerSession } from "next-auth";
+import { decode } from "next-auth/jwt";
+import { cookies } from "next/headers";
 import { isRole, type Role } from "@/lib/roles";
-import { authOptions } from "./options";
+import { authSecret } from "./secret";
 
 export interface SignedInUser {
   email: string;
@@ -9,10 +10,54 @@ export interface SignedInUser {
   role: Role;
 }
 
-/** The signed-in staff member, or null. */
-export async function currentUser(): Promise<SignedInUser | null> {
-  const session = await getServerSession(authOptions);
-  const u = session?.user;
-  if (!u?.email || !isRole(u.role)) return null;
-  return { email: u.email, name: u.name ?? u.email, role: u.role };
+/** next-auth's JWT session cookie; "__Secure-" when the dashboard is served over https. */
+const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+/** The cookie's value; next-auth splits one over 4 KB into name.0, name.1, ... */
+function sessionToken(jar: Awaited<ReturnType<typeof cookies>>): string | undefined {
+  for (const name of SESSION_COOKIES) {
+    const whole = jar.get(name)?.value;
+    if (whole) return whole;
+    const chunks = jar
+      .getAll()
+      .filter((c) => c.name.startsWith(`${name}.`))
+      .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
+    if (chunks.length > 0) return chunks.map((c) => c.value).join("");
+  }
+  return undefined;
 }
+
+/**
+ * The signed-in staff member, or null. The session JWT is decrypted and checked (expiry
+ * included) with next-auth's own `decode`; unlike getServerSession, which runs the whole
+ * session endpoint and re-encrypts the token on every call, for a cookie that a route
+ * handler cannot set anyway. This runs on every API request.
+ */
+export async function currentUser(): Promise<SignedInUser | null> {
+  const token = sessionToken(await cookies());
+  if (!token) return null;
+  const known = decoded.get(token);
+  if (known && Date.now() < known.until) return known.user;
+  let claims: Awaited<ReturnType<typeof decode>>;
+  try {
+    claims = await decode({ token, secret: authSecret() });
+  } catch {
+    return null; // tampered, expired, or signed with another secret
+  }
+  if (!claims || typeof claims.email !== "string" || !isRole(claims.role)) return null;
+  const user = {
+    email: claims.email,
+    name: typeof claims.name === "string" ? claims.name : claims.email,
+    role: claims.role,
+  };
+  if (decoded.size >= 1000) decoded.clear();
+  // Until the token expires, and a minute at most: the same token always decodes to the same claims.
+  decoded.set(token, {
+    user,
+    until: Math.min(Date.now() + 60_000, typeof claims.exp === "number" ? claims.exp * 1000 : 0),
+  });
+  return user;
+}
+
+/** Sessions decoded lately, by their token: decrypting costs a key derivation and an AES-GCM pass per request. */
+const decoded = new Map<string, { user: SignedInUser; until: number }>();

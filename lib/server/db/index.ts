@@ -53,7 +53,30 @@ async function dialectFor(config: DbConfig) {
   database.pragma("synchronous = NORMAL");
   // Two processes on one file (dev server and a script) wait for each other instead of failing.
   database.pragma("busy_timeout = 5000");
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: withStatementCache(database) });
+}
+
+type SQLiteDatabase = import("better-sqlite3").Database;
+
+/**
+ * Kysely prepares every query anew; the journal runs the same few SQL texts on every
+ * create, so prepared statements are kept by their text (a bounded cache: an `in (...)`
+ * list makes a text per length). Kysely only runs them to completion (all / run).
+ */
+function withStatementCache(database: SQLiteDatabase, max = 500) {
+  const statements = new Map<string, ReturnType<SQLiteDatabase["prepare"]>>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= max) statements.clear();
+        statement = database.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 const slot = Symbol.for("treasury-dashboard.journal-db");

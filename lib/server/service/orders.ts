@@ -36,8 +36,11 @@ function isSameOrder(profileId: string, request: CreateOrderRequest, record: unk
 }
 
 /** Create Order through the journal; `profileId` is already validated and encoded. */
+// Built once: building it compiles zod's validators, which costs more than a parse. `now` is read at parse time.
+const orderRequestSchema = createOrderRequestSchema();
+
 export function createOrder(profileId: string, input: unknown, user: SignedInUser) {
-  const request = parseOr400(createOrderRequestSchema(), input);
+  const request = parseOr400(orderRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
   return createOnce(
     {

@@ -26,11 +26,17 @@ export async function jsonBody(request: Request): Promise<unknown> {
 }
 
 /** A path segment naming an id: no "/", "..", or encoded slash ever reaches the service. */
-export const pathId = (name: string, value: string): string =>
-  encodeURIComponent(parseOr400(z.object({ [name]: identifier(name) }), { [name]: value })[name] as string);
+export function pathId(name: string, value: string): string {
+  let schema = idSchemas.get(name);
+  if (!schema) idSchemas.set(name, (schema = z.object({ [name]: identifier(name) })));
+  return encodeURIComponent(parseOr400(schema, { [name]: value })[name] as string);
+}
 
-export const pathMarket = (value: string): Market =>
-  parseOr400(z.object({ market: marketSchema }), { market: value }).market;
+// Built once per name: building a zod object compiles its validator, which costs more than a parse.
+const idSchemas = new Map<string, z.ZodObject>();
+const marketPath = z.object({ market: marketSchema });
+
+export const pathMarket = (value: string): Market => parseOr400(marketPath, { market: value }).market;
 
 /** Query parameters of a list call: only the named ones pass; arrays come from repeated keys. */
 export function queryOf(url: URL, scalars: readonly string[], arrays: readonly string[] = []) {
