@@ -1,19 +1,17 @@
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
-import { currentUser } from "@/lib/server/auth/session";
+import { requireUser } from "@/lib/server/auth/require-user";
 import { env } from "@/lib/server/env";
 
 export const dynamic = "force-dynamic";
 
 /** The signed-in shell: navigation, who is signed in and as what, and the sandbox badge. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await currentUser();
-  if (!user) redirect("/signin");
+  const user = await requireUser();
   return (
     <Providers>
       <a
