@@ -1,0 +1,394 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { can, ROLES, type Action, type Role } from "@/lib/roles";
+import {
+  expectProblem,
+  newRef,
+  rawCall,
+  smallOrder,
+  smallTransfer,
+  startDashboard,
+  TRADING,
+  type Answer,
+  type Dashboard,
+} from "../../support/dashboard";
+
+/**
+ * Who may do what, over real HTTP: every route under app/api × every demo role and no
+ * session; the same-origin rule for changes; path parameters and bodies refused before
+ * anything is journaled or sent; and nothing outside the allow-list passing through.
+ * "Nothing sent" is read off the fault proxy, which sees every request to the service.
+ */
+
+let d: Dashboard;
+let readableOrderId: string;
+let readableTransferId: string;
+
+beforeAll(async () => {
+  d = await startDashboard();
+  const order = await d.sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("seed")));
+  const transfer = await d.sandbox.call("POST", "/transfer/internal", smallTransfer(newRef("seed")));
+  expect([order.status, transfer.status]).toEqual([200, 200]);
+  readableOrderId = order.body.id;
+  readableTransferId = transfer.body.id;
+});
+afterAll(() => d?.dispose());
+
+type Who = Role | "anonymous";
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/** A call as `who`: a signed-in role's client, or no cookie at all (with the right Origin). */
+function callAs(who: Who, { method, path, body }: Call, headers?: Record<string, string>): Promise<Answer> {
+  if (who === "anonymous") return rawCall(d.url, method, path, { body, headers: { Origin: d.url, ...headers } });
+  return d.as[who].call(method, path, body, headers);
+}
+
+/** Requests that reached the service while `run` ran, token requests aside. */
+async function sentDuring<T>(run: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
+  const mark = d.proxy.requests.length;
+  const result = await run();
+  const sent = d.proxy.requests
+    .slice(mark)
+    .filter((r) => !r.path.endsWith("/oauth2/token"))
+    .map((r) => `${r.method} ${r.path}`);
+  return { result, sent };
+}
+
+/** A fresh order of the sandbox's, so each allowed cancel has one of its own. */
+async function freshOrderPath(): Promise<string> {
+  const res = await d.sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("cancel")));
+  return `/api/v2/profiles/${TRADING}/orders/${res.body.id}`;
+}
+
+/** Every route handler under app/api/v2 and app/api/activity, with the action it needs. */
+const ROUTES: { route: string; action: Action; call: () => Call | Promise<Call>; local?: true }[] = [
+  {
+    route: "GET /api/activity",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/activity?limit=1" }),
+    local: true, // the journal: answered from the dashboard's own database
+  },
+  { route: "GET /api/v2/markets", action: "read", call: () => ({ method: "GET", path: "/api/v2/markets" }) },
+  {
+    route: "GET /api/v2/markets/{market}/order-book",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/v2/markets/ETHUSD/order-book" }),
+  },
+  {
+    route: "GET /api/v2/markets/{market}/ticker",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/v2/markets/BTCUSD/ticker" }),
+  },
+  { route: "GET /api/v2/orders", action: "read", call: () => ({ method: "GET", path: "/api/v2/orders?limit=5" }) },
+  { route: "GET /api/v2/profiles", action: "read", call: () => ({ method: "GET", path: "/api/v2/profiles" }) },
+  {
+    route: "GET /api/v2/profiles/{profile_id}/balances",
+    action: "read",
+    call: () => ({ method: "GET", path: `/api/v2/profiles/${TRADING}/balances` }),
+  },
+  {
+    route: "POST /api/v2/profiles/{profile_id}/orders",
+    action: "orders:create",
+    call: () => ({ method: "POST", path: `/api/v2/profiles/${TRADING}/orders`, body: smallOrder(newRef("role")) }),
+  },
+  {
+    route: "GET /api/v2/profiles/{profile_id}/orders/{id}",
+    action: "read",
+    call: () => ({ method: "GET", path: `/api/v2/profiles/${TRADING}/orders/${readableOrderId}` }),
+  },
+  {
+    route: "DELETE /api/v2/profiles/{profile_id}/orders/{id}",
+    action: "orders:cancel",
+    call: async () => ({ method: "DELETE", path: await freshOrderPath() }),
+  },
+  {
+    route: "GET /api/v2/transfer/transfers",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/v2/transfer/transfers?limit=5" }),
+  },
+  {
+    route: "GET /api/v2/transfer/transfers/{id}",
+    action: "read",
+    call: () => ({ method: "GET", path: `/api/v2/transfer/transfers/${readableTransferId}` }),
+  },
+  {
+    route: "POST /api/v2/transfer/internal",
+    action: "transfers:create",
+    call: () => ({ method: "POST", path: "/api/v2/transfer/internal", body: smallTransfer(newRef("role")) }),
+  },
+];
+
+const WHO: Who[] = [...ROLES, "anonymous"];
+const TABLE = ROUTES.flatMap(({ route, action, call, local }) =>
+  WHO.map((who) => {
+    const expected = who === "anonymous" ? 401 : can(who, action) ? 200 : 403;
+    return { route, who, action, call, local, expected };
+  }),
+);
+
+describe("each role on each route", () => {
+  it("covers every route handler the build has", async () => {
+    const { readFileSync } = await import("node:fs");
+    const manifest = JSON.parse(readFileSync(".next/server/app-paths-manifest.json", "utf8")) as Record<string, string>;
+    const built = Object.keys(manifest)
+      .filter((k) => /^\/api\/(v2|activity)/.test(k) && !k.includes("[...rest]"))
+      .map((k) => k.replace(/\/route$/, "").replace(/\[(\w+)\]/g, "{$1}"))
+      .sort();
+    expect([...new Set(ROUTES.map((r) => r.route.split(" ")[1]))].sort()).toEqual(built);
+  });
+
+  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, expected }) => {
+    const c = await call();
+    const { result: res, sent } = await sentDuring(() => callAs(who, c));
+    if (expected === 200) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(sent).toEqual(local ? [] : [`${c.method} /sandbox/v2${c.path.replace(/^\/api\/v2/, "").split("?")[0]}`]);
+      return;
+    }
+    const p = expectProblem(res, expected);
+    if (expected === 403) expect(p.meta).toEqual({ role: who, action });
+    else expect(p.title).toBe("Unauthorized");
+    // Refused before anything reached the service.
+    expect(sent).toEqual([]);
+  });
+
+  it("next-auth's own endpoints are public; the session names the role and nothing else secret", async () => {
+    const anon = await rawCall(d.url, "GET", "/api/auth/session");
+    expect(anon.status).toBe(200);
+    expect(anon.body ?? {}).toEqual({});
+    for (const role of ROLES) {
+      const res = await d.as[role].call("GET", "/api/auth/session");
+      expect(res.status).toBe(200);
+      expect(res.body.user).toMatchObject({ email: `${role}@example.com`, role });
+      expect(JSON.stringify(res.body)).not.toMatch(/secret|access_token|Bearer/i);
+    }
+  });
+});
+
+describe("changes only from the dashboard's own origin (CSRF)", () => {
+  const cases: [string, Role, () => Promise<Call>][] = [
+    [
+      "create order",
+      "trader",
+      async () => ({ method: "POST", path: `/api/v2/profiles/${TRADING}/orders`, body: smallOrder(newRef()) }),
+    ],
+    ["cancel order", "trader", async () => ({ method: "DELETE", path: await freshOrderPath() })],
+    [
+      "create transfer",
+      "ops",
+      async () => ({ method: "POST", path: "/api/v2/transfer/internal", body: smallTransfer(newRef()) }),
+    ],
+  ];
+
+  it.each(cases)(
+    "%s: refused (403) without Origin or from another origin, accepted from its own",
+    async (_, role, make) => {
+      const cookie = d.as[role].cookie();
+      for (const origin of [undefined, "https://evil.example", d.url.replace("127.0.0.1", "localhost"), "null"]) {
+        const c = await make();
+        const headers: Record<string, string> = { Cookie: cookie, ...(origin ? { Origin: origin } : {}) };
+        const { result, sent } = await sentDuring(() => rawCall(d.url, c.method, c.path, { body: c.body, headers }));
+        expect(expectProblem(result, 403).detail).toMatch(/cross-origin/);
+        expect(sent).toEqual([]);
+        if (c.body && typeof c.body === "object" && "ref_id" in c.body) {
+          expect(await d.journal(String(c.body.ref_id))).toEqual([]);
+        }
+      }
+      const c = await make();
+      const ok = await rawCall(d.url, c.method, c.path, { body: c.body, headers: { Cookie: cookie, Origin: d.url } });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    },
+  );
+
+  it("reads need no Origin", async () => {
+    const res = await rawCall(d.url, "GET", "/api/v2/profiles", { headers: { Cookie: d.as.viewer.cookie() } });
+    expect(res.status).toBe(200);
+  });
+});
+
+/** A request with its path exactly as written: fetch would resolve "..", this does not. */
+function rawPath(method: string, path: string, cookie: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: "127.0.0.1", port: d.app.port, method, path, headers: { cookie, origin: d.url } },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => {
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("path parameters are checked before anything is sent", () => {
+  const BAD: [string, string][] = [
+    ["an encoded slash", "a%2Fb"],
+    ["an encoded slash climbing out", "..%2F..%2Ftransfer"],
+    ["an encoded slash alone", "%2F"],
+    ["a double-encoded slash", "a%252Fb"],
+    ["two dots inside", "a..b"],
+    ["an encoded backslash", "a%5Cb"],
+    ["a NUL", "a%00b"],
+  ];
+  const PLACES: [string, Role, string, (bad: string) => Call][] = [
+    ["balances", "viewer", "profile_id", (x) => ({ method: "GET", path: `/api/v2/profiles/${x}/balances` })],
+    [
+      "create order",
+      "trader",
+      "profile_id",
+      (x) => ({ method: "POST", path: `/api/v2/profiles/${x}/orders`, body: smallOrder(newRef("path")) }),
+    ],
+    ["get order", "viewer", "id", (x) => ({ method: "GET", path: `/api/v2/profiles/${TRADING}/orders/${x}` })],
+    ["cancel order", "trader", "profile_id", (x) => ({ method: "DELETE", path: `/api/v2/profiles/${x}/orders/abc` })],
+    ["get transfer", "viewer", "id", (x) => ({ method: "GET", path: `/api/v2/transfer/transfers/${x}` })],
+    ["ticker", "viewer", "market", (x) => ({ method: "GET", path: `/api/v2/markets/ETH${x}/ticker` })],
+  ];
+  const cases = PLACES.flatMap(([place, role, field, make]) =>
+    BAD.map(([what, bad]) => ({ place, role, field, make, what, bad })),
+  );
+
+  it.each(cases)("$place with $what ($bad): 400 naming $field, nothing sent", async ({ role, field, make, bad }) => {
+    const c = make(bad);
+    const { result, sent } = await sentDuring(() => d.as[role].call(c.method, c.path, c.body));
+    const p = expectProblem(result, 400);
+    expect(new Set(p.meta.errors.map((e: { field: string }) => e.field))).toEqual(new Set([field]));
+    expect(sent).toEqual([]);
+    if (c.body) expect(await d.journal((c.body as { ref_id: string }).ref_id)).toEqual([]);
+  });
+
+  it.each([
+    ["a raw '..' segment", "GET", "/api/v2/profiles/../sandbox/v2/profiles", 404],
+    ["an encoded '..' segment", "GET", "/api/v2/profiles/%2e%2e/balances", 404],
+    ["a raw slash inside the id", "GET", "/api/v2/profiles/a/b/balances", 404],
+    ["a raw slash inside the id of a create", "POST", "/api/v2/profiles/a/b/orders", 404],
+    // Resolves to POST-only /api/v2/transfer/internal: refused for its method.
+    [
+      "a '..' climbing out of the order path",
+      "DELETE",
+      `/api/v2/profiles/${TRADING}/orders/../../../transfer/internal`,
+      405,
+    ],
+  ])("%s never reaches the service (%s %s): %i problem", async (_, method, path, status) => {
+    const { result, sent } = await sentDuring(() => rawPath(method, path, d.as.admin.cookie()));
+    expectProblem(result, status);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("only the dashboard's operations pass through", () => {
+  it.each([
+    ["GET", "/api/v2/nope"],
+    ["POST", "/api/v2/transfer/external"],
+    ["GET", "/api/v2/transfer"],
+    ["POST", `/api/v2/sandbox/profiles/${TRADING}/deposit`],
+    ["GET", `/api/v2/profiles/${TRADING}`],
+    ["GET", "/api/v2/markets/ETHUSD/trades"],
+  ])("%s %s: a 404 problem for every role, nothing sent", async (method, path) => {
+    for (const who of WHO) {
+      const { result, sent } = await sentDuring(() => callAs(who, { method, path }));
+      expect(expectProblem(result, 404).detail).toContain(path.split("?")[0]);
+      expect(sent).toEqual([]);
+    }
+  });
+});
+
+describe("a method a route does not offer", () => {
+  it.each([
+    ["DELETE", `/api/v2/profiles/${TRADING}/orders`, "POST"],
+    ["PUT", "/api/v2/profiles", "GET"],
+    ["POST", "/api/activity", "GET"],
+    ["PATCH", `/api/v2/profiles/${TRADING}/orders/abc`, "GET, DELETE"],
+    ["GET", "/api/v2/transfer/internal", "POST"],
+  ])("%s %s: a 405 problem naming what it takes (Allow: %s), nothing sent", async (method, path, allow) => {
+    const { result, sent } = await sentDuring(() => d.as.admin.call(method, path));
+    expectProblem(result, 405);
+    expect(result.headers.get("allow")).toBe(allow);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("requests are validated before they are journaled or sent", () => {
+  const order = (extra: Record<string, unknown>, ref = newRef("bad")) => ({ ...smallOrder(ref), ...extra });
+  const BAD_ORDERS: [string, Record<string, unknown>, string][] = [
+    ["a missing base amount", { base_amount: undefined }, "base_amount"],
+    ["a price off the tick", { price: "100.001" }, "price"],
+    ["a number for an amount", { base_amount: 1 }, "base_amount"],
+    ["an unknown market", { market: "DOGEUSD" }, "market"],
+    ["an unknown field", { leverage: "10" }, "leverage"],
+    ["a time in force the type refuses", { type: "MARKET", price: undefined, time_in_force: "GTC" }, "time_in_force"],
+    ["identity_id without identity_account_id", { identity_id: "id-1" }, "identity_account_id"],
+    ["await_fill_millis above 10 s", { await_fill_millis: 10_001 }, "await_fill_millis"],
+    [
+      "seven metadata pairs",
+      { metadata: Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((i) => [`k${i}`, "v"])) },
+      "metadata",
+    ],
+  ];
+
+  it.each(BAD_ORDERS)(
+    "create order with %s: 400 naming %s, no journal entry, nothing sent",
+    async (_, extra, field) => {
+      const body = order(extra);
+      const { result, sent } = await sentDuring(() =>
+        d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body),
+      );
+      const p = expectProblem(result, 400);
+      expect(p.meta.errors.map((e: { field: string }) => e.field)).toContain(field);
+      expect(p.detail).toContain(field);
+      expect(sent).toEqual([]);
+      expect(await d.journal(body.ref_id as string)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["a negative amount", { amount: "-5" }, "amount"],
+    ["a missing destination", { to_profile_id: undefined }, "to_profile_id"],
+    ["a profile id with a slash", { from_profile_id: "a/b" }, "from_profile_id"],
+  ])("create transfer with %s: 400 naming %s, no journal entry, nothing sent", async (_, extra, field) => {
+    const body = { ...smallTransfer(newRef("bad")), ...extra };
+    const { result, sent } = await sentDuring(() => d.as.ops.call("POST", "/api/v2/transfer/internal", body));
+    const p = expectProblem(result, 400);
+    expect(p.meta.errors.map((e: { field: string }) => e.field)).toContain(field);
+    expect(sent).toEqual([]);
+    expect(await d.journal(body.ref_id!)).toEqual([]);
+  });
+
+  it.each([
+    ["not JSON", "{not json"],
+    ["a JSON array", "[]"],
+    ["JSON null", "null"],
+  ])("a body that is %s: 400 naming body, nothing sent", async (_, text) => {
+    const { result, sent } = await sentDuring(() =>
+      rawCall(d.url, "POST", `/api/v2/profiles/${TRADING}/orders`, {
+        body: text,
+        headers: { Cookie: d.as.trader.cookie(), Origin: d.url },
+      }),
+    );
+    expect(expectProblem(result, 400).meta.errors[0].field).toBe("body");
+    expect(sent).toEqual([]);
+  });
+
+  it.each([
+    ["/api/v2/orders?sort=price", "sort"],
+    ["/api/v2/transfer/transfers?profile_id=x", "profile_id"],
+  ])("a list with an unknown query parameter (%s): 400 naming it, nothing sent", async (path, field) => {
+    const { result, sent } = await sentDuring(() => d.as.viewer.call("GET", path));
+    expect(expectProblem(result, 400).meta.errors[0].field).toBe(field);
+    expect(sent).toEqual([]);
+  });
+});

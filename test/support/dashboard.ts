@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import { expect, inject } from "vitest";
+import type { Role } from "@/lib/roles";
+import { profileId } from "@/lib/sandbox/seed";
+import { signIn, startApp, type AppServer } from "./app-server";
+import { startFaultProxy, type FaultProxy } from "./fault-proxy";
+import { sandboxClient } from "./sandbox-server";
+
+/**
+ * The built dashboard behind a fault proxy: the app talks to its own embedded sandbox
+ * through `proxy` (so tests can fail, hold and count what reaches "the service"), with a
+ * signed-in client per demo role and a direct sandbox client to see what really exists.
+ */
+
+export const TRADING = profileId("trading");
+export const TREASURY = profileId("treasury");
+export const SETTLEMENT = profileId("settlement");
+
+export type Client = Awaited<ReturnType<typeof signIn>>;
+export type Database = "sqlite" | "postgres";
+
+export interface Dashboard {
+  app: AppServer;
+  /** The app's base URL; follows the app across restarts. */
+  readonly url: string;
+  proxy: FaultProxy;
+  env: Record<string, string>;
+  as: Record<Role, Client>;
+  /** Straight to the app's sandbox with the dashboard's client credentials (not through the proxy). */
+  sandbox: ReturnType<typeof sandboxClient>;
+  /** Kills the app (SIGKILL by default) and starts it again on the same data and database. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
+  /** Journal entries with this ref_id, through GET /api/activity as admin. */
+  journal(refId: string): Promise<JournalItem[]>;
+  /** The service's orders with this ref_id. */
+  sandboxOrders(refId: string): Promise<{ id: string; ref_id: string; profile_id: string }[]>;
+  /** The service's transfers (both legs) with this ref_id. */
+  sandboxTransfers(refId: string): Promise<{ id: string; direction: string; ref_id: string }[]>;
+  dispose(): Promise<void>;
+}
+
+export interface JournalItem {
+  id: string;
+  kind: string;
+  ref_id: string;
+  status: "pending" | "succeeded" | "failed";
+  http_status: number | null;
+  user_email: string;
+  user_role: string;
+  record: { id?: string } | null;
+  problem: { status: number; title: string; detail?: string } | null;
+  result_id: string | null;
+  request: Record<string, unknown>;
+}
+
+const ROLE_EMAILS: Record<Role, string> = {
+  viewer: "viewer@example.com",
+  trader: "trader@example.com",
+  ops: "ops@example.com",
+  admin: "admin@example.com",
+};
+
+/** The app's time limit for a call to the service: faults that outlast it are made from it. */
+export const SERVICE_TIMEOUT_MS = 2000;
+
+export const newRef = (prefix = "it") => `${prefix}-${randomUUID()}`;
+
+/** A LIMIT buy far below the market: it rests, never fills, and costs little. */
+export const smallOrder = (ref_id?: string, extra: Record<string, unknown> = {}) => ({
+  market: "ETHUSD",
+  side: "BUY",
+  type: "LIMIT",
+  price: "100.00",
+  base_amount: "0.01",
+  ...(ref_id ? { ref_id } : {}),
+  ...extra,
+});
+
+export const smallTransfer = (ref_id?: string, extra: Record<string, unknown> = {}) => ({
+  from_profile_id: TREASURY,
+  to_profile_id: SETTLEMENT,
+  asset: "USD",
+  amount: "1.25",
+  ...(ref_id ? { ref_id } : {}),
+  ...extra,
+});
+
+/**
+ * A fresh, empty database on the PostgreSQL cluster of the integration project's
+ * globalSetup. Throws (so the test FAILS, never skips) when PostgreSQL is missing.
+ */
+export async function freshPostgresDatabase(): Promise<string> {
+  const provided = inject("postgres");
+  if ("error" in provided) throw new Error(`PostgreSQL is required for this test: ${provided.error}`);
+  const { default: pg } = await import("pg");
+  const name = `dash_${randomUUID().replace(/-/g, "")}`;
+  const client = new pg.Client({ connectionString: provided.url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(provided.url);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function signInAll(target: { url: string }): Promise<Record<Role, Client>> {
+  const entries = await Promise.all(
+    (Object.keys(ROLE_EMAILS) as Role[]).map(async (role) => {
+      const client = await signIn(target, ROLE_EMAILS[role]);
+      if (!client.signedIn) throw new Error(`${ROLE_EMAILS[role]} could not sign in`);
+      return [role, client] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Role, Client>;
+}
+
+export async function startDashboard(
+  options: { env?: Record<string, string>; database?: Database; clientSecret?: string } = {},
+): Promise<Dashboard> {
+  const proxy = await startFaultProxy();
+  const env: Record<string, string> = {
+    ...proxy.env(options.clientSecret),
+    SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
+    ...(options.database === "postgres" ? { DATABASE_URL: await freshPostgresDatabase() } : {}),
+    ...options.env,
+  };
+  let app: AppServer;
+  try {
+    app = await startApp(env);
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+  proxy.setTarget(app.port);
+  // Clients read `target.url` at each call, so they follow the app across a restart.
+  const target = { url: app.url };
+  const as = await signInAll(target);
+  let direct = sandboxClient(app.url);
+  // The direct client keeps its token; a new one when it expired (tests may shorten the lifetime).
+  const sandboxCall: ReturnType<typeof sandboxClient>["call"] = async (...args) => {
+    const res = await direct.call(...args);
+    if (res.status !== 401) return res;
+    direct = sandboxClient(target.url);
+    return direct.call(...args);
+  };
+  const dashboard: Dashboard = {
+    app,
+    get url() {
+      return target.url;
+    },
+    proxy,
+    env,
+    as,
+    sandbox: { getToken: (scope) => direct.getToken(scope), call: sandboxCall },
+    async restart(signal = "SIGKILL") {
+      await dashboard.app.stop(signal);
+      const next = await startApp(env, dashboard.app.dataDir);
+      dashboard.app = next;
+      proxy.setTarget(next.port);
+      target.url = next.url;
+      direct = sandboxClient(next.url);
+    },
+    async journal(refId) {
+      const res = await as.admin.call("GET", `/api/activity?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`GET /api/activity answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.items as JournalItem[];
+    },
+    async sandboxOrders(refId) {
+      const res = await sandboxCall("GET", `/orders?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`sandbox GET /orders answered ${res.status}`);
+      return res.body.items;
+    },
+    async sandboxTransfers(refId) {
+      const res = await sandboxCall("GET", `/transfer/transfers?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`sandbox GET /transfer/transfers answered ${res.status}`);
+      return res.body.items;
+    },
+    async dispose() {
+      await dashboard.app.dispose();
+      await proxy.close();
+    },
+  };
+  return dashboard;
+}
+
+/** Polls `probe` until it returns a value (not undefined) or the time is up. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = "condition") {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Asserts the RFC 9457 shape every dashboard error has: problem+json with type, title, status, detail. */
+export function expectProblem(res: { status: number; headers: Headers; body: any }, status: number) {
+  expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { status } });
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  expect(res.body).toEqual(
+    expect.objectContaining({
+      type: expect.any(String),
+      title: expect.any(String),
+      status,
+      detail: expect.stringMatching(/\S/),
+    }),
+  );
+  return res.body as { type: string; title: string; status: number; detail: string; meta?: any };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or the text. */
+  body: any;
+}
+
+/** One HTTP call with exactly these headers (no cookie, no Origin unless given). */
+export async function rawCall(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...options.headers,
+    },
+    body:
+      options.body === undefined
+        ? undefined
+        : typeof options.body === "string"
+          ? options.body
+          : JSON.stringify(options.body),
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body };
+}
