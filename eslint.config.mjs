@@ -12,7 +12,8 @@ const serverOnly = [
 const schemaModules = {
   regex: "^(@/lib/spec(/(order|transfer|fields|enum-schemas))?|zod(/.*)?)$",
   allowTypeImports: true,
-  message: "Import lib/spec's pure modules (enums, markets, decimal, order-rules, ...); load schemas with await import().",
+  message:
+    "Import lib/spec's pure modules (enums, markets, decimal, order-rules, ...); load schemas with await import().",
 };
 
 const config = [

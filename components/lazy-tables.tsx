@@ -7,7 +7,13 @@ import dynamic from "next/dynamic";
  * their JavaScript (react-table and friends) arrives as a separate chunk, keeping the
  * order ticket's first load within budget. The placeholder keeps the table's height.
  */
-const placeholder = () => <div aria-hidden className="h-[28rem] animate-pulse rounded-lg border border-slate-200 bg-surface" />;
+const placeholder = () => (
+  <div aria-hidden className="h-[28rem] animate-pulse rounded-lg border border-slate-200 bg-surface" />
+);
 
-export const OrdersTable = dynamic(() => import("./orders/orders-table").then((m) => m.OrdersTable), { loading: placeholder });
-export const TransfersTable = dynamic(() => import("./transfers/transfers-table").then((m) => m.TransfersTable), { loading: placeholder });
+export const OrdersTable = dynamic(() => import("./orders/orders-table").then((m) => m.OrdersTable), {
+  loading: placeholder,
+});
+export const TransfersTable = dynamic(() => import("./transfers/transfers-table").then((m) => m.TransfersTable), {
+  loading: placeholder,
+});

@@ -42,7 +42,10 @@ export async function api<T>(
   }
   if (res.ok) return body as T;
   if (res.status === 401 && typeof window !== "undefined") {
-    window.location.assign(`/signin?callbackUrl=${encodeURIComponent(window.location.pathname)}`);
+    // The session ended: a full load of the sign-in page (not a client-side push) also
+    // drops every cached query of the old session.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+    window.location.href = `/signin?callbackUrl=${encodeURIComponent(window.location.pathname)}`;
   }
   throw new ApiProblem(
     isProblem(body)

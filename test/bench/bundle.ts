@@ -26,6 +26,11 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 console.log("route".padEnd(24), "first-load JS (raw kB)".padStart(24), "gzip kB".padStart(10));
 for (const s of [...stats].sort((a, b) => a.route.localeCompare(b.route))) {
   const total = s.firstLoadChunkPaths.reduce((sum, p) => sum + gz(p), 0);
-  const mark = s.route === GOAL_ROUTE ? (total / 1024 <= GOAL_KB ? `  <= ${GOAL_KB} kB goal: met` : `  > ${GOAL_KB} kB goal: MISSED`) : "";
+  const mark =
+    s.route === GOAL_ROUTE
+      ? total / 1024 <= GOAL_KB
+        ? `  <= ${GOAL_KB} kB goal: met`
+        : `  > ${GOAL_KB} kB goal: MISSED`
+      : "";
   console.log(s.route.padEnd(24), kb(s.firstLoadUncompressedJsBytes).padStart(24), kb(total).padStart(10) + mark);
 }
