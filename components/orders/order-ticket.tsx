@@ -1,9 +1,7 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
-import { api, ApiProblem } from "@/lib/client/api";
+import { api } from "@/lib/client/api";
 import { useBalances, useProfiles, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { MARKETS, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
@@ -11,18 +9,19 @@ import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib
 import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
-import type { Problem } from "@/lib/spec/problem";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
+import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { MetadataEditor } from "../forms/metadata-editor";
+import { newRefId } from "../forms/ref-id";
+import { ReviewPanel } from "../forms/review-panel";
+import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { Field, inputClass } from "../ui/field";
 import { ProblemAlert } from "../ui/problem-alert";
 import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
 import { OrderResult } from "./order-result";
 import {
-  newRefId,
   ticketDefaults,
   ticketResolver,
   timeInForceAfterTypeChange,
@@ -60,74 +59,40 @@ export function OrderTicket() {
     mode: "onSubmit",
   });
   const profiles = useProfiles();
-  const [review, setReview] = useState<TicketOutput | null>(null);
-  const [result, setResult] = useState<Order | null>(null);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const queryClient = useQueryClient();
-
-  const send = useMutation({
-    mutationFn: ({ profileId, request }: TicketOutput) =>
+  const flow = useCreateFlow(
+    form,
+    ({ profileId, request }: TicketOutput) =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(profileId)}/orders`, { method: "POST", body: request }),
-    onSuccess: (order) => {
-      setResult(order);
-      setReview(null);
-      // A new order gets a new ref_id; everything else stays for the next ticket.
-      form.setValue("ref_id", newRefId());
-      for (const key of ["orders", "balances", "activity", "submitters"])
-        void queryClient.invalidateQueries({ queryKey: [key] });
-    },
-    onError: (error) => {
-      // The ref_id is kept: a retry is recognised by the service as the same order.
-      const p =
-        error instanceof ApiProblem
-          ? error.problem
-          : { type: "about:blank", title: "Error", status: 0, detail: String(error) };
-      setProblem(p);
-      const fieldErrors = (p.meta?.errors as { field: string; message: string }[] | undefined) ?? [];
-      for (const e of fieldErrors) {
-        const field = e.field.split(".")[0] as keyof TicketValues;
-        if (field in form.getValues()) form.setError(field, { type: "server", message: e.message });
-      }
-    },
-  });
-
-  const openReview = form.handleSubmit((output) => {
-    setProblem(null);
-    setResult(null);
-    setReview(output);
-  });
+    ["orders", "balances", "activity", "submitters"],
+  );
   const profileName = (id: string) => profiles.data?.find((p) => p.id === id)?.nickname ?? id;
 
   return (
     <Card title="Order ticket">
       <FormProvider {...form}>
-        <form onSubmit={openReview} noValidate aria-label="Order ticket" className="space-y-4">
-          <fieldset disabled={review !== null} className="space-y-4">
+        <form onSubmit={flow.openReview} noValidate aria-label="Order ticket" className="space-y-4">
+          <fieldset disabled={flow.review !== null} className="space-y-4">
             <TicketFields form={form} />
           </fieldset>
-          {review ? (
-            <section aria-label="Review" className="space-y-3 rounded-md border border-brand/30 bg-brand-soft/40 p-3">
-              <h3 className="text-sm font-semibold">Review</h3>
-              <p data-testid="order-review" className="text-sm">
-                {describeOrder(review.request, profileName(review.profileId))}
-              </p>
-              <p className="font-mono text-xs text-ink-muted">ref_id {review.request.ref_id}</p>
-              <div className="flex gap-2">
-                <Button onClick={() => send.mutate(review)} disabled={send.isPending} autoFocus>
-                  {send.isPending ? "Sending…" : problem ? "Retry with the same ref_id" : "Confirm and send"}
-                </Button>
-                <Button variant="secondary" onClick={() => setReview(null)} disabled={send.isPending}>
-                  Edit
-                </Button>
-              </div>
-            </section>
+          {flow.review ? (
+            <ReviewPanel
+              testId="order-review"
+              sentence={describeOrder(flow.review.request, profileName(flow.review.profileId))}
+              refId={flow.review.request.ref_id}
+              pending={flow.pending}
+              failed={flow.problem !== null}
+              onConfirm={flow.confirm}
+              onEdit={flow.edit}
+            />
           ) : (
             <Button type="submit" className="w-full">
               Review order
             </Button>
           )}
-          {problem && <ProblemAlert problem={problem} title={`The order was not placed: ${problem.title}`} />}
-          {result && <OrderResult order={result} />}
+          {flow.problem && (
+            <ProblemAlert problem={flow.problem} title={`The order was not placed: ${flow.problem.title}`} />
+          )}
+          {flow.result && <OrderResult order={flow.result} />}
         </form>
       </FormProvider>
     </Card>
@@ -162,170 +127,84 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const presetsFor = (field: QuantityField) =>
     (field === "base_amount" && (side === "SELL" || isDecimal(values.price))) || field === "quote_amount";
 
+  const profileOptions = (profiles.data ?? []).map((p) => ({ value: p.id, label: p.nickname }));
+
   return (
     <>
-      <Field label="Profile" error={errors.profile_id?.message}>
-        {({ id, describedBy, invalid }) => (
-          <select
-            id={id}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            className={inputClass(invalid)}
-            {...register("profile_id")}
-          >
-            <option value="">{profiles.isLoading ? "Loading profiles…" : "Choose a profile"}</option>
-            {profiles.data?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.nickname}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField
+        name="profile_id"
+        label="Profile"
+        options={profileOptions}
+        placeholder={profiles.isLoading ? "Loading profiles…" : "Choose a profile"}
+      />
       <div className="grid grid-cols-2 gap-3">
-        <Field label="Market" error={errors.market?.message}>
-          {({ id, describedBy, invalid }) => (
-            <select id={id} aria-describedby={describedBy} className={inputClass(invalid)} {...register("market")}>
-              {MARKETS.map((m) => (
-                <option key={m} value={m}>
-                  {MARKET_DETAILS[m].base_asset}/{MARKET_DETAILS[m].quote_asset}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Order type" error={errors.type?.message}>
-          {({ id, describedBy, invalid }) => (
-            <select
-              id={id}
-              aria-describedby={describedBy}
-              className={inputClass(invalid)}
-              {...register("type", {
-                onChange: (e: { target: { value: TicketValues["type"] } }) => {
-                  const next = e.target.value;
-                  setValue("time_in_force", timeInForceAfterTypeChange(next, form.getValues("time_in_force")));
-                  if (!sidesFor(next).includes(form.getValues("side"))) setValue("side", "SELL");
-                },
-              })}
-            >
-              {ORDER_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {ORDER_TYPE_WORDS[t].replace(/^./, (c) => c.toUpperCase())}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          name="market"
+          label="Market"
+          options={MARKETS.map((m) => ({
+            value: m,
+            label: `${MARKET_DETAILS[m].base_asset}/${MARKET_DETAILS[m].quote_asset}`,
+          }))}
+        />
+        <SelectField
+          name="type"
+          label="Order type"
+          options={ORDER_TYPES.map((t) => ({
+            value: t,
+            label: ORDER_TYPE_WORDS[t].replace(/^./, (c) => c.toUpperCase()),
+          }))}
+          registerOptions={{
+            onChange: (e: { target: { value: TicketValues["type"] } }) => {
+              const next = e.target.value;
+              setValue("time_in_force", timeInForceAfterTypeChange(next, form.getValues("time_in_force")));
+              if (!sidesFor(next).includes(form.getValues("side"))) setValue("side", "SELL");
+            },
+          }}
+        />
       </div>
-      <fieldset>
-        <legend className="text-sm font-medium">Side</legend>
-        <div className="mt-1 grid grid-cols-2 gap-2">
-          {(["BUY", "SELL"] as const).map((s) => {
-            const allowed = sidesFor(type).includes(s);
-            return (
-              <label
-                key={s}
-                className={`flex cursor-pointer items-center justify-center gap-2 rounded-md border px-3 py-2 text-sm font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand ${
-                  side === s
-                    ? s === "BUY"
-                      ? "border-buy bg-buy text-white"
-                      : "border-sell bg-sell text-white"
-                    : "border-slate-300"
-                } ${allowed ? "" : "cursor-not-allowed opacity-40"}`}
-              >
-                <input type="radio" value={s} disabled={!allowed} className="sr-only" {...register("side")} />
-                {s === "BUY" ? "Buy" : "Sell"}
-              </label>
-            );
-          })}
-        </div>
-        {type.startsWith("STOP_") && (
-          <p className="mt-1 text-xs text-ink-muted">Stop orders are sell stop-loss orders.</p>
-        )}
-        {errors.side && (
-          <p role="alert" className="mt-1 text-xs font-medium text-sell">
-            {errors.side.message}
-          </p>
-        )}
-      </fieldset>
+      <SideChoice type={type} side={side} error={errors.side?.message} register={register} />
 
       {shown.map((field) => (
-        <Field
-          key={field}
-          label={`${FIELD_LABELS[field]} (${field === "base_amount" ? base : quote})`}
-          error={errors[field]?.message}
-          hint={field.endsWith("price") ? `Tick size ${MARKET_DETAILS[market].tick_rate}` : undefined}
-        >
-          {({ id, describedBy, invalid }) => (
-            <div>
-              <input
-                id={id}
-                inputMode="decimal"
-                autoComplete="off"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                className={inputClass(invalid)}
-                {...register(field)}
-              />
-              {presetsFor(field) && (
-                <div className="mt-1 flex gap-1" role="group" aria-label={`${FIELD_LABELS[field]} from balance`}>
-                  {[25, 50, 100].map((p) => (
-                    <Button
-                      key={p}
-                      variant="secondary"
-                      className="px-2 py-0.5 text-xs"
-                      onClick={() => preset(field, p)}
-                    >
-                      {p}%
-                    </Button>
-                  ))}
-                </div>
-              )}
+        <div key={field}>
+          <TextField
+            name={field}
+            label={`${FIELD_LABELS[field]} (${field === "base_amount" ? base : quote})`}
+            inputMode="decimal"
+            hint={field.endsWith("price") ? `Tick size ${MARKET_DETAILS[market].tick_rate}` : undefined}
+          />
+          {presetsFor(field) && (
+            <div className="mt-1 flex gap-1" role="group" aria-label={`${FIELD_LABELS[field]} from balance`}>
+              {[25, 50, 100].map((p) => (
+                <Button key={p} variant="secondary" className="px-2 py-0.5 text-xs" onClick={() => preset(field, p)}>
+                  {p}%
+                </Button>
+              ))}
             </div>
           )}
-        </Field>
+        </div>
       ))}
 
       <div className="grid grid-cols-2 gap-3">
-        <Field label="Time in force" error={errors.time_in_force?.message}>
-          {({ id, describedBy, invalid }) => (
-            <select
-              id={id}
-              aria-describedby={describedBy}
-              className={inputClass(invalid)}
-              {...register("time_in_force")}
-            >
-              {timeInForceFor(type).valid.map((t) => (
-                <option key={t} value={t}>
-                  {TIF_LABELS[t]}
-                  {t === timeInForceFor(type).default ? " (default)" : ""}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          name="time_in_force"
+          label="Time in force"
+          options={timeInForceFor(type).valid.map((t) => ({
+            value: t,
+            label: `${TIF_LABELS[t]}${t === timeInForceFor(type).default ? " (default)" : ""}`,
+          }))}
+        />
         {tif === "GTT" && (
-          <Field
+          <TextField
+            name="expiration_date"
             label="Expires (your local time)"
-            error={errors.expiration_date?.message}
+            type="datetime-local"
+            step={1}
             hint={
               values.expiration_date
                 ? `Sent as ${toOrderRequest(values).expiration_date ?? "—"}`
                 : "More than 10 seconds from now"
             }
-          >
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                type="datetime-local"
-                step={1}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                className={inputClass(invalid)}
-                {...register("expiration_date")}
-              />
-            )}
-          </Field>
+          />
         )}
       </div>
 
@@ -338,105 +217,79 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
       <details className="rounded-md border border-slate-200 p-3">
         <summary className="cursor-pointer text-sm font-semibold">Advanced</summary>
         <div className="mt-3 space-y-3">
-          <Field
-            label="Ref ID"
-            error={errors.ref_id?.message}
-            hint="Idempotence key: a retry with the same ref_id never places a second order."
-          >
-            {({ id, describedBy, invalid }) => (
-              <div className="flex gap-2">
-                <input
-                  id={id}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  className={`${inputClass(invalid)} font-mono`}
-                  {...register("ref_id")}
-                />
-                <Button variant="secondary" onClick={() => setValue("ref_id", newRefId())}>
-                  New
-                </Button>
-              </div>
-            )}
-          </Field>
+          <RefIdField what="order" fresh={newRefId} />
           <MetadataEditor name="metadata" label="Metadata" />
           <div className="grid grid-cols-2 gap-3">
-            <Field label="Identity ID" error={errors.identity_id?.message}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  className={inputClass(invalid)}
-                  {...register("identity_id")}
-                />
-              )}
-            </Field>
-            <Field label="Identity account ID" error={errors.identity_account_id?.message}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  className={inputClass(invalid)}
-                  {...register("identity_account_id")}
-                />
-              )}
-            </Field>
+            <TextField name="identity_id" label="Identity ID" />
+            <TextField name="identity_account_id" label="Identity account ID" />
           </div>
-          <Field
+          <SelectField
+            name="recipient_profile_id"
             label="Recipient profile"
-            error={errors.recipient_profile_id?.message}
             hint={`Receives the ${side === "BUY" ? base : quote} this order settles.`}
-          >
-            {({ id, describedBy, invalid }) => (
-              <select
-                id={id}
-                aria-describedby={describedBy}
-                className={inputClass(invalid)}
-                {...register("recipient_profile_id")}
-              >
-                <option value="">The ordering profile</option>
-                {profiles.data?.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.nickname}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
+            options={profileOptions}
+            placeholder="The ordering profile"
+          />
+          <TextField
+            name="self_match_prevention_id"
             label="Self-match prevention ID"
-            error={errors.self_match_prevention_id?.message}
             hint={`At most ${SELF_MATCH_PREVENTION_ID_MAX_CHARS} characters.`}
-          >
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                className={inputClass(invalid)}
-                {...register("self_match_prevention_id")}
-              />
-            )}
-          </Field>
-          <Field
+          />
+          <TextField
+            name="await_fill_millis"
             label="Wait for fill (ms)"
-            error={errors.await_fill_millis?.message}
+            inputMode="numeric"
             hint={`0 to ${AWAIT_FILL_MAX_MILLIS}: the service answers once filled or when the wait ends.`}
-          >
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                inputMode="numeric"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                className={inputClass(invalid)}
-                {...register("await_fill_millis")}
-              />
-            )}
-          </Field>
+          />
         </div>
       </details>
     </>
+  );
+}
+
+/** Buy or sell as two large toggles; stop orders allow only sell. */
+function SideChoice({
+  type,
+  side,
+  error,
+  register,
+}: {
+  type: TicketValues["type"];
+  side: TicketValues["side"];
+  error?: string;
+  register: UseFormReturn<TicketValues, unknown, TicketOutput>["register"];
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium">Side</legend>
+      <div className="mt-1 grid grid-cols-2 gap-2">
+        {(["BUY", "SELL"] as const).map((s) => {
+          const allowed = sidesFor(type).includes(s);
+          return (
+            <label
+              key={s}
+              className={`flex cursor-pointer items-center justify-center gap-2 rounded-md border px-3 py-2 text-sm font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand ${
+                side === s
+                  ? s === "BUY"
+                    ? "border-buy bg-buy text-white"
+                    : "border-sell bg-sell text-white"
+                  : "border-slate-300"
+              } ${allowed ? "" : "cursor-not-allowed opacity-40"}`}
+            >
+              <input type="radio" value={s} disabled={!allowed} className="sr-only" {...register("side")} />
+              {s === "BUY" ? "Buy" : "Sell"}
+            </label>
+          );
+        })}
+      </div>
+      {type.startsWith("STOP_") && (
+        <p className="mt-1 text-xs text-ink-muted">Stop orders are sell stop-loss orders.</p>
+      )}
+      {error && (
+        <p role="alert" className="mt-1 text-xs font-medium text-sell">
+          {error}
+        </p>
+      )}
+    </fieldset>
   );
 }

@@ -1,0 +1,2 @@
+/** A fresh idempotence key for the next create. */
+export const newRefId = (): string => `dash-${crypto.randomUUID()}`;
