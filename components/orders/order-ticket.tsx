@@ -184,7 +184,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
         </div>
       ))}
 
-      <div className="grid grid-cols-2 gap-3">
+      <div className={tif === "GTT" ? "grid grid-cols-2 gap-3" : ""}>
         <SelectField
           name="time_in_force"
           label="Time in force"
