@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Selectable } from "kysely";
+import type { Compilable, CompiledQuery, Selectable } from "kysely";
 import type { Problem } from "@/lib/spec/problem";
 import type { Db } from "./index";
 import type { JournalTable } from "./schema";
@@ -106,7 +106,7 @@ export async function beginEntry(db: Db, input: NewJournalEntry): Promise<Journa
     result_id: null,
   };
   try {
-    await db.insertInto("journal").values(row).execute();
+    await insertRow(db, row);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw new DuplicateJournalEntry(input.kind, input.refId, await findByRefId(db, input.kind, input.refId));
@@ -119,22 +119,90 @@ export async function beginEntry(db: Db, input: NewJournalEntry): Promise<Journa
  * undefined when it was not pending (already completed, e.g. by reconciliation).
  */
 export async function completeEntry(db: Db, id: string, outcome: JournalOutcome): Promise<JournalEntry | undefined> {
-  const row = await db
-    .updateTable("journal")
-    .set({
-      status: outcome.status,
-      completed_at: new Date().toISOString(),
-      http_status: outcome.httpStatus,
-      latency_ms: Math.round(outcome.latencyMs),
-      record_json: outcome.status === "succeeded" ? JSON.stringify(outcome.record ?? null) : null,
-      problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
-      result_id: outcome.status === "succeeded" ? (outcome.resultId ?? idOf(outcome.record)) : null,
-    })
-    .where("id", "=", id)
-    .where("status", "=", "pending")
-    .returningAll()
-    .executeTakeFirst();
+  const [row] = await completePending(db, {
+    id,
+    status: outcome.status,
+    completed_at: new Date().toISOString(),
+    http_status: outcome.httpStatus,
+    latency_ms: Math.round(outcome.latencyMs),
+    record_json: outcome.status === "succeeded" ? JSON.stringify(outcome.record ?? null) : null,
+    problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
+    result_id: outcome.status === "succeeded" ? (outcome.resultId ?? idOf(outcome.record)) : null,
+  });
   return row && toEntry(row);
+}
+
+type Row = Selectable<JournalTable>;
+type Completion = Pick<
+  Row,
+  "id" | "status" | "completed_at" | "http_status" | "latency_ms" | "record_json" | "problem_json" | "result_id"
+>;
+
+/**
+ * The two writes of every create, built and compiled by Kysely once per database rather
+ * than on every call: building and compiling cost more CPU than SQLite takes to run them.
+ */
+const insertRow = compiledOnce<Row, unknown>(
+  [
+    "id",
+    "kind",
+    "ref_id",
+    "user_email",
+    "user_role",
+    "profile_id",
+    "to_profile_id",
+    "request_json",
+    "status",
+    "created_at",
+    "completed_at",
+    "http_status",
+    "latency_ms",
+    "record_json",
+    "problem_json",
+    "result_id",
+  ],
+  (db, row) => db.insertInto("journal").values(row),
+);
+
+const completePending = compiledOnce<Completion, Row>(
+  ["id", "status", "completed_at", "http_status", "latency_ms", "record_json", "problem_json", "result_id"],
+  (db, { id, ...set }) =>
+    db.updateTable("journal").set(set).where("id", "=", id).where("status", "=", "pending").returningAll(),
+);
+
+/** Marks a parameter of a query compiled once; no real value starts with a NUL character. */
+const SLOT = "\u0000slot:";
+
+/**
+ * A query Kysely builds and compiles once per database (each dialect its own SQL), then runs
+ * with the values of `keys` put in their places among the parameters: `build` is handed a
+ * marker for each key instead of its value, and each marker must come out as a parameter.
+ */
+function compiledOnce<V extends Record<string, unknown>, R>(
+  keys: readonly (keyof V & string)[],
+  build: (db: Db, values: V) => Compilable<R>,
+): (db: Db, values: V) => Promise<R[]> {
+  const compiled = new WeakMap<Db, { query: CompiledQuery<R>; slots: (string | undefined)[] }>();
+  return async (db, values) => {
+    let known = compiled.get(db);
+    if (!known) {
+      const markers = Object.fromEntries(keys.map((key) => [key, `${SLOT}${key}`])) as unknown as V;
+      const query = build(db, markers).compile();
+      const slots = query.parameters.map((p) =>
+        typeof p === "string" && p.startsWith(SLOT) ? p.slice(SLOT.length) : undefined,
+      );
+      const missing = keys.filter((key) => !slots.includes(key));
+      if (missing.length > 0) throw new Error(`Compiled query lost the parameters ${missing.join(", ")}`);
+      compiled.set(db, (known = { query, slots }));
+    }
+    const { query, slots } = known;
+    const parameters = query.parameters.map((constant, i) => {
+      const key = slots[i];
+      return key === undefined ? constant : values[key];
+    });
+    const run: CompiledQuery<R> = { ...query, parameters };
+    return (await db.executeQuery(run)).rows;
+  };
 }
 
 /**
