@@ -45,7 +45,7 @@ export function withRole<P = Record<string, never>>(
           problem(403, "Forbidden", "Changes must come from the dashboard's own pages (cross-origin request refused)."),
         );
       }
-      const user = await currentUser();
+      const user = await currentUser(request);
       if (!user) return problemResponse(problem(401, "Unauthorized", "Sign in to use the dashboard."));
       if (!can(user.role, action)) {
         return problemResponse(

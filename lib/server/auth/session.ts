@@ -14,27 +14,53 @@ export interface SignedInUser {
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
 /** The cookie's value; next-auth splits one over 4 KB into name.0, name.1, ... */
-function sessionToken(jar: Awaited<ReturnType<typeof cookies>>): string | undefined {
+function sessionToken(jar: ReadonlyMap<string, string>): string | undefined {
   for (const name of SESSION_COOKIES) {
-    const whole = jar.get(name)?.value;
+    const whole = jar.get(name);
     if (whole) return whole;
-    const chunks = jar
-      .getAll()
-      .filter((c) => c.name.startsWith(`${name}.`))
-      .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
-    if (chunks.length > 0) return chunks.map((c) => c.value).join("");
+    const chunks = [...jar]
+      .filter(([chunk]) => chunk.startsWith(`${name}.`))
+      .sort(([a], [b]) => Number(a.slice(name.length + 1)) - Number(b.slice(name.length + 1)));
+    if (chunks.length > 0) return chunks.map(([, value]) => value).join("");
   }
   return undefined;
+}
+
+/**
+ * A Cookie header's cookies, read as Next's `cookies()` reads them (values URI-decoded, a
+ * later duplicate wins). A route handler has its request at hand: `cookies()` would build
+ * Next's mutable cookie store for it, which costs more than the rest of the session check.
+ */
+function cookieHeaderJar(header: string | null): Map<string, string> {
+  const jar = new Map<string, string>();
+  for (const pair of (header ?? "").split(/; */)) {
+    if (!pair) continue;
+    const at = pair.indexOf("=");
+    if (at === -1) {
+      jar.set(pair, "true");
+      continue;
+    }
+    try {
+      jar.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+    } catch {
+      // a malformed escape: Next skips the cookie too
+    }
+  }
+  return jar;
 }
 
 /**
  * The signed-in staff member, or null. The session JWT is decrypted and checked (expiry
  * included) with next-auth's own `decode`; unlike getServerSession, which runs the whole
  * session endpoint and re-encrypts the token on every call, for a cookie that a route
- * handler cannot set anyway. This runs on every API request.
+ * handler cannot set anyway. This runs on every API request, which passes its `request`
+ * (pages have none and read Next's cookies).
  */
-export async function currentUser(): Promise<SignedInUser | null> {
-  const token = sessionToken(await cookies());
+export async function currentUser(request?: Request): Promise<SignedInUser | null> {
+  const jar = request
+    ? cookieHeaderJar(request.headers.get("cookie"))
+    : new Map((await cookies()).getAll().map((c) => [c.name, c.value] as const));
+  const token = sessionToken(jar);
   if (!token) return null;
   const known = decoded.get(token);
   if (known && Date.now() < known.until) return known.user;
