@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Scope } from "./scopes";
-import { SCOPES } from "./scopes";
+import type { Scope } from "@/lib/spec/scopes";
+import { SCOPES } from "@/lib/spec/scopes";
 
 export interface Client {
   id: string;

@@ -7,7 +7,7 @@ import type { EngineOrder } from "./engine/types";
 import { MarketMaker } from "./market-maker";
 import { TokenIssuer, type Client } from "./oauth";
 import { RateLimiter } from "./rate-limit";
-import { SCOPES } from "./scopes";
+import { SCOPES } from "@/lib/spec/scopes";
 import { DEMO_CUSTOMER_ID, HOUSE_CUSTOMER_IDS, seedExchange } from "./seed";
 import { SandboxStore } from "./store";
 

@@ -8,5 +8,6 @@ export * from "./markets";
 export * from "./order";
 export * from "./order-rules";
 export * from "./problem";
+export * from "./scopes";
 export * from "./time-in-force";
 export * from "./transfer";

@@ -1,7 +1,7 @@
 import { ServiceProblem } from "../engine/problems";
 import type { TokenClaims } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
-import type { Scope } from "../scopes";
+import type { Scope } from "@/lib/spec/scopes";
 import type { Handler } from "./context";
 import { getOrderBook, getTicker, listMarkets } from "./markets";
 import { cancelOrder, createOrder, getOrder, listOrders } from "./orders";

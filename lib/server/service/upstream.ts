@@ -1,4 +1,5 @@
 import "server-only";
+import { SCOPES } from "@/lib/spec/scopes";
 import { env } from "../env";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import { createTokenCache } from "../upstream/token-cache";
@@ -63,17 +64,11 @@ function inProcessFetch(serve: Serve): typeof fetch {
 }
 
 /**
- * The scopes the dashboard asks for. Every call uses the whole set, so one cached token
- * serves them all: the token endpoint allows about one request per second, and a token
- * per operation would trip it as soon as a page loads.
+ * The dashboard asks for every scope it uses in one token: the token endpoint allows
+ * about one request per second, and a token per operation would trip it as soon as a
+ * page loads.
  */
-const DASHBOARD_SCOPES = [
-  "exchange:write_order",
-  "exchange:read_order",
-  "transfer:write_internal_transfer",
-  "transfer:read_transfer",
-  "funding:read_profile",
-] as const;
+const DASHBOARD_SCOPES = SCOPES;
 
 /** Which scope each kind of call needs (all of them come with the one token). */
 export const SCOPE = {

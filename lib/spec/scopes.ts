@@ -1,4 +1,7 @@
-/** The service's OAuth scopes the sandbox knows. */
+/**
+ * The service's OAuth scopes (SPEC.md section 5 names the two of the creates; the
+ * published service, those of the reads the dashboard uses).
+ */
 export const SCOPES = [
   "exchange:write_order",
   "exchange:read_order",
