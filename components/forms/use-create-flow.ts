@@ -5,7 +5,8 @@ import { useState } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "./ref-id";
-import { problemOf, showFieldErrors } from "./server-problem";
+import { problemOf } from "@/lib/client/api";
+import { showFieldErrors } from "./server-problem";
 
 /**
  * Check → review → send, shared by the order ticket and the transfer form. The ref_id is

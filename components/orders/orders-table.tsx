@@ -13,8 +13,8 @@ import { Pager, useCursorPager } from "@/components/ui/pager";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
-import { problemOf, TableError, TableMessage } from "@/components/ui/table-message";
-import { api, query } from "@/lib/client/api";
+import { TableError, TableMessage } from "@/components/ui/table-message";
+import { api, problemOf, query } from "@/lib/client/api";
 import { formatAmount, formatTime } from "@/lib/client/format";
 import {
   anyOrderLive,

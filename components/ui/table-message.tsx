@@ -1,18 +1,11 @@
 import type { ReactNode } from "react";
-import { ApiProblem } from "@/lib/client/api";
-import type { Problem } from "@/lib/spec/problem";
+import { problemOf } from "@/lib/client/api";
 import { Button } from "./button";
 import { ProblemAlert } from "./problem-alert";
 
 /** The content of an empty or error state (DataTable gives it the loading rows' height). */
 export function TableMessage({ children }: { children: ReactNode }) {
   return <div className="flex flex-col items-center gap-3">{children}</div>;
-}
-
-/** Any thrown value as a problem a person can read. */
-export function problemOf(error: unknown): Problem {
-  if (error instanceof ApiProblem) return error.problem;
-  return { type: "about:blank", title: "Something went wrong", status: 0, detail: (error as Error)?.message };
 }
 
 /** A failed load, in words, with a way to try again. */

@@ -7,6 +7,17 @@ export class ApiProblem extends Error {
   }
 }
 
+/** Any thrown value as a problem a person can read. */
+export function problemOf(error: unknown): Problem {
+  if (error instanceof ApiProblem) return error.problem;
+  return {
+    type: "about:blank",
+    title: "Something went wrong",
+    status: 0,
+    detail: (error as Error)?.message ?? String(error),
+  };
+}
+
 /**
  * Calls the dashboard's own API (never the service directly). Any failure becomes an
  * ApiProblem whose words a person can read.
