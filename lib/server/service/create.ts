@@ -23,7 +23,7 @@ export interface CreateSpec {
   body: { ref_id: string };
   profileId: string;
   toProfileId?: string;
-  /** The record this ref_id created, asked of the service (after a timeout or a 409). */
+  /** The record this ref_id created, asked of the service (after a timeout or a 409); throws when it cannot say. */
   findByRef: () => Promise<unknown>;
   /** True when a record found by our ref_id is the one this request describes. */
   matches: (record: unknown) => boolean;
@@ -135,7 +135,7 @@ async function sendWithRetries(spec: CreateSpec, started: number): Promise<Creat
 
 /** A 409 for our ref_id: an earlier attempt got through. Answer with that record, if it is ours. */
 async function resolveExisting(spec: CreateSpec, conflict: Problem): Promise<CreateResult & { failed?: Problem }> {
-  const found = await spec.findByRef();
+  const found = await spec.findByRef().catch(() => undefined);
   if (found && spec.matches(found)) return { status: 200, body: found };
   const failed: Problem = { ...conflict, status: 409, detail: differentRecord(spec).detail };
   return { status: 409, body: failed, failed };

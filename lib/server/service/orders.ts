@@ -2,21 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { compareDecimal, createOrderRequestSchema, type CreateOrderRequest, type Order } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
+import { findByRefId } from "./by-ref";
+import { SCOPE } from "./upstream";
 import { createOnce } from "./create";
-import { SCOPE, upstream } from "./upstream";
 import { parseOr400 } from "./validate";
 
 export const newRefId = (): string => `dash-${randomUUID()}`;
-
-async function findOrderByRef(refId: string): Promise<Order | undefined> {
-  const res = await upstream().request({
-    method: "GET",
-    path: "/orders",
-    scopes: SCOPE.readOrder,
-    query: { ref_ids: [refId] },
-  });
-  return res.status === 200 ? ((res.body as { items?: Order[] }).items ?? [])[0] : undefined;
-}
 
 const sameAmount = (a: string | undefined, b: string | undefined) =>
   a === undefined ? !b : Boolean(b) && compareDecimal(a, b!) === 0;
@@ -49,7 +40,7 @@ export function createOrder(profileId: string, input: unknown, user: SignedInUse
       scopes: SCOPE.writeOrder,
       body,
       profileId: decodeURIComponent(profileId),
-      findByRef: () => findOrderByRef(body.ref_id),
+      findByRef: () => findByRefId("order", body.ref_id),
       matches: (record) => isSameOrder(decodeURIComponent(profileId), body, record),
     },
     user,

@@ -1,23 +1,8 @@
 import "server-only";
-import type { Order, Transfer } from "@/lib/spec";
 import { getDb } from "../db";
-import { completeEntry, listPending, type JournalEntry } from "../db/journal";
+import { completeEntry, listPending } from "../db/journal";
 import { problem } from "../problem";
-import { SCOPE, upstream } from "./upstream";
-
-/** Asks the service for the record a pending entry's ref_id created, if any. */
-async function lookUp(entry: JournalEntry): Promise<Order | Transfer | undefined> {
-  const order = entry.kind === "order";
-  const res = await upstream().request({
-    method: "GET",
-    path: order ? "/orders" : "/transfer/transfers",
-    scopes: order ? SCOPE.readOrder : SCOPE.readTransfer,
-    query: { ref_ids: [entry.ref_id] },
-  });
-  if (res.status !== 200) throw new Error(`the service answered ${res.status} to a lookup by ref_id`);
-  const items = (res.body as { items?: (Order | Transfer)[] }).items ?? [];
-  return order ? items[0] : items.find((t) => (t as Transfer).direction === "DEBIT");
-}
+import { findByRefId } from "./by-ref";
 
 /**
  * Completes entries a crash left pending: the service is asked by ref_id whether the create
@@ -27,7 +12,7 @@ export async function reconcilePending(startedAt: Date): Promise<number> {
   const db = await getDb();
   const pending = await listPending(db, { createdBefore: startedAt });
   for (const entry of pending) {
-    const record = await lookUp(entry);
+    const record = await findByRefId(entry.kind, entry.ref_id);
     await completeEntry(
       db,
       entry.id,

@@ -1,21 +1,11 @@
 import "server-only";
 import { compareDecimal, createInternalTransferRequestSchema, type Transfer } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
+import { findByRefId } from "./by-ref";
+import { SCOPE } from "./upstream";
 import { createOnce } from "./create";
 import { newRefId } from "./orders";
-import { SCOPE, upstream } from "./upstream";
 import { parseOr400 } from "./validate";
-
-async function findDebitByRef(refId: string): Promise<Transfer | undefined> {
-  const res = await upstream().request({
-    method: "GET",
-    path: "/transfer/transfers",
-    scopes: SCOPE.readTransfer,
-    query: { ref_ids: [refId] },
-  });
-  if (res.status !== 200) return undefined;
-  return ((res.body as { items?: Transfer[] }).items ?? []).find((t) => t.direction === "DEBIT");
-}
 
 /** Create Internal Transfer through the journal. */
 export function createInternalTransfer(input: unknown, user: SignedInUser) {
@@ -29,7 +19,7 @@ export function createInternalTransfer(input: unknown, user: SignedInUser) {
       body,
       profileId: body.from_profile_id,
       toProfileId: body.to_profile_id,
-      findByRef: () => findDebitByRef(body.ref_id),
+      findByRef: () => findByRefId("transfer", body.ref_id),
       matches: (record) => {
         const t = record as Partial<Transfer>;
         return (
