@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import type { Problem } from "@/lib/spec/problem";
-import { newRefId } from "./ref-id";
+import { newRefId } from "@/lib/ref-id";
 import { problemOf } from "@/lib/client/api";
 import { showFieldErrors } from "./server-problem";
 

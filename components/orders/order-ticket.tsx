@@ -12,7 +12,7 @@ import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/l
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { MetadataEditor } from "../forms/metadata-editor";
-import { newRefId } from "../forms/ref-id";
+import { newRefId } from "@/lib/ref-id";
 import { ReviewPanel } from "../forms/review-panel";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";

@@ -6,7 +6,7 @@ import type { CreateOrderRequest } from "@/lib/spec/order";
 import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
-import { newRefId } from "../forms/ref-id";
+import { newRefId } from "@/lib/ref-id";
 
 /** The ticket's fields as the browser holds them: text, named like the request's fields. */
 export interface TicketValues {

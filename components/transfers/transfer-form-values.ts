@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldErrors, Resolver } from "react-hook-form";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
-import { newRefId } from "../forms/ref-id";
+import { newRefId } from "@/lib/ref-id";
 
 export interface TransferValues {
   from_profile_id: string;

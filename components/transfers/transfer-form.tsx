@@ -9,7 +9,7 @@ import { ASSETS } from "@/lib/spec/markets";
 import type { CreateInternalTransferRequest, Transfer } from "@/lib/spec/transfer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { MetadataEditor } from "../forms/metadata-editor";
-import { newRefId } from "../forms/ref-id";
+import { newRefId } from "@/lib/ref-id";
 import { ReviewPanel } from "../forms/review-panel";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";

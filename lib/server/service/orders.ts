@@ -1,13 +1,11 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { compareDecimal, createOrderRequestSchema, type CreateOrderRequest, type Order } from "@/lib/spec";
+import { newRefId } from "@/lib/ref-id";
 import type { SignedInUser } from "../auth/session";
 import { findByRefId } from "./by-ref";
 import { SCOPE } from "./upstream";
 import { createOnce } from "./create";
 import { parseOr400 } from "./validate";
-
-export const newRefId = (): string => `dash-${randomUUID()}`;
 
 const sameAmount = (a: string | undefined, b: string | undefined) =>
   a === undefined ? !b : Boolean(b) && compareDecimal(a, b!) === 0;

@@ -1,10 +1,10 @@
 import "server-only";
 import { compareDecimal, createInternalTransferRequestSchema, type Transfer } from "@/lib/spec";
+import { newRefId } from "@/lib/ref-id";
 import type { SignedInUser } from "../auth/session";
 import { findByRefId } from "./by-ref";
 import { SCOPE } from "./upstream";
 import { createOnce } from "./create";
-import { newRefId } from "./orders";
 import { parseOr400 } from "./validate";
 
 /** Create Internal Transfer through the journal. */
