@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldErrors, Resolver } from "react-hook-form";
 import { toUnixMillis } from "@/lib/client/format";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
-import type { CreateOrderRequest } from "@/lib/spec/order";
+import type { CreateOrderRequest, createOrderRequestSchema } from "@/lib/spec/order";
 import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
@@ -87,14 +87,17 @@ export function toOrderRequest(v: TicketValues): Record<string, unknown> {
 export const timeInForceAfterTypeChange = (type: OrderType, current: TimeInForce): TimeInForce =>
   timeInForceFor(type).valid.includes(current) ? current : timeInForceFor(type).default;
 
+// The schema (and zod with it) loads on the first check, not with the page, and is built once.
+let orderSchema: Promise<ReturnType<typeof createOrderRequestSchema>> | undefined;
+
 /**
  * react-hook-form's zod resolver on lib/spec's own Create Order schema, so the browser
  * refuses exactly what the service refuses, on the same field, before anything is sent.
  */
 export const ticketResolver: Resolver<TicketValues, unknown, TicketOutput> = async (values, context, options) => {
-  // The schema (and zod with it) loads on the first check, not with the page.
-  const { createOrderRequestSchema } = await import("@/lib/spec/order");
-  const check = zodResolver(createOrderRequestSchema({ now: Date.now }));
+  const check = zodResolver(
+    await (orderSchema ??= import("@/lib/spec/order").then((m) => m.createOrderRequestSchema())),
+  );
   const result = await check(toOrderRequest(values) as never, context, {
     ...options,
     fields: {},
