@@ -14,7 +14,8 @@ import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
 import { formatTime } from "@/lib/client/format";
 import { useProfileNames } from "@/lib/client/profile-names";
-import { keys, type JournalEntry } from "@/lib/client/queries";
+import { keys } from "@/lib/client/queries";
+import type { JournalEntry } from "@/lib/journal";
 import { timeSorting } from "@/lib/client/sorting";
 
 const PAGE_SIZE = 25;

@@ -2,7 +2,7 @@ import { compareDecimal, DECIMAL_PATTERN } from "@/lib/spec/decimal";
 import { FINAL_ORDER_STATUSES } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
-import type { JournalEntry } from "./queries";
+import type { JournalEntry } from "@/lib/journal";
 
 /** Orders a trader may still cancel. */
 export const isCancellable = (o: Pick<Order, "status">): boolean => o.status === "SUBMITTED" || o.status === "OPEN";

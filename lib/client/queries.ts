@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { JournalEntry } from "@/lib/journal";
 import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
@@ -29,23 +30,6 @@ export interface Ticker {
 export interface Page<T> {
   items: T[];
   next_page_cursor: string;
-}
-export interface JournalEntry {
-  id: string;
-  kind: "order" | "transfer";
-  ref_id: string;
-  user_email: string;
-  user_role: string;
-  profile_id: string;
-  to_profile_id: string | null;
-  request: Record<string, unknown>;
-  status: "pending" | "succeeded" | "failed";
-  created_at: string;
-  completed_at: string | null;
-  http_status: number | null;
-  latency_ms: number | null;
-  result_id: string | null;
-  problem: { title: string; detail?: string } | null;
 }
 
 export const keys = {

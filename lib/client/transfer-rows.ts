@@ -1,7 +1,7 @@
 import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";
 import type { Transfer } from "@/lib/spec/transfer";
 import { metadataText } from "./order-rows";
-import type { JournalEntry } from "./queries";
+import type { JournalEntry } from "@/lib/journal";
 
 /** One row of the transfers table: the legs sharing a group_id, or a lone transfer (a deposit). */
 export interface TransferGroup {

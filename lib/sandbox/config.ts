@@ -11,3 +11,30 @@ export interface SandboxConfig {
   seed: string;
   transferSettleMillis: number;
 }
+
+/** The variables of the dashboard's configuration that the sandbox reads. */
+export interface SandboxEnv {
+  DATA_DIR: string;
+  SANDBOX_CLIENT_ID: string;
+  SANDBOX_CLIENT_SECRET: string;
+  SANDBOX_TOKEN_TTL_SECONDS: number;
+  SANDBOX_TOKEN_RATE_PER_SECOND: number;
+  SANDBOX_API_RATE_PER_SECOND: number;
+  SANDBOX_TRANSFER_RATE_PER_SECOND: number;
+  SANDBOX_MARKET_MAKER: "on" | "off";
+  SANDBOX_SEED: string;
+  SANDBOX_TRANSFER_SETTLE_MS: number;
+}
+
+export const sandboxConfigFromEnv = (env: SandboxEnv): SandboxConfig => ({
+  dataDir: env.DATA_DIR,
+  clientId: env.SANDBOX_CLIENT_ID,
+  clientSecret: env.SANDBOX_CLIENT_SECRET,
+  tokenTtlSeconds: env.SANDBOX_TOKEN_TTL_SECONDS,
+  tokenRatePerSecond: env.SANDBOX_TOKEN_RATE_PER_SECOND,
+  apiRatePerSecond: env.SANDBOX_API_RATE_PER_SECOND,
+  transferRatePerSecond: env.SANDBOX_TRANSFER_RATE_PER_SECOND,
+  marketMaker: env.SANDBOX_MARKET_MAKER === "on",
+  seed: env.SANDBOX_SEED,
+  transferSettleMillis: env.SANDBOX_TRANSFER_SETTLE_MS,
+});

@@ -11,7 +11,8 @@ import {
   type OrderSide,
 } from "@/lib/spec";
 import { SCALE, divDown, formatFixed, formatTrimmed, mul, parseAmount } from "./engine/amounts";
-import { ServiceProblem, type Exchange } from "./engine/exchange";
+import { ProblemError } from "@/lib/spec";
+import type { Exchange } from "./engine/exchange";
 import { Prng } from "./prng";
 import {
   FLOW_TRADER_CUSTOMER_ID,
@@ -212,7 +213,7 @@ export class MarketMaker {
     try {
       this.exchange.cancelOrder(this.maker.customerId, this.maker.profileId, orderId);
     } catch (error) {
-      if (!(error instanceof ServiceProblem)) throw error;
+      if (!(error instanceof ProblemError)) throw error;
     }
   }
 
@@ -291,7 +292,7 @@ export class MarketMaker {
     try {
       return this.exchange.submitOrder(who.customerId, who.profileId, checked).id;
     } catch (error) {
-      if (error instanceof ServiceProblem) return null;
+      if (error instanceof ProblemError) return null;
       throw error;
     }
   }

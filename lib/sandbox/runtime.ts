@@ -141,13 +141,3 @@ export class SandboxRuntime {
     this.store.close();
   }
 }
-
-const KEY = Symbol.for("treasury-dashboard.sandbox");
-type Holder = { [KEY]?: SandboxRuntime };
-
-/** The process's one sandbox, kept on globalThis so Next's module reloads share it. */
-export function getSandbox(config: SandboxConfig): SandboxRuntime {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= new SandboxRuntime(config).start();
-  return holder[KEY];
-}

@@ -1,11 +1,12 @@
 import "server-only";
 import { env } from "./env";
 
-/** The dashboard's own origin as the browser sees it. */
-export function ownOrigin(request: Request): string {
+/** The dashboard's own origin as the browser sees it, from a request or a page's headers. */
+export function ownOrigin(request: { headers: Headers; url?: string }): string {
   if (env.NEXTAUTH_URL) return new URL(env.NEXTAUTH_URL).origin;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
-  const proto = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+  const url = request.url ? new URL(request.url) : undefined;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url?.host;
+  const proto = request.headers.get("x-forwarded-proto") ?? url?.protocol.replace(":", "") ?? "http";
   return `${proto}://${host}`;
 }
 

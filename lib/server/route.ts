@@ -1,75 +1,66 @@
 import "server-only";
+import type { NextRequest } from "next/server";
+import { problemResponse } from "@/lib/http";
 import { can, type Action } from "@/lib/roles";
+import { problem, ProblemError } from "@/lib/spec";
 import { currentUser, type SignedInUser } from "./auth/session";
 import { isSameOrigin } from "./origin";
-import { problem, ProblemError, problemResponse, serviceSignInFailed } from "./problem";
-import { TokenRequestError, UpstreamTimeout, UpstreamUnreachable } from "./upstream/errors";
+import { runtime, type Runtime } from "./runtime";
+import { UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
 
 export interface RouteContext<P> {
-  request: Request;
+  request: NextRequest;
   params: P;
   user: SignedInUser;
+  runtime: Runtime;
 }
+
+export type RouteHandler<P> = (ctx: RouteContext<P>) => Promise<Response>;
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** What a person should read when the service could not be reached or did not answer. */
-function upstreamProblem(error: unknown) {
-  if (error instanceof UpstreamTimeout) {
-    return problem(
-      504,
-      "Service Timeout",
-      "The service did not answer in time. Nothing is lost: the request is journaled and will be reconciled.",
-    );
-  }
-  if (error instanceof UpstreamUnreachable) {
-    return problem(502, "Service Unreachable", "The service could not be reached. Try again in a moment.");
-  }
-  if (error instanceof TokenRequestError) return serviceSignInFailed();
-  return undefined;
+/**
+ * Makes the wrapper every dashboard API handler goes through, over the runtime `getRuntime`
+ * gives: a same-origin check for changes (403), a staff session (401), the role for `action`
+ * (403), then the handler; a thrown problem or upstream failure becomes its problem+json.
+ */
+export function routeWrapper(getRuntime: () => Promise<Runtime>) {
+  return <P = Record<string, never>>(action: Action, handler: RouteHandler<P>) =>
+    async (request: NextRequest, context: { params: Promise<P> }): Promise<Response> => {
+      try {
+        if (MUTATING.has(request.method) && !isSameOrigin(request)) {
+          return refuse(
+            403,
+            "Forbidden",
+            "Changes must come from the dashboard's own pages (cross-origin request refused).",
+          );
+        }
+        const user = await currentUser(request);
+        if (!user) return refuse(401, "Unauthorized", "Sign in to use the dashboard.");
+        if (!can(user.role, action)) {
+          return refuse(403, "Forbidden", `The ${user.role} role may not do this (${action}).`, {
+            role: user.role,
+            action,
+          });
+        }
+        return await handler({ request, params: await context.params, user, runtime: await getRuntime() });
+      } catch (error) {
+        if (error instanceof ProblemError) return problemResponse(error.problem);
+        if (error instanceof UpstreamError) return problemResponse(upstreamProblem(error));
+        console.error("dashboard: request failed", error instanceof Error ? error.message : error);
+        return refuse(500, "Internal Server Error", "The dashboard failed to handle this request.");
+      }
+    };
 }
 
-/**
- * Every dashboard API handler goes through here: same-origin check for changes, a staff
- * session (401), the role for `action` (403), then the handler; known failures become
- * problems a person understands.
- */
-export function withRole<P = Record<string, never>>(
-  action: Action,
-  handler: (ctx: RouteContext<P>) => Promise<Response>,
-) {
-  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
-    try {
-      if (MUTATING.has(request.method) && !isSameOrigin(request)) {
-        return problemResponse(
-          problem(403, "Forbidden", "Changes must come from the dashboard's own pages (cross-origin request refused)."),
-        );
-      }
-      const user = await currentUser(request);
-      if (!user) return problemResponse(problem(401, "Unauthorized", "Sign in to use the dashboard."));
-      if (!can(user.role, action)) {
-        return problemResponse(
-          problem(403, "Forbidden", `The ${user.role} role may not do this (${action}).`, { role: user.role, action }),
-        );
-      }
-      return await handler({ request, params: await context.params, user });
-    } catch (error) {
-      if (error instanceof ProblemError) return problemResponse(error.problem);
-      const mapped = upstreamProblem(error);
-      if (mapped) return problemResponse(mapped);
-      console.error("dashboard: request failed", error instanceof Error ? error.message : error);
-      return problemResponse(problem(500, "Internal Server Error", "The dashboard failed to handle this request."));
-    }
-  };
-}
+const refuse = (status: number, title: string, detail: string, meta?: Record<string, unknown>) =>
+  problemResponse(problem(status, title, detail, meta));
 
-/**
- * The handler for the methods a route does not offer: a 405 problem naming those it does
- * (without it Next answers an empty 405). Export it under each other method's name.
- */
-export function methodNotAllowed(...allowed: string[]) {
-  return async (): Promise<Response> =>
-    problemResponse(problem(405, "Method Not Allowed", `This operation takes ${allowed.join(" or ")}.`), {
-      Allow: allowed.join(", "),
-    });
+/** `withRole("orders:create", async ({ request, params, user, runtime }) => ...)`, over the process's runtime. */
+export const withRole = routeWrapper(runtime);
+
+/** The service's answer, status and body as they are: records as JSON, problems as problem+json. */
+export function relay(res: Pick<UpstreamResponse, "status" | "body">): Response {
+  const type = res.status >= 400 ? "application/problem+json" : "application/json";
+  return new Response(JSON.stringify(res.body ?? {}), { status: res.status, headers: { "Content-Type": type } });
 }

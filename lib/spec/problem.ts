@@ -9,6 +9,37 @@ export interface Problem {
   meta?: Record<string, unknown>;
 }
 
+/** A problem with no type of its own (RFC 9457's "about:blank"): the title says what kind. */
+export const problem = (status: number, title: string, detail: string, meta?: Record<string, unknown>): Problem => ({
+  type: "about:blank",
+  title,
+  status,
+  detail,
+  ...(meta ? { meta } : {}),
+});
+
+const PROBLEM_BRAND = "treasury-dashboard.problem";
+
+/**
+ * The one error that carries a problem: thrown by the back end, the sandbox and the browser's
+ * API client alike, and answered (or shown) as its problem.
+ *
+ * `instanceof` goes by a brand, not class identity: Next bundles server modules once for
+ * instrumentation.ts and once for the routes, and both share the one runtime, so a route can
+ * meet an error made by the other copy of this class.
+ */
+export class ProblemError extends Error {
+  readonly brand = PROBLEM_BRAND;
+
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.title);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { brand?: unknown }).brand === PROBLEM_BRAND;
+  }
+}
+
 /** One refused field: its dotted path ("metadata.desk") and the rule, in words. */
 export interface FieldError {
   field: string;

@@ -19,7 +19,8 @@ import {
   type Market,
 } from "@/lib/spec";
 import { parseAmount } from "@/lib/sandbox/engine/amounts";
-import { Exchange, ServiceProblem } from "@/lib/sandbox/engine/exchange";
+import { Exchange } from "@/lib/sandbox/engine/exchange";
+import { ProblemError } from "@/lib/spec";
 import { TradeStats } from "@/lib/sandbox/engine/stats";
 import { Prng } from "@/lib/sandbox/prng";
 
@@ -122,7 +123,7 @@ function run(ops: Op[]) {
         ex.cancelOrder(customer, profile, ids[op.target] ?? "unknown");
       }
     } catch (error) {
-      if (!(error instanceof ServiceProblem)) throw error;
+      if (!(error instanceof ProblemError)) throw error;
       refused++;
     }
     // The store drains once per request in the sandbox; here in batches, to bound the sets.

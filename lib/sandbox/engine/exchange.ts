@@ -12,7 +12,7 @@ import {
 import { divDown, formatTrimmed, min, mul, parseAmount } from "./amounts";
 import { BookSide } from "./book";
 import { InsufficientFunds, Ledger } from "./ledger";
-import { problems, ServiceProblem } from "./problems";
+import { problems } from "./problems";
 import { toOrderRecord } from "./records";
 import { TradeStats } from "./stats";
 import type { EngineOrder, EngineTransfer, Profile } from "./types";
@@ -557,5 +557,3 @@ export class Exchange {
     this.drainChanges();
   }
 }
-
-export { ServiceProblem };

@@ -1,12 +1,11 @@
-import { ServiceProblem } from "../engine/problems";
 import type { TokenClaims } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
-import type { Scope } from "@/lib/spec/scopes";
+import { methodNotAllowed, problemResponse } from "@/lib/http";
+import { problem, ProblemError, type Scope } from "@/lib/spec";
 import type { Handler } from "./context";
 import { getOrderBook, getTicker, listMarkets } from "./markets";
 import { cancelOrder, createOrder, getOrder, listOrders } from "./orders";
 import { createSandboxDeposit, listBalances, listProfiles } from "./profiles";
-import { problemResponse, simpleProblem } from "./respond";
 import { issueToken } from "./token";
 import { createInternalTransfer, getTransfer, listTransfers } from "./transfers";
 
@@ -79,14 +78,14 @@ const challenge = (error?: string, description?: string, scope?: string) =>
 function authenticate(request: Request, sandbox: SandboxRuntime): TokenClaims | Response {
   const header = request.headers.get("authorization");
   if (!header?.toLowerCase().startsWith("bearer ")) {
-    return problemResponse(simpleProblem(401, "Unauthorized", "a Bearer access token is required"), {
+    return problemResponse(problem(401, "Unauthorized", "a Bearer access token is required"), {
       "WWW-Authenticate": challenge(),
     });
   }
   const claims = sandbox.tokens.verify(header.slice(7).trim());
   if (typeof claims === "string") {
     const description = claims === "expired" ? "the access token expired" : "the access token is not valid";
-    return problemResponse(simpleProblem(401, "Unauthorized", description), {
+    return problemResponse(problem(401, "Unauthorized", description), {
       "WWW-Authenticate": challenge("invalid_token", description),
     });
   }
@@ -104,17 +103,17 @@ function decodedParams(match: RegExpExecArray): Record<string, string> | null {
 /** Serves one request to the sandbox; `path` is what follows `/sandbox`. */
 export async function handleSandboxRequest(request: Request, path: string, sandbox: SandboxRuntime): Promise<Response> {
   if (path === "/oauth2/token") {
-    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    if (request.method !== "POST") return methodNotAllowed("POST");
     return issueToken(request, sandbox);
   }
   const candidates = ROUTES.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((c) => c.match);
   if (candidates.length === 0) {
-    return problemResponse(simpleProblem(404, "Not Found", `no such endpoint: ${request.method} /sandbox${path}`));
+    return problemResponse(problem(404, "Not Found", `no such endpoint: ${request.method} /sandbox${path}`));
   }
   const hit = candidates.find((c) => c.route.method === request.method);
-  if (!hit) return methodNotAllowed(candidates.map((c) => c.route.method));
+  if (!hit) return methodNotAllowed(...candidates.map((c) => c.route.method));
   const params = decodedParams(hit.match!);
-  if (!params) return problemResponse(simpleProblem(400, "Bad Request", "the path is not validly percent-encoded"));
+  if (!params) return problemResponse(problem(400, "Bad Request", "the path is not validly percent-encoded"));
   return dispatch(hit.route, request, params, sandbox);
 }
 
@@ -125,7 +124,7 @@ async function dispatch(route: Route, request: Request, params: Record<string, s
     if (auth instanceof Response) return auth;
     if (!auth.scopes.includes(route.scope)) {
       const detail = `this operation needs the scope ${route.scope}`;
-      return problemResponse(simpleProblem(403, "Forbidden", detail, { required_scope: route.scope }), {
+      return problemResponse(problem(403, "Forbidden", detail, { required_scope: route.scope }), {
         "WWW-Authenticate": challenge("insufficient_scope", detail, route.scope),
       });
     }
@@ -134,22 +133,14 @@ async function dispatch(route: Route, request: Request, params: Record<string, s
   const rate = route.limit === "transfer" ? sandbox.config.transferRatePerSecond : sandbox.config.apiRatePerSecond;
   const wait = sandbox.limiter.take(`${route.limit ?? "api"}:${caller.clientId}`, rate);
   if (wait > 0) {
-    return problemResponse(
-      simpleProblem(429, "Too Many Requests", `rate limit of ${rate} requests per second exceeded`),
-      {
-        "Retry-After": String(wait),
-      },
-    );
+    return problemResponse(problem(429, "Too Many Requests", `rate limit of ${rate} requests per second exceeded`), {
+      "Retry-After": String(wait),
+    });
   }
   try {
     return await route.handler({ request, url: new URL(request.url), params, caller, sandbox });
   } catch (error) {
-    if (error instanceof ServiceProblem) return problemResponse(error.problem);
+    if (error instanceof ProblemError) return problemResponse(error.problem);
     throw error;
   }
 }
-
-const methodNotAllowed = (allowed: string[]) =>
-  problemResponse(simpleProblem(405, "Method Not Allowed", `use ${allowed.join(" or ")}`), {
-    Allow: allowed.join(", "),
-  });

@@ -1,13 +1,8 @@
-import * as z from "zod";
-import { MARKETS, MARKET_DETAILS, marketSchema, type Market } from "@/lib/spec";
+import { json, pathMarket } from "@/lib/http";
+import { MARKETS, MARKET_DETAILS } from "@/lib/spec";
 import { divRound, formatTrimmed } from "../engine/amounts";
 import { DAY, startOfUtcDay, type Summary } from "../engine/stats";
 import type { Handler } from "./context";
-import { parseOr400 } from "./parse";
-import { json } from "./respond";
-
-const marketParam = (params: Record<string, string>): Market =>
-  parseOr400(z.object({ market: marketSchema }), { market: params.market }).market;
 
 const level = (l: { price: bigint; amount: bigint } | undefined) =>
   l ? { price: formatTrimmed(l.price), amount: formatTrimmed(l.amount) } : { price: "0", amount: "0" };
@@ -17,7 +12,7 @@ export const listMarkets: Handler = () => json({ markets: MARKETS.map((m) => MAR
 
 /** GET /v2/markets/{market}/order-book: aggregated levels, best first. */
 export const getOrderBook: Handler = ({ params, sandbox }) => {
-  const market = marketParam(params);
+  const market = pathMarket(params.market!);
   const { bids, asks } = sandbox.exchange.orderBook(market);
   return json({ market, bids: bids.map(level), asks: asks.map(level) });
 };
@@ -34,7 +29,7 @@ const stats = (s: Summary | null) =>
 
 /** GET /v2/markets/{market}/ticker */
 export const getTicker: Handler = ({ params, sandbox }) => {
-  const market = marketParam(params);
+  const market = pathMarket(params.market!);
   const now = sandbox.now();
   const book = sandbox.exchange.orderBook(market, 1);
   const trades = sandbox.exchange.tradeStats(market);

@@ -2,13 +2,13 @@ import * as z from "zod";
 import { createOrderRequestSchema, marketSchema, orderStatusSchema, type Order } from "@/lib/spec";
 import { problems } from "../engine/problems";
 import { toOrderRecord } from "../engine/records";
+import { json, jsonBody, parseOr400, pathId, queryOf } from "@/lib/http";
 import type { Handler } from "./context";
-import { jsonBody, page, paddedKey, pageFields, parseOr400, pathId, queryObject } from "./parse";
-import { json } from "./respond";
+import { page, paddedKey, pageFields } from "./pages";
 
 /** POST /v2/profiles/{profile_id}/orders: SUBMITTED at once, or after await_fill_millis. */
 export const createOrder: Handler = async ({ request, params, caller, sandbox }) => {
-  const profileId = pathId(params, "profile_id");
+  const profileId = pathId("profile_id", params.profile_id);
   const body = parseOr400(createOrderRequestSchema({ now: sandbox.now }), await jsonBody(request));
   const order = sandbox.run((ex) => ex.submitOrder(caller.customerId, profileId, body));
   const submitted: Order = toOrderRecord(order);
@@ -19,8 +19,8 @@ export const createOrder: Handler = async ({ request, params, caller, sandbox })
 };
 
 const ownOrder = ({ params, caller, sandbox }: Parameters<Handler>[0]) => {
-  const profileId = pathId(params, "profile_id");
-  const orderId = pathId(params, "id");
+  const profileId = pathId("profile_id", params.profile_id);
+  const orderId = pathId("id", params.id);
   sandbox.exchange.profileOf(caller.customerId, profileId);
   return { profileId, orderId };
 };
@@ -50,7 +50,10 @@ const listOrdersQuery = z.strictObject({
 
 /** GET /v2/orders, newest first. */
 export const listOrders: Handler = ({ url, caller, sandbox }) => {
-  const q = parseOr400(listOrdersQuery, queryObject(url, ["ref_ids"]));
+  const q = parseOr400(
+    listOrdersQuery,
+    queryOf(url, ["profile_id", "market", "status", "limit", "page_cursor"], ["ref_ids"]),
+  );
   const refIds = q.ref_ids ? new Set(q.ref_ids) : undefined;
   const matching = [...sandbox.exchange.orders.values()]
     .filter(

@@ -1,9 +1,8 @@
 import * as z from "zod";
 import { assetSchema, positiveDecimal } from "@/lib/spec";
 import { formatTrimmed } from "../engine/amounts";
+import { json, jsonBody, parseOr400, pathId } from "@/lib/http";
 import type { Handler } from "./context";
-import { jsonBody, parseOr400, pathId } from "./parse";
-import { json } from "./respond";
 
 /** GET /v2/profiles: the caller's profiles. */
 export const listProfiles: Handler = ({ caller, sandbox }) => {
@@ -15,7 +14,7 @@ export const listProfiles: Handler = ({ caller, sandbox }) => {
 
 /** GET /v2/profiles/{profile_id}/balances */
 export const listBalances: Handler = ({ params, caller, sandbox }) => {
-  const profileId = pathId(params, "profile_id");
+  const profileId = pathId("profile_id", params.profile_id);
   sandbox.exchange.profileOf(caller.customerId, profileId);
   const items = sandbox.exchange.ledger
     .balancesOf(profileId)
@@ -33,7 +32,7 @@ const depositBody = z.strictObject({
 
 /** POST /v2/sandbox/profiles/{profile_id}/deposit: funds a profile for demos and tests. */
 export const createSandboxDeposit: Handler = async ({ request, params, caller, sandbox }) => {
-  const profileId = pathId(params, "profile_id");
+  const profileId = pathId("profile_id", params.profile_id);
   const body = parseOr400(depositBody, await jsonBody(request));
   const deposit = sandbox.run((ex) => ex.deposit(caller.customerId, profileId, body.asset, body.amount));
   return json({ activity_id: deposit.id });

@@ -1,6 +1,7 @@
 import type { SandboxRuntime } from "../runtime";
 import { handleSandboxRequest } from "./index";
-import { problemResponse, simpleProblem } from "./respond";
+import { problemResponse } from "@/lib/http";
+import { problem } from "@/lib/spec";
 
 /**
  * The whole sandbox behind one function of a Web Request: the Next route and the test
@@ -8,12 +9,12 @@ import { problemResponse, simpleProblem } from "./respond";
  * id stays inside that id (and is then refused by the id's rule).
  */
 export async function serveSandbox(request: Request, sandbox: SandboxRuntime | null): Promise<Response> {
-  if (!sandbox) return problemResponse(simpleProblem(404, "Not Found", "the embedded sandbox is off (SANDBOX=off)"));
+  if (!sandbox) return problemResponse(problem(404, "Not Found", "the embedded sandbox is off (SANDBOX=off)"));
   const path = new URL(request.url).pathname.replace(/^\/sandbox/, "");
   try {
     return await handleSandboxRequest(request, path, sandbox);
   } catch (error) {
     console.error("sandbox: request failed", error);
-    return problemResponse(simpleProblem(500, "Internal Server Error", "the sandbox failed to handle the request"));
+    return problemResponse(problem(500, "Internal Server Error", "the sandbox failed to handle the request"));
   }
 }

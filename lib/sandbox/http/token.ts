@@ -1,6 +1,7 @@
 import { authorizeClientCredentials, clientCredentials, OAuthError } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
-import { json, problemResponse, simpleProblem } from "./respond";
+import { json, problemResponse } from "@/lib/http";
+import { problem } from "@/lib/spec";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -22,7 +23,7 @@ export async function issueToken(request: Request, sandbox: SandboxRuntime): Pro
     const wait = sandbox.limiter.take(`token:${credentials.id}`, sandbox.config.tokenRatePerSecond);
     if (wait > 0) {
       return problemResponse(
-        simpleProblem(429, "Too Many Requests", "the token endpoint allows about 1 request per second: cache tokens"),
+        problem(429, "Too Many Requests", "the token endpoint allows about 1 request per second: cache tokens"),
         { "Retry-After": String(wait) },
       );
     }

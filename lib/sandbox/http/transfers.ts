@@ -2,9 +2,9 @@ import * as z from "zod";
 import { createInternalTransferRequestSchema, transferStatusSchema, transferTypeSchema } from "@/lib/spec";
 import { problems } from "../engine/problems";
 import { toTransferRecord } from "../engine/records";
+import { json, jsonBody, parseOr400, pathId, queryOf } from "@/lib/http";
 import type { Handler } from "./context";
-import { jsonBody, page, paddedKey, pageFields, parseOr400, pathId, queryObject } from "./parse";
-import { json } from "./respond";
+import { page, paddedKey, pageFields } from "./pages";
 
 /** POST /v2/transfer/internal: the DEBIT leg, PENDING. */
 export const createInternalTransfer: Handler = async ({ request, caller, sandbox }) => {
@@ -15,7 +15,7 @@ export const createInternalTransfer: Handler = async ({ request, caller, sandbox
 
 /** GET /v2/transfer/transfers/{id} */
 export const getTransfer: Handler = ({ params, caller, sandbox }) => {
-  const id = pathId(params, "id");
+  const id = pathId("id", params.id);
   const transfer = sandbox.exchange.transfers.get(id);
   if (!transfer || transfer.customerId !== caller.customerId) throw problems.notFound(`transfer not found: ${id}`);
   return json(toTransferRecord(transfer));
@@ -33,7 +33,10 @@ const listTransfersQuery = z.strictObject({
 
 /** GET /v2/transfer/transfers, newest first. */
 export const listTransfers: Handler = ({ url, caller, sandbox }) => {
-  const q = parseOr400(listTransfersQuery, queryObject(url, ["profile_ids", "ref_ids", "group_ids", "statuses"]));
+  const q = parseOr400(
+    listTransfersQuery,
+    queryOf(url, ["type", "limit", "page_cursor"], ["profile_ids", "ref_ids", "group_ids", "statuses"]),
+  );
   const within = (list: string[] | undefined, value: string | undefined) =>
     !list || (value !== undefined && list.includes(value));
   const matching = [...sandbox.exchange.transfers.values()]

@@ -2,7 +2,6 @@ import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import { env } from "../env";
 import { migrateToLatest } from "./migrations";
 import type { Database } from "./schema";
 
@@ -53,48 +52,5 @@ async function dialectFor(config: DbConfig) {
   database.pragma("synchronous = NORMAL");
   // Two processes on one file (dev server and a script) wait for each other instead of failing.
   database.pragma("busy_timeout = 5000");
-  return new SqliteDialect({ database: withStatementCache(database) });
-}
-
-type SQLiteDatabase = import("better-sqlite3").Database;
-
-/**
- * Kysely prepares every query anew; the journal runs the same few SQL texts on every
- * create, so prepared statements are kept by their text (a bounded cache: an `in (...)`
- * list makes a text per length). Kysely only runs them to completion (all / run).
- */
-function withStatementCache(database: SQLiteDatabase, max = 500) {
-  const statements = new Map<string, ReturnType<SQLiteDatabase["prepare"]>>();
-  return {
-    close: () => database.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= max) statements.clear();
-        statement = database.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
-}
-
-const slot = Symbol.for("treasury-dashboard.journal-db");
-type Slot = { [slot]?: Promise<Db> };
-
-/**
- * The process's database, opened and migrated on first use. Kept on globalThis so
- * Next dev's module reloads reuse one pool instead of opening another per reload.
- */
-export function getDb(): Promise<Db> {
-  const holder = globalThis as Slot;
-  if (!holder[slot]) {
-    const opening = createDb(dbConfigFromEnv(env));
-    holder[slot] = opening;
-    // A failed open (database down at start) is retried by the next caller, not cached forever.
-    opening.catch(() => {
-      if (holder[slot] === opening) delete holder[slot];
-    });
-  }
-  return holder[slot];
+  return new SqliteDialect({ database });
 }

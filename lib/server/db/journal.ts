@@ -1,6 +1,8 @@
 import "server-only";
-import { randomFillSync } from "node:crypto";
-import type { Compilable, CompiledQuery, Selectable } from "kysely";
+import { v7 as timeOrderedId } from "uuid";
+import type { Selectable } from "kysely";
+import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
+import { fieldProblem } from "@/lib/http";
 import type { Problem } from "@/lib/spec/problem";
 import type { Db } from "./index";
 import type { JournalTable } from "./schema";
@@ -14,32 +16,7 @@ import type { JournalTable } from "./schema";
  * service uses, never numbers.
  */
 
-export type JournalKind = "order" | "transfer";
-export type JournalStatus = "pending" | "succeeded" | "failed";
-
-export interface JournalEntry {
-  id: string;
-  kind: JournalKind;
-  ref_id: string;
-  user_email: string;
-  user_role: string;
-  /** The order's profile, or the transfer's sending profile. */
-  profile_id: string;
-  /** The transfer's receiving profile; null for orders. */
-  to_profile_id: string | null;
-  request: unknown;
-  status: JournalStatus;
-  created_at: string;
-  completed_at: string | null;
-  http_status: number | null;
-  latency_ms: number | null;
-  /** The service's record, when the create succeeded. */
-  record: unknown;
-  /** The problem, when it failed. */
-  problem: Problem | null;
-  /** The resulting order or transfer id. */
-  result_id: string | null;
-}
+export type { JournalEntry, JournalKind, JournalStatus };
 
 export interface NewJournalEntry {
   kind: JournalKind;
@@ -76,19 +53,12 @@ export class DuplicateJournalEntry extends Error {
   }
 }
 
-/** A pagination cursor that this journal did not hand out. */
-export class InvalidCursor extends Error {
-  override readonly name = "InvalidCursor";
-  constructor() {
-    super("The cursor is not valid; start again from the first page");
-  }
-}
-
 /** Writes a 'pending' entry before the create is sent. Throws DuplicateJournalEntry when the ref_id is taken. */
 export async function beginEntry(db: Db, input: NewJournalEntry): Promise<JournalEntry> {
   const now = new Date();
   const row: Selectable<JournalTable> = {
-    id: timeOrderedId(now.getTime()),
+    // UUIDv7: ordered by creation, which breaks ties between entries of the same millisecond.
+    id: timeOrderedId(),
     kind: input.kind,
     ref_id: input.refId,
     user_email: input.userEmail,
@@ -106,7 +76,7 @@ export async function beginEntry(db: Db, input: NewJournalEntry): Promise<Journa
     result_id: null,
   };
   try {
-    await insertRow(db, row);
+    await db.insertInto("journal").values(row).execute();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw new DuplicateJournalEntry(input.kind, input.refId, await findByRefId(db, input.kind, input.refId));
@@ -119,90 +89,22 @@ export async function beginEntry(db: Db, input: NewJournalEntry): Promise<Journa
  * undefined when it was not pending (already completed, e.g. by reconciliation).
  */
 export async function completeEntry(db: Db, id: string, outcome: JournalOutcome): Promise<JournalEntry | undefined> {
-  const [row] = await completePending(db, {
-    id,
-    status: outcome.status,
-    completed_at: new Date().toISOString(),
-    http_status: outcome.httpStatus,
-    latency_ms: Math.round(outcome.latencyMs),
-    record_json: outcome.status === "succeeded" ? JSON.stringify(outcome.record ?? null) : null,
-    problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
-    result_id: outcome.status === "succeeded" ? (outcome.resultId ?? idOf(outcome.record)) : null,
-  });
+  const row = await db
+    .updateTable("journal")
+    .set({
+      status: outcome.status,
+      completed_at: new Date().toISOString(),
+      http_status: outcome.httpStatus,
+      latency_ms: Math.round(outcome.latencyMs),
+      record_json: outcome.status === "succeeded" ? JSON.stringify(outcome.record ?? null) : null,
+      problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
+      result_id: outcome.status === "succeeded" ? (outcome.resultId ?? idOf(outcome.record)) : null,
+    })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .returningAll()
+    .executeTakeFirst();
   return row && toEntry(row);
-}
-
-type Row = Selectable<JournalTable>;
-type Completion = Pick<
-  Row,
-  "id" | "status" | "completed_at" | "http_status" | "latency_ms" | "record_json" | "problem_json" | "result_id"
->;
-
-/**
- * The two writes of every create, built and compiled by Kysely once per database rather
- * than on every call: building and compiling cost more CPU than SQLite takes to run them.
- */
-const insertRow = compiledOnce<Row, unknown>(
-  [
-    "id",
-    "kind",
-    "ref_id",
-    "user_email",
-    "user_role",
-    "profile_id",
-    "to_profile_id",
-    "request_json",
-    "status",
-    "created_at",
-    "completed_at",
-    "http_status",
-    "latency_ms",
-    "record_json",
-    "problem_json",
-    "result_id",
-  ],
-  (db, row) => db.insertInto("journal").values(row),
-);
-
-const completePending = compiledOnce<Completion, Row>(
-  ["id", "status", "completed_at", "http_status", "latency_ms", "record_json", "problem_json", "result_id"],
-  (db, { id, ...set }) =>
-    db.updateTable("journal").set(set).where("id", "=", id).where("status", "=", "pending").returningAll(),
-);
-
-/** Marks a parameter of a query compiled once; no real value starts with a NUL character. */
-const SLOT = "\u0000slot:";
-
-/**
- * A query Kysely builds and compiles once per database (each dialect its own SQL), then runs
- * with the values of `keys` put in their places among the parameters: `build` is handed a
- * marker for each key instead of its value, and each marker must come out as a parameter.
- */
-function compiledOnce<V extends Record<string, unknown>, R>(
-  keys: readonly (keyof V & string)[],
-  build: (db: Db, values: V) => Compilable<R>,
-): (db: Db, values: V) => Promise<R[]> {
-  const compiled = new WeakMap<Db, { query: CompiledQuery<R>; slots: (string | undefined)[] }>();
-  return async (db, values) => {
-    let known = compiled.get(db);
-    if (!known) {
-      const markers = Object.fromEntries(keys.map((key) => [key, `${SLOT}${key}`])) as unknown as V;
-      const query = build(db, markers).compile();
-      const slots = query.parameters.map((p) =>
-        typeof p === "string" && p.startsWith(SLOT) ? p.slice(SLOT.length) : undefined,
-      );
-      const missing = keys.filter((key) => !slots.includes(key));
-      if (missing.length > 0) throw new Error(`Compiled query lost the parameters ${missing.join(", ")}`);
-      compiled.set(db, (known = { query, slots }));
-    }
-    const { query, slots } = known;
-    const parameters = query.parameters.map((constant, i) => {
-      const key = slots[i];
-      return key === undefined ? constant : values[key];
-    });
-    const run: CompiledQuery<R> = { ...query, parameters };
-    return (await db.executeQuery(run)).rows;
-  };
 }
 
 /**
@@ -246,11 +148,6 @@ export async function findByRefId(db: Db, kind: JournalKind, refId: string): Pro
   return row && toEntry(row);
 }
 
-export async function findEntry(db: Db, id: string): Promise<JournalEntry | undefined> {
-  const row = await db.selectFrom("journal").selectAll().where("id", "=", id).executeTakeFirst();
-  return row && toEntry(row);
-}
-
 /** Entries still pending, oldest first: what reconciliation at start asks the service about. */
 export async function listPending(db: Db, options: { createdBefore?: Date } = {}): Promise<JournalEntry[]> {
   let query = db.selectFrom("journal").selectAll().where("status", "=", "pending");
@@ -267,7 +164,7 @@ export interface JournalQuery {
   /** Matches either side of a transfer. */
   profileId?: string;
   refIds?: readonly string[];
-  /** 1 to MAX_PAGE_SIZE; default DEFAULT_PAGE_SIZE. */
+  /** How many entries, 1 to MAX_PAGE_SIZE (GET /api/activity checks it); default DEFAULT_PAGE_SIZE. */
   limit?: number;
   /** The next_cursor of the previous page. */
   cursor?: string | null;
@@ -283,7 +180,7 @@ export const MAX_PAGE_SIZE = 200;
 
 /** Newest first, keyset-paginated on (created_at, id): stable while new entries arrive. */
 export async function listEntries(db: Db, filter: JournalQuery = {}): Promise<JournalPage> {
-  const limit = Math.min(Math.max(Math.trunc(filter.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+  const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
   if (filter.refIds && filter.refIds.length === 0) return { items: [], next_cursor: null };
   let query = db.selectFrom("journal").selectAll();
   if (filter.kind) query = query.where("kind", "=", filter.kind);
@@ -311,30 +208,6 @@ export async function listEntries(db: Db, filter: JournalQuery = {}): Promise<Jo
     items: page.map(toEntry),
     next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
   };
-}
-
-export interface Submitter {
-  user_email: string;
-  user_role: string;
-  created_at: string;
-}
-
-/** Who submitted each of these ref_ids (for the tables' "submitted by"); unknown ref_ids are absent. */
-export async function submittersOf(
-  db: Db,
-  kind: JournalKind,
-  refIds: readonly string[],
-): Promise<Map<string, Submitter>> {
-  const result = new Map<string, Submitter>();
-  if (refIds.length === 0) return result;
-  const rows = await db
-    .selectFrom("journal")
-    .select(["ref_id", "user_email", "user_role", "created_at"])
-    .where("kind", "=", kind)
-    .where("ref_id", "in", [...new Set(refIds)])
-    .execute();
-  for (const { ref_id, ...submitter } of rows) result.set(ref_id, submitter);
-  return result;
 }
 
 function toEntry(row: Selectable<JournalTable>): JournalEntry {
@@ -383,48 +256,5 @@ function decodeCursor(cursor: string): [string, string] {
   } catch {
     // fall through
   }
-  throw new InvalidCursor();
-}
-
-let lastMs = 0;
-let sequence = 0;
-
-/**
- * A UUIDv7-shaped id: 48 bits of milliseconds, then a per-process sequence, then random
- * bits. Ids made in one process sort in creation order, which breaks created_at ties.
- */
-function timeOrderedId(ms: number): string {
-  if (ms > lastMs) {
-    lastMs = ms;
-    sequence = 0;
-  } else {
-    sequence++;
-    if (sequence > 0xfff) {
-      // 4096 ids in one millisecond: borrow the next millisecond to stay ordered.
-      lastMs++;
-      sequence = 0;
-    }
-  }
-  const random = randomBits();
-  const hex =
-    lastMs.toString(16).padStart(12, "0") +
-    "7" +
-    sequence.toString(16).padStart(3, "0") +
-    ((random[0]! & 0x3f) | 0x80).toString(16) +
-    random.toString("hex", 1, 8);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** Random bytes drawn from the CSPRNG 4 KB at a time (as randomUUID does): a call per id cost more than the id. */
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-
-/** 8 fresh random bytes, never handed out twice. */
-function randomBits(): Buffer {
-  if (poolAt + 8 > pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  poolAt += 8;
-  return pool.subarray(poolAt - 8, poolAt);
+  throw fieldProblem("cursor", "The cursor is not valid; start again from the first page");
 }

@@ -1,12 +1,15 @@
 import "server-only";
-import { hostOf, networkFailure } from "./errors";
+import { SCOPES } from "@/lib/spec";
+import { hostOf, networkFailure, TokenRequestError } from "./errors";
 import { scopeKeyOf, type TokenCache } from "./token-cache";
 
-export { TokenRequestError, UpstreamError, UpstreamTimeout, UpstreamUnreachable } from "./errors";
+export { TokenRequestError, UpstreamError, UpstreamTimeout, UpstreamUnreachable, upstreamProblem } from "./errors";
 
 /**
  * The one way the back end talks to the service: a bearer token from the cache on
  * every call, a time limit, and one retry when the service says the token is no good.
+ * One token carries every scope the dashboard uses: the token endpoint allows about one
+ * request per second, and a token per operation would trip it as soon as a page loads.
  * It never retries anything else: whether a create may be sent again (with the same
  * ref_id) is the route layer's decision.
  */
@@ -21,8 +24,6 @@ export interface UpstreamRequest {
   method: HttpMethod;
   /** Below the base URL, e.g. `/profiles/{id}/orders`; segments already validated and encoded. */
   path: string;
-  /** The OAuth scopes this operation needs. */
-  scopes: readonly string[];
   /** Sent as JSON. */
   body?: unknown;
   /** Undefined and null values are left out; arrays repeat the parameter. */
@@ -37,7 +38,10 @@ export interface UpstreamResponse {
 }
 
 export interface UpstreamClient {
-  /** Any HTTP status is returned; only a network failure or timeout throws (UpstreamUnreachable, UpstreamTimeout, TokenRequestError). */
+  /**
+   * Any HTTP status is returned but a 401 after a fresh token; a network failure, a timeout or
+   * refused credentials throw (UpstreamUnreachable, UpstreamTimeout, TokenRequestError).
+   */
   request(request: UpstreamRequest): Promise<UpstreamResponse>;
 }
 
@@ -45,6 +49,8 @@ export interface UpstreamClientOptions {
   /** The service's API base including `/v2`. */
   baseUrl: string;
   tokens: TokenCache;
+  /** The scopes of the one token (default: every scope the dashboard uses). */
+  scopes?: readonly string[];
   fetch?: typeof fetch;
   /** The limit for the whole call, the token refresh retry included (default 15 s). */
   timeoutMs?: number;
@@ -57,6 +63,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   // On loopback (the embedded sandbox) compressing each answer only to inflate it again costs CPU for nothing.
   const loopback = LOOPBACK.has(new URL(base).hostname);
   const doFetch = options.fetch ?? fetch;
+  const scopes = options.scopes ?? SCOPES;
+  const scopeKey = scopeKeyOf(scopes);
 
   return {
     async request(request) {
@@ -65,7 +73,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         if (value === undefined || value === null) continue;
         for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
       }
-      const scopeKey = scopeKeyOf(request.scopes);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
       const signal = AbortSignal.timeout(timeoutMs);
 
@@ -84,14 +91,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         });
 
       try {
-        let token = await options.tokens.getToken(request.scopes);
+        let token = await options.tokens.getToken(scopes);
         let response = await send(token);
         if (isInvalidToken(response)) {
           // Revoked or expired early: drop it and try once with a fresh one. A second refusal is returned as is.
           await response.body?.cancel();
           options.tokens.invalidate(scopeKey, token);
-          token = await options.tokens.getToken(request.scopes);
+          token = await options.tokens.getToken(scopes);
           response = await send(token);
+          if (response.status === 401) {
+            await response.body?.cancel();
+            throw new TokenRequestError(`The service at ${host} refused a fresh access token`, 401, "invalid_token");
+          }
         }
         return { status: response.status, body: await readBody(response), headers: response.headers };
       } catch (error) {

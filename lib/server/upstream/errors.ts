@@ -1,4 +1,5 @@
 import "server-only";
+import { problem, type Problem } from "@/lib/spec";
 
 /**
  * Typed failures of the upstream service and its token endpoint. Their messages and
@@ -9,22 +10,20 @@ import "server-only";
 /** Where it failed: getting a token, or the API call itself. */
 export type UpstreamStage = "token" | "request";
 
-const BRAND = Symbol.for("treasury-dashboard.upstream-error");
-
 export abstract class UpstreamError extends Error {
   abstract override readonly name: string;
   /** Each class's own name, kept through minification. */
   static readonly kind: string | undefined = undefined;
-  readonly [BRAND]: string;
+  /** The brand `instanceof` goes by. */
+  readonly upstreamKind: string;
 
   /**
    * `instanceof` by brand, not by class identity: Next bundles this module once for
-   * instrumentation.ts and once for the route handlers, and both share one client (on
-   * globalThis). After a restart, reconciliation creates that client, so the routes meet
-   * errors made by the other copy of these classes.
+   * instrumentation.ts and once for the route handlers, and both share the one runtime's
+   * client, so the routes can meet errors made by the other copy of these classes.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    const brand = typeof value === "object" && value !== null ? (value as { [BRAND]?: unknown })[BRAND] : undefined;
+    const brand = typeof value === "object" && value !== null ? (value as UpstreamError).upstreamKind : undefined;
     if (typeof brand !== "string") return false;
     return this.kind === undefined || this.kind === brand;
   }
@@ -40,7 +39,7 @@ export abstract class UpstreamError extends Error {
     readonly maybeDelivered: boolean,
   ) {
     super(message);
-    this[BRAND] = (new.target as typeof UpstreamError).kind ?? "UpstreamError";
+    this.upstreamKind = (new.target as typeof UpstreamError).kind ?? "UpstreamError";
   }
 }
 
@@ -79,7 +78,11 @@ export class UpstreamUnreachable extends UpstreamError {
   }
 }
 
-/** The token endpoint refused the client (bad credentials, unknown scope) or answered nonsense. */
+/**
+ * The service would not take the dashboard's credentials: its token endpoint refused them (bad
+ * credentials, unknown scope, too many requests) or answered nonsense, or the API refused even a
+ * fresh token. Nothing was sent.
+ */
 export class TokenRequestError extends UpstreamError {
   static override readonly kind = "TokenRequestError";
   override readonly name = "TokenRequestError";
@@ -126,4 +129,34 @@ export function networkFailure(error: unknown, host: string, timeoutMs: number, 
     return new UpstreamUnreachable(host, typeof code === "string" ? code : undefined, stage);
   }
   return undefined;
+}
+
+/**
+ * What a person reads when the service could not be used: one set of words for every route,
+ * create and relay. A 502 or 503 rather than a 401, which the browser would take for the end of
+ * its own session.
+ */
+export function upstreamProblem(error: UpstreamError): Problem {
+  if (error instanceof UpstreamTimeout) {
+    return problem(
+      504,
+      "Service Timeout",
+      "The service did not answer in time. Nothing is lost: what was sent is journaled and will be reconciled.",
+    );
+  }
+  if (error instanceof UpstreamUnreachable) {
+    return problem(502, "Service Unreachable", "The service could not be reached. Try again in a moment.");
+  }
+  if (error instanceof TokenRequestError && error.status === 429) {
+    return problem(
+      503,
+      "Service Busy",
+      "The service is limiting how often the dashboard may sign in to it. Try again in a few seconds.",
+    );
+  }
+  return problem(
+    502,
+    "Service Sign-in Failed",
+    "The dashboard could not sign in to the service. Ask an administrator to check its credentials.",
+  );
 }

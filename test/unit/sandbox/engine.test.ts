@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { ServiceProblem } from "@/lib/sandbox/engine/problems";
+import { ProblemError } from "@/lib/spec";
 import { T0, harness, limit } from "./harness";
 
 let h: ReturnType<typeof harness>;
@@ -17,7 +17,7 @@ function problemOf(fn: () => unknown) {
   try {
     fn();
   } catch (e) {
-    if (e instanceof ServiceProblem) return e.problem;
+    if (e instanceof ProblemError) return e.problem;
     throw e;
   }
   throw new Error("expected a problem");

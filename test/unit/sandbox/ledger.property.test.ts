@@ -15,7 +15,7 @@ import {
 } from "@/lib/spec";
 import { mul, parseAmount } from "@/lib/sandbox/engine/amounts";
 import { Exchange } from "@/lib/sandbox/engine/exchange";
-import { ServiceProblem } from "@/lib/sandbox/engine/problems";
+import { ProblemError } from "@/lib/spec";
 import { T0 } from "./harness";
 
 /**
@@ -206,7 +206,7 @@ function session() {
     try {
       run(c);
     } catch (error) {
-      if (!(error instanceof ServiceProblem)) throw error;
+      if (!(error instanceof ProblemError)) throw error;
     }
   }
 

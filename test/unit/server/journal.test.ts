@@ -1,21 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { Client } from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createDb, dbConfigFromEnv, migrateToLatest, type Db, type DbConfig } from "@/lib/server/db";
 import {
   beginEntry,
   completeEntry,
   DuplicateJournalEntry,
   findByRefId,
-  findEntry,
-  InvalidCursor,
   listEntries,
   listPending,
-  submittersOf,
   type JournalEntry,
   type NewJournalEntry,
 } from "@/lib/server/db/journal";
@@ -147,7 +144,6 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     });
     expect(entry.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(await findByRefId(db, "order", "o-1")).toEqual(entry);
-    expect(await findEntry(db, entry.id)).toEqual(entry);
     // Amounts come back as the exact strings that went in.
     expect((entry.request as { base_amount: string }).base_amount).toBe("0.10000001");
     expect(await findByRefId(db, "transfer", "o-1")).toBeUndefined();
@@ -171,7 +167,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     expect(
       await completeEntry(db, entry.id, { status: "failed", httpStatus: 504, latencyMs: 1, problem }),
     ).toBeUndefined();
-    expect(await findEntry(db, entry.id)).toEqual(done);
+    expect(await findByRefId(db, "order", "o-2")).toEqual(done);
   });
 
   it("completes an entry with a problem", async () => {
@@ -244,7 +240,6 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     expect(exact.items).toHaveLength(26);
     expect(exact.next_cursor).toBeNull();
     expect((await listEntries(db)).items).toHaveLength(26);
-    expect((await listEntries(db, { limit: 0 })).items).toHaveLength(1);
   });
 
   it("filters by kind, user, status, profile and ref_ids", async () => {
@@ -283,20 +278,10 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
   });
 
   it("refuses a cursor it did not hand out", async () => {
-    await expect(listEntries(db, { cursor: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursor);
+    const refused = { problem: { status: 400, meta: { errors: [{ field: "cursor", message: expect.any(String) }] } } };
+    await expect(listEntries(db, { cursor: "not-a-cursor" })).rejects.toMatchObject(refused);
     const forged = Buffer.from(JSON.stringify({ a: 1 })).toString("base64url");
-    await expect(listEntries(db, { cursor: forged })).rejects.toBeInstanceOf(InvalidCursor);
-  });
-
-  it("tells who submitted each ref_id", async () => {
-    await beginEntry(db, order("s-1"));
-    await beginEntry(db, order("s-2", { userEmail: "admin@example.com", userRole: "admin" }));
-    await beginEntry(db, transfer("s-3"));
-    const who = await submittersOf(db, "order", ["s-1", "s-2", "s-3", "s-1"]);
-    expect([...who.keys()].sort()).toEqual(["s-1", "s-2"]);
-    expect(who.get("s-2")).toMatchObject({ user_email: "admin@example.com", user_role: "admin" });
-    expect(who.get("s-1")?.created_at).toEqual(expect.any(String));
-    expect((await submittersOf(db, "order", [])).size).toBe(0);
+    await expect(listEntries(db, { cursor: forged })).rejects.toMatchObject(refused);
   });
 
   it("keeps exactly one entry when 20 requests race with one ref_id", async () => {
@@ -324,32 +309,5 @@ describe("journal database configuration", () => {
       kind: "postgres",
       url: "postgres://u@h/db",
     });
-  });
-
-  it("opens one migrated database per process, in WAL mode, creating DATA_DIR", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "journal-getdb-"));
-    const dataDir = path.join(dir, "data");
-    const slot = Symbol.for("treasury-dashboard.journal-db");
-    vi.resetModules();
-    vi.stubEnv("DATA_DIR", dataDir);
-    vi.stubEnv("DATABASE_URL", "");
-    try {
-      const { getDb } = await import("@/lib/server/db");
-      const [a, b] = await Promise.all([getDb(), getDb()]);
-      expect(a).toBe(b);
-      // A module reload (Next dev) finds the same database on globalThis.
-      vi.resetModules();
-      const reloaded = await import("@/lib/server/db");
-      expect(await reloaded.getDb()).toBe(a);
-      expect(existsSync(path.join(dataDir, "dashboard.db"))).toBe(true);
-      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(a);
-      expect(mode.rows[0]?.journal_mode).toBe("wal");
-      await expect(beginEntry(a, order("getdb"))).resolves.toMatchObject({ status: "pending" });
-      await a.destroy();
-    } finally {
-      delete (globalThis as Record<symbol, unknown>)[slot];
-      vi.unstubAllEnvs();
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

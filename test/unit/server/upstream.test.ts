@@ -8,6 +8,7 @@ import {
   TokenRequestError,
   UpstreamTimeout,
   UpstreamUnreachable,
+  upstreamProblem,
   type UpstreamClient,
 } from "@/lib/server/upstream/client";
 import { createTokenCache, scopeKeyOf, type TokenCacheOptions } from "@/lib/server/upstream/token-cache";
@@ -151,7 +152,7 @@ const tokensFor = (over: Partial<TokenCacheOptions> = {}) =>
   createTokenCache({ tokenUrl: `${service.base}/oauth2/token`, clientId: CLIENT_ID, clientSecret: SECRET, ...over });
 
 const clientFor = (over: Partial<TokenCacheOptions> = {}, timeoutMs?: number): UpstreamClient =>
-  createUpstreamClient({ baseUrl: `${service.base}/v2/`, tokens: tokensFor(over), timeoutMs });
+  createUpstreamClient({ baseUrl: `${service.base}/v2/`, tokens: tokensFor(over), timeoutMs, scopes: [ORDERS] });
 
 /** A closed port on loopback: connecting to it is refused. */
 async function refusedPort(): Promise<number> {
@@ -249,6 +250,8 @@ describe("token cache", () => {
     expect(error).toBeInstanceOf(TokenRequestError);
     expect(error).toMatchObject({ status: 429, error: undefined, stage: "token" });
     expect((error as Error).message).toContain("HTTP 429");
+    // A person is told the service is throttling the dashboard, not that it is down.
+    expect(upstreamProblem(error as TokenRequestError)).toMatchObject({ status: 503, title: "Service Busy" });
   });
 
   it("refuses plain http to anything but loopback", () => {
@@ -267,7 +270,7 @@ describe("upstream client", () => {
   it("shares one token request among 100 concurrent calls", async () => {
     const client = clientFor();
     const responses = await Promise.all(
-      Array.from({ length: 100 }, () => client.request({ method: "GET", path: "/echo", scopes: [ORDERS] })),
+      Array.from({ length: 100 }, () => client.request({ method: "GET", path: "/echo" })),
     );
     expect(responses.every((r) => r.status === 200)).toBe(true);
     expect(service.tokenRequests).toHaveLength(1);
@@ -280,7 +283,6 @@ describe("upstream client", () => {
     const res = await client.request({
       method: "POST",
       path: "/echo",
-      scopes: [ORDERS],
       body,
       query: { limit: 2, market: ["BTCUSD", "ETHUSD"], skip: undefined, none: null },
     });
@@ -298,13 +300,13 @@ describe("upstream client", () => {
       scope: ORDERS,
     });
 
-    const problem = await client.request({ method: "GET", path: "/problem", scopes: [ORDERS] });
+    const problem = await client.request({ method: "GET", path: "/problem" });
     expect(problem).toMatchObject({ status: 422, body: { title: "Unprocessable", status: 422 } });
-    expect(await client.request({ method: "GET", path: "/text", scopes: [ORDERS] })).toMatchObject({
+    expect(await client.request({ method: "GET", path: "/text" })).toMatchObject({
       status: 200,
       body: "plain words",
     });
-    expect(await client.request({ method: "DELETE", path: "/empty", scopes: [ORDERS] })).toMatchObject({
+    expect(await client.request({ method: "DELETE", path: "/empty" })).toMatchObject({
       status: 204,
       body: null,
     });
@@ -312,33 +314,36 @@ describe("upstream client", () => {
 
   it("on 401 invalid_token, drops the token and retries once with a new one", async () => {
     const client = clientFor();
-    await client.request({ method: "GET", path: "/echo", scopes: [ORDERS] });
+    await client.request({ method: "GET", path: "/echo" });
     const old = service.apiHits[0]!.token;
     service.revoked.add(old);
-    const res = await client.request({ method: "POST", path: "/echo", scopes: [ORDERS], body: { a: "1" } });
+    const res = await client.request({ method: "POST", path: "/echo", body: { a: "1" } });
     expect(res.status).toBe(200);
     expect(service.apiHits.map((h) => h.token === old)).toEqual([true, true, false]);
     expect(service.tokenRequests).toHaveLength(2);
     // The new token is cached: no third token request.
-    await client.request({ method: "GET", path: "/echo", scopes: [ORDERS] });
+    await client.request({ method: "GET", path: "/echo" });
     expect(service.tokenRequests).toHaveLength(2);
   });
 
   it("refreshes once for many concurrent calls refused with the same token", async () => {
     const client = clientFor();
-    await client.request({ method: "GET", path: "/echo", scopes: [ORDERS] });
+    await client.request({ method: "GET", path: "/echo" });
     service.revoked.add(service.apiHits[0]!.token);
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => client.request({ method: "GET", path: "/echo", scopes: [ORDERS] })),
+      Array.from({ length: 10 }, () => client.request({ method: "GET", path: "/echo" })),
     );
     expect(responses.every((r) => r.status === 200)).toBe(true);
     expect(service.tokenRequests).toHaveLength(2);
   });
 
-  it("returns a second 401 as it is, without looping", async () => {
-    const res = await clientFor().request({ method: "POST", path: "/always-401", scopes: [ORDERS], body: {} });
-    expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toContain("invalid_token");
+  it("refuses a fresh token refused again as TokenRequestError, without looping", async () => {
+    const error = await clientFor()
+      .request({ method: "POST", path: "/always-401", body: {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect(error).toMatchObject({ status: 401, maybeDelivered: false });
+    expect(upstreamProblem(error as TokenRequestError)).toMatchObject({ status: 502, title: "Service Sign-in Failed" });
     expect(service.apiHits).toHaveLength(2);
     expect(service.tokenRequests).toHaveLength(2);
   });
@@ -346,26 +351,28 @@ describe("upstream client", () => {
   it("gives up after its time limit with UpstreamTimeout", async () => {
     const started = Date.now();
     const error = await clientFor({}, 200)
-      .request({ method: "POST", path: "/slow", scopes: [ORDERS], body: {} })
+      .request({ method: "POST", path: "/slow", body: {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamTimeout);
     expect(error).toMatchObject({ stage: "request", timeoutMs: 200, maybeDelivered: true });
+    expect(upstreamProblem(error as UpstreamTimeout)).toMatchObject({ status: 504, title: "Service Timeout" });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("reports a refused connection as UpstreamUnreachable, known not to be delivered", async () => {
     const port = await refusedPort();
     const tokens = tokensFor();
-    const client = createUpstreamClient({ baseUrl: `http://127.0.0.1:${port}/v2`, tokens });
-    const error = await client.request({ method: "POST", path: "/echo", scopes: [ORDERS], body: {} }).catch((e) => e);
+    const client = createUpstreamClient({ baseUrl: `http://127.0.0.1:${port}/v2`, tokens, scopes: [ORDERS] });
+    const error = await client.request({ method: "POST", path: "/echo", body: {} }).catch((e) => e);
     expect(error).toBeInstanceOf(UpstreamUnreachable);
     expect(error).toMatchObject({ stage: "request", code: "ECONNREFUSED", maybeDelivered: false });
     expect((error as Error).message).toContain(`127.0.0.1:${port}`);
+    expect(upstreamProblem(error as UpstreamUnreachable)).toMatchObject({ status: 502, title: "Service Unreachable" });
   });
 
   it("reports a dropped connection as UpstreamUnreachable that may have been delivered", async () => {
     const error = await clientFor()
-      .request({ method: "POST", path: "/drop", scopes: [ORDERS], body: {} })
+      .request({ method: "POST", path: "/drop", body: {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnreachable);
     expect(error).toMatchObject({ stage: "request", maybeDelivered: true });
@@ -378,8 +385,8 @@ describe("upstream client", () => {
       clientId: CLIENT_ID,
       clientSecret: SECRET,
     });
-    const client = createUpstreamClient({ baseUrl: `${service.base}/v2`, tokens });
-    const error = await client.request({ method: "GET", path: "/echo", scopes: [ORDERS] }).catch((e: unknown) => e);
+    const client = createUpstreamClient({ baseUrl: `${service.base}/v2`, tokens, scopes: [ORDERS] });
+    const error = await client.request({ method: "GET", path: "/echo" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnreachable);
     expect(error).toMatchObject({ stage: "token", code: "ECONNREFUSED", maybeDelivered: false });
     expect(service.apiHits).toHaveLength(0);
@@ -395,7 +402,7 @@ describe("upstream client", () => {
       "echo",
       "/a//b",
     ]) {
-      await expect(client.request({ method: "GET", path, scopes: [ORDERS] })).rejects.toBeInstanceOf(TypeError);
+      await expect(client.request({ method: "GET", path })).rejects.toBeInstanceOf(TypeError);
     }
     expect(service.apiHits).toHaveLength(0);
   });
@@ -408,16 +415,16 @@ describe("upstream client", () => {
         (e) => errors.push(e),
       );
     const client = clientFor({}, 200);
-    await client.request({ method: "GET", path: "/echo", scopes: [ORDERS] }); // a token now exists
-    await capture(client.request({ method: "GET", path: "/slow", scopes: [ORDERS] }));
-    await capture(client.request({ method: "GET", path: "/drop", scopes: [ORDERS] }));
+    await client.request({ method: "GET", path: "/echo" }); // a token now exists
+    await capture(client.request({ method: "GET", path: "/slow" }));
+    await capture(client.request({ method: "GET", path: "/drop" }));
     await capture(tokensFor({ clientSecret: "wrong" }).getToken([ORDERS]));
     await capture(tokensFor({ clientSecret: "wrong", clientAuth: "client_secret_basic" }).getToken([ORDERS]));
     await capture(
       createUpstreamClient({
         baseUrl: `http://127.0.0.1:${await refusedPort()}/v2`,
         tokens: tokensFor(),
-      }).request({ method: "GET", path: "/echo", scopes: [ORDERS] }),
+      }).request({ method: "GET", path: "/echo" }),
     );
     service.tokenFails = true;
     await capture(tokensFor().getToken([TRANSFERS]));

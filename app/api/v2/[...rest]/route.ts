@@ -1,4 +1,5 @@
-import { problem, problemResponse } from "@/lib/server/problem";
+import { problemResponse } from "@/lib/http";
+import { problem } from "@/lib/spec";
 
 // Only the operations above pass through to the service; everything else is refused here.
 const notProxied = (request: Request) =>

@@ -1,18 +1,15 @@
-import { methodNotAllowed, withRole } from "@/lib/server/route";
-import { relay } from "@/lib/server/service/relay";
-import { SCOPE, upstream } from "@/lib/server/service/upstream";
-import { queryOf } from "@/lib/server/service/validate";
+import { methodNotAllowed, queryOf } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
 
-export const GET = withRole("read", async ({ request }) =>
+export const GET = withRole("read", async ({ request, runtime }) =>
   relay(
-    await upstream().request({
+    await runtime.upstream.request({
       method: "GET",
       path: "/orders",
-      scopes: SCOPE.readOrder,
       query: queryOf(new URL(request.url), ["profile_id", "market", "status", "limit", "page_cursor"], ["ref_ids"]),
     }),
   ),
 );
 
-const notAllowed = methodNotAllowed("GET");
+const notAllowed = () => methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,10 +1,9 @@
-import { methodNotAllowed, withRole } from "@/lib/server/route";
-import { relay } from "@/lib/server/service/relay";
-import { SCOPE, upstream } from "@/lib/server/service/upstream";
+import { methodNotAllowed } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
 
-export const GET = withRole("read", async () =>
-  relay(await upstream().request({ method: "GET", path: "/profiles", scopes: SCOPE.readProfile })),
+export const GET = withRole("read", async ({ runtime }) =>
+  relay(await runtime.upstream.request({ method: "GET", path: "/profiles" })),
 );
 
-const notAllowed = methodNotAllowed("GET");
+const notAllowed = () => methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,14 +1,11 @@
-import { methodNotAllowed, withRole } from "@/lib/server/route";
-import { relay } from "@/lib/server/service/relay";
-import { SCOPE, upstream } from "@/lib/server/service/upstream";
-import { queryOf } from "@/lib/server/service/validate";
+import { methodNotAllowed, queryOf } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
 
-export const GET = withRole("read", async ({ request }) =>
+export const GET = withRole("read", async ({ request, runtime }) =>
   relay(
-    await upstream().request({
+    await runtime.upstream.request({
       method: "GET",
       path: "/transfer/transfers",
-      scopes: SCOPE.readTransfer,
       query: queryOf(
         new URL(request.url),
         ["type", "limit", "page_cursor"],
@@ -18,5 +15,5 @@ export const GET = withRole("read", async ({ request }) =>
   ),
 );
 
-const notAllowed = methodNotAllowed("GET");
+const notAllowed = () => methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,17 +1,9 @@
-import { methodNotAllowed, withRole } from "@/lib/server/route";
-import { relay } from "@/lib/server/service/relay";
-import { SCOPE, upstream } from "@/lib/server/service/upstream";
-import { pathMarket } from "@/lib/server/service/validate";
+import { methodNotAllowed, pathMarket } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
 
-export const GET = withRole<{ market: string }>("read", async ({ params }) =>
-  relay(
-    await upstream().request({
-      method: "GET",
-      path: `/markets/${pathMarket(params.market)}/ticker`,
-      scopes: SCOPE.public,
-    }),
-  ),
+export const GET = withRole<{ market: string }>("read", async ({ params, runtime }) =>
+  relay(await runtime.upstream.request({ method: "GET", path: `/markets/${pathMarket(params.market)}/ticker` })),
 );
 
-const notAllowed = methodNotAllowed("GET");
+const notAllowed = () => methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,17 +1,14 @@
-import { methodNotAllowed, withRole } from "@/lib/server/route";
-import { relay } from "@/lib/server/service/relay";
-import { SCOPE, upstream } from "@/lib/server/service/upstream";
-import { pathId } from "@/lib/server/service/validate";
+import { methodNotAllowed, pathId } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
 
-export const GET = withRole<{ profile_id: string }>("read", async ({ params }) =>
+export const GET = withRole<{ profile_id: string }>("read", async ({ params, runtime }) =>
   relay(
-    await upstream().request({
+    await runtime.upstream.request({
       method: "GET",
       path: `/profiles/${pathId("profile_id", params.profile_id)}/balances`,
-      scopes: SCOPE.readProfile,
     }),
   ),
 );
 
-const notAllowed = methodNotAllowed("GET");
+const notAllowed = () => methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,19 +1,17 @@
-import { methodNotAllowed, withRole } from "@/lib/server/route";
-import { relay } from "@/lib/server/service/relay";
-import { SCOPE, upstream } from "@/lib/server/service/upstream";
-import { pathId } from "@/lib/server/service/validate";
+import { methodNotAllowed, pathId } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
 
 type Params = { profile_id: string; id: string };
 const orderPath = (p: Params) => `/profiles/${pathId("profile_id", p.profile_id)}/orders/${pathId("id", p.id)}`;
 
-export const GET = withRole<Params>("read", async ({ params }) =>
-  relay(await upstream().request({ method: "GET", path: orderPath(params), scopes: SCOPE.readOrder })),
+export const GET = withRole<Params>("read", async ({ params, runtime }) =>
+  relay(await runtime.upstream.request({ method: "GET", path: orderPath(params) })),
 );
 
 /** Cancel: the service acknowledges; the order's status shows the outcome. */
-export const DELETE = withRole<Params>("orders:cancel", async ({ params }) =>
-  relay(await upstream().request({ method: "DELETE", path: orderPath(params), scopes: SCOPE.writeOrder })),
+export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime }) =>
+  relay(await runtime.upstream.request({ method: "DELETE", path: orderPath(params) })),
 );
 
-const notAllowed = methodNotAllowed("GET", "DELETE");
+const notAllowed = () => methodNotAllowed("GET", "DELETE");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

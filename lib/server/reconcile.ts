@@ -1,20 +1,19 @@
 import "server-only";
-import { getDb } from "../db";
-import { completeEntry, listPending } from "../db/journal";
-import { problem } from "../problem";
-import { findByRefId } from "./by-ref";
+import { problem } from "@/lib/spec";
+import { findByRefId } from "./creates";
+import { completeEntry, listPending } from "./db/journal";
+import type { Runtime } from "./runtime";
 
 /**
  * Completes entries a crash left pending: the service is asked by ref_id whether the create
  * went through. Found, the entry succeeds with the record; not found, nothing was created.
  */
-export async function reconcilePending(startedAt: Date): Promise<number> {
-  const db = await getDb();
-  const pending = await listPending(db, { createdBefore: startedAt });
+export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<number> {
+  const pending = await listPending(rt.db, { createdBefore: startedAt });
   for (const entry of pending) {
-    const record = await findByRefId(entry.kind, entry.ref_id);
+    const record = await findByRefId(rt.upstream, entry.kind, entry.ref_id);
     await completeEntry(
-      db,
+      rt.db,
       entry.id,
       record
         ? { status: "succeeded", httpStatus: 200, latencyMs: 0, record }
@@ -34,10 +33,10 @@ export async function reconcilePending(startedAt: Date): Promise<number> {
 }
 
 /** Runs reconciliation once the service answers (the embedded sandbox starts with this server). */
-export function reconcileInBackground(attempts = 30, delayMs = 2000): void {
+export function reconcileInBackground(rt: Runtime, attempts = 30, delayMs = 2000): void {
   const startedAt = new Date();
   const attempt = (left: number) => {
-    reconcilePending(startedAt)
+    reconcilePending(rt, startedAt)
       .then((n) => n > 0 && console.info(`journal: reconciled ${n} pending entries`))
       .catch((error: unknown) => {
         if (left > 1) setTimeout(() => attempt(left - 1), delayMs).unref();

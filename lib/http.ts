@@ -1,0 +1,78 @@
+import * as z from "zod";
+import {
+  identifier,
+  marketSchema,
+  problem,
+  ProblemError,
+  validationProblem,
+  type Market,
+  type Problem,
+} from "@/lib/spec";
+
+/**
+ * The HTTP vocabulary of the dashboard's back end and of the embedded sandbox alike: how a
+ * request is read (body, path ids, query) and how a refusal is answered (problem+json).
+ * A rule written here once is the same rule on both sides of the wire.
+ */
+
+/** JSON with a status; records and lists. */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+
+/** An RFC 9457 problem response. */
+export const problemResponse = (p: Problem, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(p), {
+    status: p.status,
+    headers: { "Content-Type": "application/problem+json", ...headers },
+  });
+
+/** The 405 for a method a route does not offer, naming those it does in `Allow`. */
+export const methodNotAllowed = (...allowed: string[]): Response =>
+  problemResponse(problem(405, "Method Not Allowed", `This operation takes ${allowed.join(" or ")}.`), {
+    Allow: allowed.join(", "),
+  });
+
+/** Parses `input` with `schema`, or throws the 400 problem naming each field and rule. */
+export function parseOr400<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input);
+  if (!result.success) throw new ProblemError(validationProblem(result.error));
+  return result.data;
+}
+
+/** A 400 problem about one field. */
+export const fieldProblem = (field: string, message: string): ProblemError =>
+  new ProblemError(problem(400, "Bad Request", `${field}: ${message}`, { errors: [{ field, message }] }));
+
+/** The request's JSON body, which must be an object, or a 400 problem. */
+export async function jsonBody(request: Request): Promise<unknown> {
+  try {
+    const body: unknown = await request.json();
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) return body;
+  } catch {
+    // answered below
+  }
+  throw fieldProblem("body", "The request body must be a JSON object");
+}
+
+/** A path segment checked by its field's rule; the problem names the parameter. */
+export function pathParam<S extends z.core.$ZodType>(name: string, schema: S, value: string | undefined): z.output<S> {
+  const result = z.safeParse(schema, value);
+  if (!result.success) throw fieldProblem(name, result.error.issues[0]!.message);
+  return result.data;
+}
+
+/** A path segment naming an id: no "/", "..", or encoded slash passes. */
+export const pathId = (name: string, value: string | undefined): string => pathParam(name, identifier(name), value);
+
+export const pathMarket = (value: string | undefined): Market => pathParam("market", marketSchema, value);
+
+/** Query parameters: only the named ones pass (an unknown one is a 400); arrays come from repeated keys. */
+export function queryOf(url: URL, scalars: readonly string[], arrays: readonly string[] = []) {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    if (arrays.includes(key)) query[key] = url.searchParams.getAll(key);
+    else if (scalars.includes(key)) query[key] = url.searchParams.get(key)!;
+    else throw fieldProblem(key, `Unknown query parameter "${key}"`);
+  }
+  return query;
+}

@@ -1,0 +1,74 @@
+import "server-only";
+import { sandboxConfigFromEnv } from "@/lib/sandbox/config";
+import { serveSandbox } from "@/lib/sandbox/http/serve";
+import { SandboxRuntime } from "@/lib/sandbox/runtime";
+import { createDb, dbConfigFromEnv, type Db } from "./db";
+import { env } from "./env";
+import type { Env } from "./env-schema";
+import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
+import { inProcessFetch } from "./upstream/in-process";
+import { createTokenCache } from "./upstream/token-cache";
+
+/**
+ * Everything the server holds for the life of the process, made in one place and passed to
+ * whatever needs it: route handlers get it from `withRole`, start-up work from `runtime()`.
+ */
+export interface Runtime {
+  /** The journal database (SQLite, or PostgreSQL with DATABASE_URL), migrated. */
+  db: Db;
+  /** The one client of the service, with its token cache. */
+  upstream: UpstreamClient;
+  /** The embedded sandbox when SANDBOX=on, quoting and settling; else null. */
+  sandbox: SandboxRuntime | null;
+}
+
+/** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
+export async function createRuntime(config: Env): Promise<Runtime> {
+  const db = await createDb(dbConfigFromEnv(config));
+  const sandbox = config.SANDBOX === "on" ? new SandboxRuntime(sandboxConfigFromEnv(config)).start() : null;
+  // The dashboard's own calls to its embedded sandbox stay in this process.
+  const fetch = sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : undefined;
+  const upstream = createUpstreamClient({
+    baseUrl: config.service.baseUrl,
+    timeoutMs: config.SERVICE_TIMEOUT_MS,
+    fetch,
+    tokens: createTokenCache({
+      tokenUrl: config.service.authUrl,
+      clientId: config.service.clientId,
+      clientSecret: config.service.clientSecret,
+      fetch,
+    }),
+  });
+  return { db, upstream, sandbox };
+}
+
+/**
+ * The process's one runtime, built on first use (instrumentation.ts asks at start). It is kept on
+ * globalThis because Next loads this module more than once (for instrumentation.ts and for the
+ * routes, and again on each dev reload), and all of them must share one database pool, one token
+ * cache and one sandbox. This is the only process-wide slot the server has.
+ */
+export function runtime(): Promise<Runtime> {
+  const holder = globalThis as { [SLOT]?: Promise<Runtime> };
+  if (!holder[SLOT]) {
+    const building = createRuntime(env);
+    holder[SLOT] = building;
+    // A failed start (database down) is tried again by the next caller, not kept forever.
+    building.catch(() => {
+      if (holder[SLOT] === building) delete holder[SLOT];
+    });
+  }
+  return holder[SLOT];
+}
+
+/** Stops the sandbox and closes the database of the process's runtime, if one was built. */
+export async function closeRuntime(): Promise<void> {
+  const holder = globalThis as { [SLOT]?: Promise<Runtime> };
+  const building = holder[SLOT];
+  delete holder[SLOT];
+  const rt = await building?.catch(() => undefined);
+  rt?.sandbox?.stop();
+  await rt?.db.destroy();
+}
+
+const SLOT = Symbol.for("treasury-dashboard.runtime");

@@ -1,0 +1,69 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+/** A real service's configuration, so no sandbox starts. */
+const REAL_SERVICE = {
+  SANDBOX: "off",
+  SERVICE_BASE_URL: "https://service.example/v2",
+  SERVICE_AUTH_URL: "https://service.example/oauth2/token",
+  SERVICE_CLIENT_ID: "desk",
+  SERVICE_CLIENT_SECRET: "desk-secret",
+  DATABASE_URL: "",
+};
+
+describe("the server runtime", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "runtime-test-"));
+  afterEach(async () => {
+    const { closeRuntime } = await import("@/lib/server/runtime");
+    await closeRuntime();
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it("is built once per process and shared by every copy of the module", async () => {
+    const dataDir = path.join(dir, "once");
+    for (const [name, value] of Object.entries({ ...REAL_SERVICE, DATA_DIR: dataDir })) vi.stubEnv(name, value);
+    const { runtime } = await import("@/lib/server/runtime");
+    const [a, b] = await Promise.all([runtime(), runtime()]);
+    expect(a).toBe(b);
+    // Next loads the module again for the routes than for instrumentation.ts, and on each dev reload.
+    vi.resetModules();
+    const reloaded = await import("@/lib/server/runtime");
+    expect(await reloaded.runtime()).toBe(a);
+    expect(a.sandbox).toBeNull();
+    expect(existsSync(path.join(dataDir, "dashboard.db"))).toBe(true);
+    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(a.db);
+    expect(mode.rows[0]?.journal_mode).toBe("wal");
+  });
+
+  it("starts the embedded sandbox and serves the dashboard's calls to it in-process", async () => {
+    vi.stubEnv("DATA_DIR", path.join(dir, "sandbox"));
+    vi.stubEnv("SANDBOX_MARKET_MAKER", "off");
+    vi.stubEnv("DATABASE_URL", "");
+    const { runtime } = await import("@/lib/server/runtime");
+    const rt = await runtime();
+    expect(rt.sandbox).not.toBeNull();
+    // No server listens on the sandbox's URL here: only the in-process path can answer.
+    const res = await rt.upstream.request({ method: "GET", path: "/profiles" });
+    expect(res.status).toBe(200);
+    expect((res.body as { items: { nickname: string }[] }).items.map((p) => p.nickname)).toContain("Trading");
+  });
+
+  it("is tried again after a failed start", async () => {
+    for (const [name, value] of Object.entries({ ...REAL_SERVICE, DATA_DIR: path.join(dir, "retry") })) {
+      vi.stubEnv(name, value);
+    }
+    // A DATA_DIR under a file cannot be created: the first start fails.
+    const blocker = path.join(dir, "blocker");
+    rmSync(blocker, { force: true });
+    (await import("node:fs")).writeFileSync(blocker, "");
+    vi.stubEnv("DATA_DIR", path.join(blocker, "data"));
+    const { runtime } = await import("@/lib/server/runtime");
+    await expect(runtime()).rejects.toThrow();
+    rmSync(blocker);
+    await expect(runtime()).resolves.toMatchObject({ sandbox: null });
+  });
+});
