@@ -37,7 +37,7 @@ export interface CreateResult {
 }
 
 /** Create Order; `profileId` is a validated path id. */
-export function createOrder(rt: Runtime, profileId: string, input: unknown, user: SignedInUser) {
+export async function createOrder(rt: Runtime, profileId: string, input: unknown, user: SignedInUser) {
   const request = parseOr400(orderRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
   return createOnce(rt, user, {
@@ -53,7 +53,7 @@ export function createOrder(rt: Runtime, profileId: string, input: unknown, user
 const orderRequestSchema = createOrderRequestSchema();
 
 /** Create Internal Transfer. */
-export function createInternalTransfer(rt: Runtime, input: unknown, user: SignedInUser) {
+export async function createInternalTransfer(rt: Runtime, input: unknown, user: SignedInUser) {
   const request = parseOr400(createInternalTransferRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
   return createOnce(rt, user, {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
@@ -53,14 +53,12 @@ describe("the server runtime", () => {
   });
 
   it("is tried again after a failed start", async () => {
-    for (const [name, value] of Object.entries({ ...REAL_SERVICE, DATA_DIR: path.join(dir, "retry") })) {
-      vi.stubEnv(name, value);
-    }
     // A DATA_DIR under a file cannot be created: the first start fails.
     const blocker = path.join(dir, "blocker");
-    rmSync(blocker, { force: true });
-    (await import("node:fs")).writeFileSync(blocker, "");
-    vi.stubEnv("DATA_DIR", path.join(blocker, "data"));
+    writeFileSync(blocker, "");
+    for (const [name, value] of Object.entries({ ...REAL_SERVICE, DATA_DIR: path.join(blocker, "data") })) {
+      vi.stubEnv(name, value);
+    }
     const { runtime } = await import("@/lib/server/runtime");
     await expect(runtime()).rejects.toThrow();
     rmSync(blocker);

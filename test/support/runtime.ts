@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createDb } from "@/lib/server/db";
+import type { Runtime } from "@/lib/server/runtime";
+import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
+
+/** How the fake service answers one call: a response, or a thrown upstream failure. */
+export type FakeAnswer = (request: UpstreamRequest) => Partial<UpstreamResponse> | Promise<Partial<UpstreamResponse>>;
+
+/**
+ * A runtime for unit tests: a real SQLite journal in a temporary directory, no sandbox, and an
+ * upstream client that records each call and answers with `answer`.
+ */
+export async function testRuntime(answer: FakeAnswer) {
+  const dir = mkdtempSync(path.join(tmpdir(), "runtime-"));
+  const db = await createDb({ kind: "sqlite", file: path.join(dir, "dashboard.db") });
+  const calls: UpstreamRequest[] = [];
+  const runtime: Runtime = {
+    db,
+    sandbox: null,
+    upstream: {
+      async request(request) {
+        calls.push(request);
+        const res = await answer(request);
+        return { status: 200, body: null, headers: new Headers(), ...res };
+      },
+    },
+  };
+  return {
+    runtime,
+    calls,
+    async dispose() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

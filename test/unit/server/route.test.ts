@@ -1,0 +1,95 @@
+import { encode } from "next-auth/jwt";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Runtime } from "@/lib/server/runtime";
+import { ProblemError, problem } from "@/lib/spec";
+import { UpstreamTimeout } from "@/lib/server/upstream/errors";
+
+const SECRET = "a-session-secret-of-at-least-32-characters";
+const ORIGIN = "http://dash.test";
+
+// The configuration is read when the server modules load: set it first.
+vi.stubEnv("NEXTAUTH_SECRET", SECRET);
+vi.stubEnv("NEXTAUTH_URL", ORIGIN);
+const { routeWrapper } = await import("@/lib/server/route");
+const { sessionUser } = await import("@/lib/server/auth/session");
+
+const fakeRuntime = { db: {}, upstream: {}, sandbox: null } as unknown as Runtime;
+const withRole = routeWrapper(async () => fakeRuntime);
+
+const sessionOf = (token: Record<string, unknown>, maxAge = 3600, secret = SECRET) => encode({ token, secret, maxAge });
+const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" };
+
+function request(method: string, headers: Record<string, string> = {}) {
+  return new NextRequest(`${ORIGIN}/api/v2/thing`, { method, headers });
+}
+type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>;
+const call = (handler: Handler, req: NextRequest) => handler(req, { params: Promise.resolve({}) });
+
+afterAll(() => vi.unstubAllEnvs());
+
+describe("withRole", () => {
+  let cookie: string;
+  beforeAll(async () => {
+    cookie = `next-auth.session-token=${await sessionOf(trader)}`;
+  });
+
+  it("hands the handler the user and the runtime it was made with", async () => {
+    const seen: unknown[] = [];
+    const handler = withRole("orders:create", async (ctx) => {
+      seen.push(ctx.user, ctx.runtime);
+      return Response.json({ ok: true });
+    });
+    const res = await call(handler, request("POST", { cookie, origin: ORIGIN }));
+    expect(res.status).toBe(200);
+    expect(seen).toEqual([{ email: "trader@example.com", name: "Taylor Trader", role: "trader" }, fakeRuntime]);
+  });
+
+  it("refuses a change from another origin (403), no session (401), the wrong role (403)", async () => {
+    const handler = withRole("transfers:create", async () => Response.json({ ran: true }));
+    const crossSite = await call(handler, request("POST", { cookie, origin: "http://evil.test" }));
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.json()).toMatchObject({ detail: expect.stringContaining("cross-origin") });
+    expect((await call(handler, request("GET"))).status).toBe(401);
+    const wrongRole = await call(handler, request("POST", { cookie, origin: ORIGIN }));
+    expect(wrongRole.status).toBe(403);
+    expect(await wrongRole.json()).toMatchObject({ meta: { role: "trader", action: "transfers:create" } });
+    expect(wrongRole.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("answers what the handler throws as a problem: its own, an upstream failure, or a 500", async () => {
+    const throwing = (error: unknown) =>
+      call(
+        withRole("read", async () => {
+          throw error;
+        }),
+        request("GET", { cookie }),
+      );
+    const own = await throwing(new ProblemError(problem(422, "Unprocessable", "nope")));
+    expect([own.status, (await own.json()).title]).toEqual([422, "Unprocessable"]);
+    const timeout = await throwing(new UpstreamTimeout("service.test", 10, "request"));
+    expect([timeout.status, (await timeout.json()).title]).toEqual([504, "Service Timeout"]);
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const bug = await throwing(new Error("a bug"));
+    expect([bug.status, (await bug.json()).detail]).toEqual([500, "The dashboard failed to handle this request."]);
+    spy.mockRestore();
+  });
+});
+
+describe("sessionUser", () => {
+  const source = (cookie: string, headers: Record<string, string> = {}) => request("GET", { cookie, ...headers });
+
+  it("reads the staff member from next-auth's session cookie", async () => {
+    const user = await sessionUser(source(`next-auth.session-token=${await sessionOf(trader)}`), SECRET);
+    expect(user).toEqual({ email: "trader@example.com", name: "Taylor Trader", role: "trader" });
+  });
+
+  it("refuses an expired session, a forged one, and one without a known role", async () => {
+    expect(await sessionUser(source(`next-auth.session-token=${await sessionOf(trader, -60)}`), SECRET)).toBeNull();
+    const forged = await sessionOf(trader, 3600, "another-secret-of-at-least-32-characters");
+    expect(await sessionUser(source(`next-auth.session-token=${forged}`), SECRET)).toBeNull();
+    const unknownRole = await sessionOf({ ...trader, role: "superuser" });
+    expect(await sessionUser(source(`next-auth.session-token=${unknownRole}`), SECRET)).toBeNull();
+    expect(await sessionUser(source(""), SECRET)).toBeNull();
+  });
+});
