@@ -1,7 +1,7 @@
 import { isProblem, type Problem } from "@/lib/spec/problem";
 
 /** A refusal from the dashboard's back end or the service, with its problem body. */
-export class ApiProblem extends Error {
+class ApiProblem extends Error {
   constructor(readonly problem: Problem) {
     super(problem.detail ?? problem.title);
   }
