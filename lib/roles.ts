@@ -2,10 +2,10 @@
  * Who may do what, in one table. The server enforces it in every route handler
  * (lib/server/route.ts); the pages use it only to hide what a role cannot use.
  */
-export const ROLES = ["viewer", "trader", "ops", "admin"] as const;
+const ROLES = ["viewer", "trader", "ops", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const PERMISSIONS = {
+const PERMISSIONS = {
   read: ["viewer", "trader", "ops", "admin"],
   "orders:create": ["trader", "admin"],
   "orders:cancel": ["trader", "admin"],

@@ -45,7 +45,7 @@ const TEXT = [
 ] as const;
 
 /** The request the form would send: filled fields only, metadata as objects. */
-export function toTransferRequest(v: TransferValues): Record<string, unknown> {
+function toTransferRequest(v: TransferValues): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const field of TEXT) if (v[field].trim()) request[field] = v[field].trim();
   const metadata = metadataOf(v.metadata);

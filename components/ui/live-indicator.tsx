@@ -1,6 +1,6 @@
 /** Polling while anything shown can still change; slower otherwise, so others' new records still appear. */
-export const LIVE_REFRESH_MS = 2_000;
-export const IDLE_REFRESH_MS = 15_000;
+const LIVE_REFRESH_MS = 2_000;
+const IDLE_REFRESH_MS = 15_000;
 export const refreshEvery = (live: boolean): number => (live ? LIVE_REFRESH_MS : IDLE_REFRESH_MS);
 
 /** Which of the two refresh rates the table is on. */

@@ -1,15 +1,8 @@
-import { isProblem, type Problem } from "@/lib/spec/problem";
-
-/** A refusal from the dashboard's back end or the service, with its problem body. */
-export class ApiProblem extends Error {
-  constructor(readonly problem: Problem) {
-    super(problem.detail ?? problem.title);
-  }
-}
+import { isProblem, ProblemError, type Problem } from "@/lib/spec/problem";
 
 /** Any thrown value as a problem a person can read. */
 export function problemOf(error: unknown): Problem {
-  if (error instanceof ApiProblem) return error.problem;
+  if (error instanceof ProblemError) return error.problem;
   return {
     type: "about:blank",
     title: "Something went wrong",
@@ -19,8 +12,8 @@ export function problemOf(error: unknown): Problem {
 }
 
 /**
- * Calls the dashboard's own API (never the service directly). Any failure becomes an
- * ApiProblem whose words a person can read.
+ * Calls the dashboard's own API (never the service directly). Any failure becomes a
+ * ProblemError whose words a person can read.
  */
 export async function api<T>(
   path: string,
@@ -37,7 +30,7 @@ export async function api<T>(
     });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    throw new ApiProblem({
+    throw new ProblemError({
       type: "about:blank",
       title: "Network error",
       status: 0,
@@ -58,7 +51,7 @@ export async function api<T>(
     // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     window.location.href = `/signin?callbackUrl=${encodeURIComponent(window.location.pathname)}`;
   }
-  throw new ApiProblem(
+  throw new ProblemError(
     isProblem(body)
       ? body
       : {

@@ -22,13 +22,6 @@ export function formatAmount(
 export const formatTime = (iso: string | undefined): string =>
   iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" }) : "—";
 
-/** A local datetime-local input value for a moment `ms` from now. */
-export function localInputValue(msFromNow: number): string {
-  const d = new Date(Date.now() + msFromNow);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
 /** A datetime-local value (the browser's local time) as the 13-digit unix ms the service wants. */
 export function toUnixMillis(local: string): string {
   const ms = new Date(local).getTime();

@@ -5,8 +5,8 @@
 
 /** The service's own amount pattern: digits with an optional fraction, such as "12", "0.5" or ".5". */
 export const DECIMAL_PATTERN = /^(?:\d+(?:\.\d+)?|\.\d+)$/;
-export const MAX_INTEGER_DIGITS = 20;
-export const MAX_FRACTION_DIGITS = 18;
+const MAX_INTEGER_DIGITS = 20;
+const MAX_FRACTION_DIGITS = 18;
 
 export type DecimalProblem = "format" | "integer_digits" | "fraction_digits" | "not_positive";
 

@@ -65,7 +65,6 @@ export type TimeInForce = (typeof TIMES_IN_FORCE)[number];
 export type TransferDirection = (typeof TRANSFER_DIRECTIONS)[number];
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export type TransferType = (typeof TRANSFER_TYPES)[number];
-export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
 
 /** Final order statuses: nothing more will happen to the order. */
 export const FINAL_ORDER_STATUSES: readonly OrderStatus[] = ["FILLED", "CANCELLED", "REJECTED"];

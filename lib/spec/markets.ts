@@ -43,8 +43,6 @@ export const MARKET_DETAILS: Readonly<Record<Market, MarketDetails>> = Object.fr
   MARKETS.map((m) => [m, detailsOf(m)]),
 ) as Record<Market, MarketDetails>;
 
-export const priceTickFor = (market: Market): string => MARKET_DETAILS[market].tick_rate;
-
 /** Every asset the markets trade, fiat first. */
 export const ASSETS: readonly string[] = [
   ...QUOTE_ASSETS,

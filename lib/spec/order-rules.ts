@@ -20,8 +20,7 @@ import { EXPIRATION_DATE_PATTERN, isGttExpiryFarEnough, timeInForceFor } from ".
  */
 
 /** The quantity fields whose presence depends on the order type and side. */
-export const QUANTITY_FIELDS = ["price", "base_amount", "quote_amount", "stop_price"] as const;
-export type QuantityField = (typeof QUANTITY_FIELDS)[number];
+export type QuantityField = "price" | "base_amount" | "quote_amount" | "stop_price";
 
 export const FIELD_LABELS: Record<QuantityField, string> = {
   price: "Price",
@@ -61,7 +60,7 @@ export function quantityRuleFor(type: OrderType, side: OrderSide): QuantityRule 
 export const sidesFor = (type: OrderType): readonly OrderSide[] => (type.startsWith("STOP_") ? ["SELL"] : ORDER_SIDES);
 
 /** "a limit order", "a market buy order": how messages name an order. */
-export function describeOrderKind(type: OrderType, side?: OrderSide): string {
+function describeOrderKind(type: OrderType, side?: OrderSide): string {
   const sideWord = type === "MARKET" && side ? ` ${side.toLowerCase()}` : "";
   return `a ${ORDER_TYPE_WORDS[type]}${sideWord} order`;
 }

@@ -17,8 +17,6 @@ const TABLE: Record<OrderType, TimeInForceRule> = {
 
 export const timeInForceFor = (type: OrderType): TimeInForceRule => TABLE[type];
 
-export const isTimeInForceValid = (type: OrderType, tif: TimeInForce): boolean => TABLE[type].valid.includes(tif);
-
 /** The time in force the service applies when none is sent. */
 export const effectiveTimeInForce = (type: OrderType, tif: TimeInForce | undefined): TimeInForce =>
   tif ?? TABLE[type].default;

@@ -1,12 +1,19 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
+import { signIn, startApp, type AppServer } from "../support/app-server";
 import { expectAccessible, launchBrowser, signInAs } from "../support/browser";
+import { newRef, smallOrder, TRADING } from "../support/dashboard";
 
 let app: AppServer;
 let browser: Browser;
+/** A resting order, so the orders table has a row each role could try to cancel. */
+let openOrder: { id: string; side: string; market: string };
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  const trader = await signIn(app, "trader@example.com");
+  const res = await trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(newRef("roles")));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  openOrder = res.body;
 });
 afterAll(async () => {
   await browser?.close();
@@ -20,13 +27,36 @@ const ROLES = [
   { email: "admin@example.com", role: "admin", ticket: true, transferForm: true, cancel: true },
 ];
 
+/**
+ * The open order's Cancel button, once its row is on screen: waiting for the row first
+ * keeps "no button" from passing just because the table has not loaded yet.
+ */
+async function cancelButtonOfOpenOrder(page: Page) {
+  const row = page.getByRole("row").filter({ hasText: openOrder.id.slice(0, 8) });
+  await expect.poll(() => row.count()).toBe(1);
+  const label = `${openOrder.side} ${openOrder.market} ${openOrder.id.slice(0, 8)}`;
+  return { button: row.getByRole("button", { name: `Cancel order ${label}` }), label };
+}
+
+/** Cancel opens its confirm step; "Keep" backs out, so the order stays open for the next role. */
+async function expectCancelUsable(page: Page) {
+  const { button, label } = await cancelButtonOfOpenOrder(page);
+  await button.click();
+  const confirm = page.getByRole("group", { name: `Confirm cancel of order ${label}` });
+  await expect.poll(() => confirm.getByRole("button", { name: "Cancel order" }).isEnabled()).toBe(true);
+  await confirm.getByRole("button", { name: "Keep" }).click();
+  await expect.poll(() => button.count()).toBe(1);
+}
+
 describe("signing in as each role", () => {
-  it.each(ROLES)("$role sees what the $role role may use", async ({ email, role, ticket, transferForm }) => {
+  it.each(ROLES)("$role sees what the $role role may use", async ({ email, role, ticket, transferForm, cancel }) => {
     const page = await browser.newPage();
     await signInAs(page, app.url, email);
     await expect.poll(() => page.getByTestId("role").textContent()).toBe(role);
     expect(await page.getByRole("form", { name: "Order ticket" }).count()).toBe(ticket ? 1 : 0);
-    await expect.poll(() => page.getByRole("table").count()).toBeGreaterThan(0);
+    const { button } = await cancelButtonOfOpenOrder(page);
+    expect(await button.count(), "Cancel on the open order").toBe(cancel ? 1 : 0);
+    if (cancel) await expectCancelUsable(page);
     await page.getByRole("link", { name: "Transfers" }).click();
     await page.waitForURL(/\/transfers$/);
     expect(await page.getByRole("form", { name: "Internal transfer" }).count()).toBe(transferForm ? 1 : 0);

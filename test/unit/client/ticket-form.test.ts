@@ -8,10 +8,15 @@ import {
   type TicketValues,
 } from "@/components/orders/ticket-form";
 import { transferDefaults, transferResolver } from "@/components/transfers/transfer-form-values";
-import { localInputValue } from "@/lib/client/format";
 
 const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
 const ticket = (over: Partial<TicketValues>): TicketValues => ({ ...ticketDefaults(), profile_id: "trading", ...over });
+/** What a datetime-local input holds for a moment `msFromNow` ahead, in this machine's time zone. */
+function localInputValue(msFromNow: number): string {
+  const d = new Date(Date.now() + msFromNow);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
 const resolve = (v: TicketValues) => ticketResolver(v, undefined, options);
 const messages = async (v: TicketValues) =>
   Object.fromEntries(

@@ -6,16 +6,13 @@ import {
   createInternalTransferRequestSchema,
   createOrderRequestSchema,
   fromUnits,
-  quantityRuleFor,
-  sidesFor,
-  timeInForceFor,
   toUnits,
-  ORDER_TYPES,
   type Market,
 } from "@/lib/spec";
 import { mul, parseAmount } from "@/lib/sandbox/engine/amounts";
 import { Exchange } from "@/lib/sandbox/engine/exchange";
 import { ProblemError } from "@/lib/spec";
+import { ORDER_KINDS, validTimesInForce } from "../../support/order-spec";
 import { T0 } from "./harness";
 
 /**
@@ -49,8 +46,8 @@ const orderCommand = fc.record({
   kind: fc.constant("order" as const),
   profile: fc.nat({ max: PROFILES.length - 1 }),
   market: fc.constantFrom(...MARKETS_UNDER_TEST),
-  type: fc.constantFrom(...ORDER_TYPES),
-  buy: fc.boolean(),
+  /** Type, side and quantities from the spec's table, not from lib/spec's rule functions. */
+  order: fc.constantFrom(...ORDER_KINDS),
   tifPick: fc.nat(),
   priceTicks: fc.integer({ min: -40, max: 40 }),
   stopTicks: fc.integer({ min: -40, max: 40 }),
@@ -136,7 +133,7 @@ function session() {
 
   /** A request built to the service's rules: the schema must accept it. */
   function orderRequest(c: OrderCommand): Record<string, unknown> {
-    const side = sidesFor(c.type).length === 1 ? "SELL" : c.buy ? "BUY" : "SELL";
+    const { type, side, required } = c.order;
     const tick = MARKET_DETAILS[c.market].tick_rate;
     const scale = tick.split(".")[1]?.length ?? 0;
     const tickUnits = toUnits(tick, scale);
@@ -147,10 +144,10 @@ function session() {
       base_amount: c.base_amount,
       quote_amount: c.quote_amount,
     };
-    const valid = timeInForceFor(c.type).valid;
+    const valid = validTimesInForce(type);
     const tif = valid[c.tifPick % valid.length]!;
-    const request: Record<string, unknown> = { market: c.market, type: c.type, side, time_in_force: tif };
-    for (const f of quantityRuleFor(c.type, side).required) request[f] = quantities[f];
+    const request: Record<string, unknown> = { market: c.market, type, side, time_in_force: tif };
+    for (const f of required) request[f] = quantities[f];
     if (tif === "GTT") request.expiration_date = String(clock.now + c.gttLead);
     if (c.smp) request.self_match_prevention_id = "desk-1";
     const owner = PROFILES[c.profile]!;

@@ -3,18 +3,21 @@ import { describe, expect, it } from "vitest";
 import {
   MARKETS,
   MARKET_DETAILS,
-  ORDER_TYPES,
-  TIMES_IN_FORCE,
   createOrderRequestSchema,
   fieldErrors,
   fromUnits,
-  quantityRuleFor,
-  sidesFor,
-  timeInForceFor,
   toUnits,
+  type OrderSide,
   type OrderType,
   type TimeInForce,
 } from "@/lib/spec";
+import {
+  ORDER_KINDS,
+  defaultTimeInForce,
+  kindOf,
+  refusedTimesInForce,
+  validTimesInForce,
+} from "../../support/order-spec";
 import { NOW } from "./helpers";
 
 const schema = createOrderRequestSchema({ now: () => NOW });
@@ -27,13 +30,15 @@ const decimalAt = (scale: number, step = "0") =>
   });
 const shortText = (max: number) => fc.string({ minLength: 1, maxLength: max, unit: "grapheme-ascii" });
 
-/** Generates valid Create Order requests across every type, side, market and option. */
+/**
+ * Generates valid Create Order requests across every type, side, market and option. The
+ * quantities and times in force come from the spec's tables (test/support/order-spec.ts),
+ * not from lib/spec's functions, which would agree with themselves however wrong.
+ */
 const validOrder: fc.Arbitrary<Request> = fc
-  .record({ type: fc.constantFrom(...ORDER_TYPES), market: fc.constantFrom(...MARKETS), pick: fc.nat() })
-  .chain(({ type, market, pick }) => {
-    const sides = sidesFor(type);
-    const side = sides[pick % sides.length]!;
-    const rule = quantityRuleFor(type, side);
+  .record({ kind: fc.constantFrom(...ORDER_KINDS), market: fc.constantFrom(...MARKETS) })
+  .chain(({ kind, market }) => {
+    const { type, side, required: requiredFields } = kind;
     const tick = MARKET_DETAILS[market].tick_rate;
     const tickScale = tick.split(".")[1]?.length ?? 0;
     const quantity = {
@@ -43,9 +48,9 @@ const validOrder: fc.Arbitrary<Request> = fc
       quote_amount: decimalAt(2),
     };
     const required: Record<string, fc.Arbitrary<string>> = Object.fromEntries(
-      rule.required.map((f) => [f, quantity[f]]),
+      requiredFields.map((f) => [f, quantity[f]]),
     );
-    const requiredKeys = ["side", "market", "type", "tif", "lead", ...rule.required] as never[];
+    const requiredKeys = ["side", "market", "type", "tif", "lead", ...requiredFields] as never[];
     return fc
       .record(
         {
@@ -53,7 +58,7 @@ const validOrder: fc.Arbitrary<Request> = fc
           market: fc.constant(market),
           type: fc.constant(type),
           ...required,
-          tif: fc.constantFrom(...timeInForceFor(type).valid),
+          tif: fc.constantFrom(...validTimesInForce(type)),
           lead: fc.integer({ min: 10_001, max: 400 * 86_400_000 }),
           ref_id: fc.stringMatching(/^[\x21-\x7E]{1,128}$/),
           metadata: fc.dictionary(shortText(100), fc.string({ maxLength: 100 }), { maxKeys: 6 }),
@@ -71,7 +76,7 @@ const validOrder: fc.Arbitrary<Request> = fc
         };
         return {
           ...rest,
-          ...(tif !== timeInForceFor(type).default || tif === "GTT" ? { time_in_force: tif } : {}),
+          ...(tif !== defaultTimeInForce(type) || tif === "GTT" ? { time_in_force: tif } : {}),
           ...(tif === "GTT" ? { expiration_date: String(NOW + lead) } : {}),
           ...(identity ? { identity_id: identity[0], identity_account_id: identity[1] } : {}),
         };
@@ -86,7 +91,9 @@ interface Break {
 }
 
 const type = (r: Request) => r.type as OrderType;
-const rule = (r: Request) => quantityRuleFor(type(r), r.side as "BUY" | "SELL");
+const rule = (r: Request) => kindOf(type(r), r.side as OrderSide);
+/** A time in force the type refuses, GTT aside (it would also want an expiry). */
+const refusedTif = (r: Request) => refusedTimesInForce(type(r)).find((t) => t !== "GTT");
 
 /** Each breaks exactly one rule; the request must then fail on that rule's field alone. */
 const BREAKS: Break[] = [
@@ -140,16 +147,13 @@ const BREAKS: Break[] = [
   },
   {
     name: "a time in force the type refuses",
-    applies: (r) => TIMES_IN_FORCE.some((t) => t !== "GTT" && !timeInForceFor(type(r)).valid.includes(t)),
+    applies: (r) => refusedTif(r) !== undefined,
     field: () => "time_in_force",
-    apply: ({ expiration_date: _, ...r }) => ({
-      ...r,
-      time_in_force: TIMES_IN_FORCE.find((t) => t !== "GTT" && !timeInForceFor(type(r)).valid.includes(t)),
-    }),
+    apply: ({ expiration_date: _, ...r }) => ({ ...r, time_in_force: refusedTif(r) }),
   },
   {
     name: "a GTT expiring in exactly 10 s",
-    applies: (r) => timeInForceFor(type(r)).valid.includes("GTT"),
+    applies: (r) => validTimesInForce(type(r)).includes("GTT"),
     field: () => "expiration_date",
     apply: (r) => ({ ...r, time_in_force: "GTT", expiration_date: String(NOW + 10_000) }),
   },

@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   createOrderRequestSchema,
   orderRecordSchema,
+  quantityRuleFor,
+  sidesFor,
   timeInForceFor,
   type OrderType,
   type TimeInForce,
 } from "@/lib/spec";
+import { ORDER_KINDS, TIME_IN_FORCE, defaultTimeInForce, kindOf, validTimesInForce } from "../../support/order-spec";
 import { NOW, chars, errorsOf, expectAccepted, expectRefused, pairs } from "./helpers";
 
 const schema = createOrderRequestSchema({ now: () => NOW });
@@ -39,16 +42,6 @@ const VALID = {
 } as const;
 type Kind = keyof typeof VALID;
 
-/** What each kind needs and refuses (reference README), written out independently of the code. */
-const QUANTITIES: Record<Kind, { required: string[]; refused: string[] }> = {
-  "LIMIT BUY": { required: ["price", "base_amount"], refused: ["quote_amount", "stop_price"] },
-  "LIMIT SELL": { required: ["price", "base_amount"], refused: ["quote_amount", "stop_price"] },
-  "POST_ONLY_LIMIT BUY": { required: ["price", "base_amount"], refused: ["quote_amount", "stop_price"] },
-  "MARKET BUY": { required: ["quote_amount"], refused: ["price", "base_amount", "stop_price"] },
-  "MARKET SELL": { required: ["base_amount"], refused: ["price", "quote_amount", "stop_price"] },
-  "STOP_MARKET SELL": { required: ["stop_price", "base_amount"], refused: ["price", "quote_amount"] },
-  "STOP_LIMIT SELL": { required: ["stop_price", "base_amount", "price"], refused: ["quote_amount"] },
-};
 const SAMPLE_VALUE: Record<string, string> = {
   price: "1000.00",
   base_amount: "1",
@@ -63,10 +56,11 @@ describe("each order type's required and refused fields", () => {
   it.each(Object.keys(VALID) as Kind[])("accepts a valid %s", (kind) => accepted(VALID[kind]));
 
   for (const kind of Object.keys(VALID) as Kind[]) {
-    it.each(QUANTITIES[kind].required)(`${kind} refuses a request without %s`, (field) => {
+    const { required, refused: refusedFields } = kindOf(VALID[kind].type, VALID[kind].side);
+    it.each(required)(`${kind} refuses a request without %s`, (field) => {
       refused(without(VALID[kind], field), field, /is required for a/);
     });
-    it.each(QUANTITIES[kind].refused)(`${kind} refuses %s`, (field) => {
+    it.each(refusedFields)(`${kind} refuses %s`, (field) => {
       refused({ ...VALID[kind], [field]: SAMPLE_VALUE[field] }, field, /is not accepted for a/);
     });
   }
@@ -100,14 +94,6 @@ describe("required enums", () => {
 });
 
 describe("time in force (SPEC.md 4.1 table)", () => {
-  // The table as SPEC.md prints it: D = default, V = valid, - = invalid.
-  const TABLE: Record<OrderType, Record<TimeInForce, "D" | "V" | "-">> = {
-    MARKET: { IOC: "D", GTC: "-", GTT: "-", FOK: "-" },
-    LIMIT: { IOC: "V", GTC: "D", GTT: "V", FOK: "V" },
-    POST_ONLY_LIMIT: { IOC: "V", GTC: "D", GTT: "V", FOK: "V" },
-    STOP_MARKET: { IOC: "-", GTC: "D", GTT: "V", FOK: "-" },
-    STOP_LIMIT: { IOC: "-", GTC: "D", GTT: "V", FOK: "-" },
-  };
   const base: Record<OrderType, object> = {
     MARKET: VALID["MARKET BUY"],
     LIMIT: VALID["LIMIT BUY"],
@@ -115,7 +101,7 @@ describe("time in force (SPEC.md 4.1 table)", () => {
     STOP_MARKET: VALID["STOP_MARKET SELL"],
     STOP_LIMIT: VALID["STOP_LIMIT SELL"],
   };
-  const cells = Object.entries(TABLE).flatMap(([type, row]) =>
+  const cells = Object.entries(TIME_IN_FORCE).flatMap(([type, row]) =>
     Object.entries(row).map(([tif, cell]) => [type as OrderType, tif as TimeInForce, cell] as const),
   );
 
@@ -124,11 +110,27 @@ describe("time in force (SPEC.md 4.1 table)", () => {
     if (cell === "-") refused(request, "time_in_force", new RegExp(`${tif} is not valid for a`));
     else accepted(request);
   });
+});
 
-  it.each(Object.entries(TABLE))("%s defaults to the table's default", (type, row) => {
-    const expected = Object.entries(row).find(([, cell]) => cell === "D")?.[0];
-    expect(timeInForceFor(type as OrderType).default).toBe(expected);
-    accepted(base[type as OrderType]);
+// The ticket lays itself out with these functions, not with the schema: check them directly.
+describe("lib/spec's rule functions agree with the spec's tables", () => {
+  it.each(ORDER_KINDS)("quantityRuleFor($type, $side)", ({ type, side, required, refused }) => {
+    const rule = quantityRuleFor(type, side);
+    expect(new Set(rule.required)).toEqual(new Set(required));
+    expect(new Set(rule.refused)).toEqual(new Set(refused));
+  });
+
+  it.each(Object.keys(TIME_IN_FORCE) as OrderType[])("sidesFor(%s)", (type) => {
+    const sides = ORDER_KINDS.filter((k) => k.type === type).map((k) => k.side);
+    expect(new Set(sidesFor(type))).toEqual(new Set(sides));
+  });
+
+  it.each(Object.keys(TIME_IN_FORCE) as OrderType[])("timeInForceFor(%s)", (type) => {
+    const rule = timeInForceFor(type);
+    expect({ default: rule.default, valid: new Set(rule.valid) }).toEqual({
+      default: defaultTimeInForce(type),
+      valid: new Set(validTimesInForce(type)),
+    });
   });
 });
 
