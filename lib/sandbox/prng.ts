@@ -78,5 +78,3 @@ export class Prng {
     return (sum - 2) * Math.sqrt(3);
   }
 }
-
-export const createPrng = (seed: string): Prng => new Prng(seed);

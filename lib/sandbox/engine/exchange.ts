@@ -137,7 +137,7 @@ export class Exchange {
 
   /**
    * Accepts an order as SUBMITTED and holds its funds; matching happens in `processSubmitted`,
-   * as the real service answers before the order reaches the book (SPEC.md 3.1).
+   * as the real service answers: a create returns SUBMITTED before the order reaches the book.
    * The request must already have passed `createOrderRequestSchema`.
    */
   submitOrder(customerId: string, profileId: string, request: CreateOrderRequest): EngineOrder {

@@ -4,7 +4,7 @@ import type { EngineOrder, EngineTransfer } from "./types";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The Order record of SPEC.md 2.1, every field present; unused amounts are "". */
+/** The Order record (lib/spec `orderRecordSchema`), every field present; unused amounts are "". */
 export function toOrderRecord(o: EngineOrder): Order {
   const r = o.request;
   const vwap = o.filledBase === 0n ? 0n : divRound(o.filledQuote, o.filledBase, BASE_AMOUNT_SCALE);
@@ -34,7 +34,7 @@ export function toOrderRecord(o: EngineOrder): Order {
   };
 }
 
-/** The Transfer record of SPEC.md 2.2 for one leg. */
+/** The Transfer record (lib/spec `transferRecordSchema`) for one leg. */
 export function toTransferRecord(t: EngineTransfer): Transfer {
   return {
     id: t.id,

@@ -15,8 +15,8 @@ export const pageFields = {
 };
 
 /** Cursors are opaque to clients: base64url of the position after the last item sent. */
-export const encodeCursor = (position: string): string => Buffer.from(position).toString("base64url");
-export const decodeCursor = (cursor: string | undefined): string | undefined =>
+const encodeCursor = (position: string): string => Buffer.from(position).toString("base64url");
+const decodeCursor = (cursor: string | undefined): string | undefined =>
   cursor === undefined ? undefined : Buffer.from(cursor, "base64url").toString();
 
 /**
