@@ -1,7 +1,7 @@
 import coreWebVitals from "eslint-config-next/core-web-vitals";
 import typescript from "eslint-config-next/typescript";
 
-// The layering of DESIGN.md, enforced: browser-side code never reaches server code.
+// The layering the README's Layout describes, enforced: browser-side code never reaches server code.
 const serverOnly = [
   { group: ["@/lib/server/*", "**/lib/server/*"], message: "lib/server is server-only." },
   { group: ["@/lib/sandbox/*", "**/lib/sandbox/*"], message: "lib/sandbox runs on the server." },

@@ -1,6 +1,31 @@
 // @ts-check
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- Next loads this file as CommonJS.
+const { networkInterfaces } = require("node:os");
 
 const isDev = process.env.NODE_ENV !== "production";
+
+/**
+ * Hosts whose pages may use the dev server's assets and HMR socket. Next allows only
+ * localhost by default, so a page opened at 127.0.0.1 or at the network address `next dev`
+ * prints never hydrates (and sign-in silently fails). Hostnames only, as Next matches them:
+ * no scheme, no port, IPv6 in brackets.
+ */
+function devOrigins() {
+  const hosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+  try {
+    if (process.env.NEXTAUTH_URL) hosts.add(new URL(process.env.NEXTAUTH_URL).hostname);
+  } catch {
+    // A bad NEXTAUTH_URL is reported by the server's own configuration check.
+  }
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) {
+      if (a.family === "IPv4") hosts.add(a.address);
+      // Link-local addresses (with a scope id) cannot be written in a browser's address bar.
+      else if (a.family === "IPv6" && !a.scopeid) hosts.add(`[${a.address}]`);
+    }
+  }
+  return [...hosts];
+}
 
 // Pages load only their own scripts and styles and talk only to their own origin; the
 // service is reached through the route handlers, never from the browser.
@@ -28,6 +53,9 @@ const securityHeaders = [
 /** @type {import("next").NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // A test's dev server builds apart (NEXT_DIST_DIR) from the production build other tests run.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  allowedDevOrigins: isDev ? devOrigins() : [],
   poweredByHeader: false,
   // The build checks the app's own code; `npm run typecheck` checks everything, tests included.
   typescript: { tsconfigPath: "tsconfig.build.json" },

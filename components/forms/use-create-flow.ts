@@ -7,13 +7,19 @@ import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/ref-id";
 import { problemOf } from "@/lib/client/api";
 import { showFieldErrors } from "./server-problem";
+import type { FormOutput } from "./spec-resolver";
 
 /**
- * Check → review → send, shared by the order ticket and the transfer form. The ref_id is
+ * Check → review → send, shared by the order ticket and the transfer form, whose resolvers
+ * (specResolver) hand over the checked request as `output.request`. The ref_id is
  * kept after a failure (a retry is the same create to the service) and renewed after a
  * success (the next create is a new one).
  */
-export function useCreateFlow<Values extends FieldValues & { ref_id: string }, Output, Created>(
+export function useCreateFlow<
+  Values extends FieldValues & { ref_id: string },
+  Output extends FormOutput<unknown>,
+  Created,
+>(
   form: UseFormReturn<Values, unknown, Output>,
   send: (output: Output) => Promise<Created>,
   refresh: readonly string[],

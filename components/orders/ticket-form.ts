@@ -1,12 +1,12 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import type { FieldErrors, Resolver } from "react-hook-form";
+import type { FieldErrors } from "react-hook-form";
 import { toUnixMillis } from "@/lib/client/format";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
-import type { CreateOrderRequest, createOrderRequestSchema } from "@/lib/spec/order";
+import type { CreateOrderRequest } from "@/lib/spec/order";
 import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
-import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { newRefId } from "@/lib/ref-id";
+import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
+import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
 /** The ticket's fields as the browser holds them: text, named like the request's fields. */
 export interface TicketValues {
@@ -30,9 +30,9 @@ export interface TicketValues {
   await_fill_millis: string;
 }
 
-export interface TicketOutput {
+/** What the ticket hands over: the request, and the profile whose path it is sent to. */
+export interface TicketOutput extends FormOutput<CreateOrderRequest> {
   profileId: string;
-  request: CreateOrderRequest;
 }
 
 export const ticketDefaults = (): TicketValues => ({
@@ -87,30 +87,19 @@ export function toOrderRequest(v: TicketValues): Record<string, unknown> {
 export const timeInForceAfterTypeChange = (type: OrderType, current: TimeInForce): TimeInForce =>
   timeInForceFor(type).valid.includes(current) ? current : timeInForceFor(type).default;
 
-// The schema (and zod with it) loads on the first check, not with the page, and is built once.
-let orderSchema: Promise<ReturnType<typeof createOrderRequestSchema>> | undefined;
-
-/**
- * react-hook-form's zod resolver on lib/spec's own Create Order schema, so the browser
- * refuses exactly what the service refuses, on the same field, before anything is sent.
- */
-export const ticketResolver: Resolver<TicketValues, unknown, TicketOutput> = async (values, context, options) => {
-  const check = zodResolver(
-    await (orderSchema ??= import("@/lib/spec/order").then((m) => m.createOrderRequestSchema())),
-  );
-  const result = await check(toOrderRequest(values) as never, context, {
-    ...options,
-    fields: {},
-    names: undefined,
-    shouldUseNativeValidation: false,
-  });
-  const errors: FieldErrors<TicketValues> = { ...(result.errors as FieldErrors<TicketValues>) };
-  if (!values.profile_id) errors.profile_id = { type: "required", message: "Choose the profile that places the order" };
-  const repeated = duplicateKey(values.metadata);
+/** The form's own rules beyond the service's: a profile to place the order from, unique metadata keys. */
+function ticketErrors(v: TicketValues): FieldErrors<TicketValues> {
+  const errors: FieldErrors<TicketValues> = {};
+  if (!v.profile_id) errors.profile_id = { type: "required", message: "Choose the profile that places the order" };
+  const repeated = duplicateKey(v.metadata);
   if (repeated) errors.metadata = { type: "duplicate", message: `Metadata key "${repeated}" is used twice` };
-  if (Object.keys(errors).length > 0) return { values: {} as Record<string, never>, errors };
-  return {
-    values: { profileId: values.profile_id, request: result.values as unknown as CreateOrderRequest },
-    errors: {},
-  };
-};
+  return errors;
+}
+
+/** The ticket checked against lib/spec's Create Order schema; it hands over the profile and the request. */
+export const ticketResolver = specResolver<TicketValues, CreateOrderRequest, TicketOutput>({
+  schema: () => import("@/lib/spec/order").then((m) => m.createOrderRequestSchema()),
+  toRequest: toOrderRequest,
+  formErrors: ticketErrors,
+  output: (request, v) => ({ profileId: v.profile_id, request }),
+});

@@ -1,9 +1,10 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import type { FieldErrors, Resolver } from "react-hook-form";
+import type { FieldErrors } from "react-hook-form";
+import { newRefId } from "@/lib/ref-id";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
-import { newRefId } from "@/lib/ref-id";
+import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
+/** The transfer form's fields as the browser holds them: text, named like the request's fields. */
 export interface TransferValues {
   from_profile_id: string;
   to_profile_id: string;
@@ -17,6 +18,9 @@ export interface TransferValues {
   to_identity_id: string;
   to_account_id: string;
 }
+
+/** What the transfer form hands over: the request. */
+export type TransferOutput = FormOutput<CreateInternalTransferRequest>;
 
 export const transferDefaults = (): TransferValues => ({
   from_profile_id: "",
@@ -45,7 +49,7 @@ const TEXT = [
 ] as const;
 
 /** The request the form would send: filled fields only, metadata as objects. */
-function toTransferRequest(v: TransferValues): Record<string, unknown> {
+export function toTransferRequest(v: TransferValues): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const field of TEXT) if (v[field].trim()) request[field] = v[field].trim();
   const metadata = metadataOf(v.metadata);
@@ -55,26 +59,20 @@ function toTransferRequest(v: TransferValues): Record<string, unknown> {
   return request;
 }
 
-/** react-hook-form's zod resolver on lib/spec's Create Internal Transfer schema. */
-export const transferResolver: Resolver<TransferValues, unknown, CreateInternalTransferRequest> = async (
-  values,
-  context,
-  options,
-) => {
-  // The schema (and zod with it) loads on the first check, not with the page.
-  const { createInternalTransferRequestSchema } = await import("@/lib/spec/transfer");
-  const check = zodResolver(createInternalTransferRequestSchema);
-  const result = await check(toTransferRequest(values) as never, context, {
-    ...options,
-    fields: {},
-    names: undefined,
-    shouldUseNativeValidation: false,
-  });
-  const errors: FieldErrors<TransferValues> = { ...(result.errors as FieldErrors<TransferValues>) };
+/** The form's own rules beyond the service's: unique keys in each metadata editor. */
+function transferErrors(v: TransferValues): FieldErrors<TransferValues> {
+  const errors: FieldErrors<TransferValues> = {};
   for (const field of ["metadata", "recipient_metadata"] as const) {
-    const repeated = duplicateKey(values[field]);
+    const repeated = duplicateKey(v[field]);
     if (repeated) errors[field] = { type: "duplicate", message: `Key "${repeated}" is used twice` };
   }
-  if (Object.keys(errors).length > 0) return { values: {} as Record<string, never>, errors };
-  return { values: result.values as unknown as CreateInternalTransferRequest, errors: {} };
-};
+  return errors;
+}
+
+/** The form checked against lib/spec's Create Internal Transfer schema; it hands over the request. */
+export const transferResolver = specResolver<TransferValues, CreateInternalTransferRequest, TransferOutput>({
+  schema: () => import("@/lib/spec/transfer").then((m) => m.createInternalTransferRequestSchema),
+  toRequest: toTransferRequest,
+  formErrors: transferErrors,
+  output: (request) => ({ request }),
+});

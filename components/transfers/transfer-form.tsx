@@ -6,7 +6,7 @@ import { formatAmount, formatTime } from "@/lib/client/format";
 import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
 import { ASSETS } from "@/lib/spec/markets";
-import type { CreateInternalTransferRequest, Transfer } from "@/lib/spec/transfer";
+import type { Transfer } from "@/lib/spec/transfer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
@@ -16,7 +16,7 @@ import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
 import { StatusBadge } from "../ui/status-badge";
-import { transferDefaults, transferResolver, type TransferValues } from "./transfer-form-values";
+import { transferDefaults, transferResolver, type TransferOutput, type TransferValues } from "./transfer-form-values";
 
 const AMOUNT_SCALE = 8;
 const IDENTITY_FIELDS = [
@@ -31,7 +31,7 @@ const availableOf = (balances: Balance[] | undefined, asset: string) =>
 
 /** Operations' internal transfer between two profiles, checked against the service's rules first. */
 export function TransferForm() {
-  const form = useForm<TransferValues, unknown, CreateInternalTransferRequest>({
+  const form = useForm<TransferValues, unknown, TransferOutput>({
     resolver: transferResolver,
     defaultValues: transferDefaults(),
     // Checked on Review, then as the user corrects: no error appears (and moves the button) mid-click.
@@ -43,8 +43,7 @@ export function TransferForm() {
   const toBalances = useBalances(values.to_profile_id || undefined);
   const flow = useCreateFlow(
     form,
-    (request: CreateInternalTransferRequest) =>
-      api<Transfer>("/api/v2/transfer/internal", { method: "POST", body: request }),
+    ({ request }: TransferOutput) => api<Transfer>("/api/v2/transfer/internal", { method: "POST", body: request }),
     ["transfers", "balances", "activity", "submitters"],
   );
   const name = (id: string) => profiles.data?.find((p) => p.id === id)?.nickname ?? id;
@@ -114,8 +113,8 @@ export function TransferForm() {
           {flow.review ? (
             <ReviewPanel
               testId="transfer-review"
-              sentence={`Move ${formatAmount(flow.review.amount)} ${flow.review.asset} from ${name(flow.review.from_profile_id)} to ${name(flow.review.to_profile_id)}.`}
-              refId={flow.review.ref_id}
+              sentence={`Move ${formatAmount(flow.review.request.amount)} ${flow.review.request.asset} from ${name(flow.review.request.from_profile_id)} to ${name(flow.review.request.to_profile_id)}.`}
+              refId={flow.review.request.ref_id}
               pending={flow.pending}
               failed={flow.problem !== null}
               onConfirm={flow.confirm}

@@ -1,4 +1,4 @@
-/** Every enumeration of the service interface (SPEC.md sections 2 and 4). */
+/** Every enumeration of the service interface: its records' and its requests' fixed values. */
 
 export const MARKETS = [
   "ETHEUR",

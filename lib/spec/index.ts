@@ -1,4 +1,7 @@
-/** The service's rules (SPEC.md), shared by the browser, the route handlers and the sandbox. */
+/**
+ * The service's interface as executable rules: the contract the browser, the route handlers
+ * and the sandbox share (the README's "The service's rules" summarises it).
+ */
 export * from "./decimal";
 export * from "./enums";
 export * from "./enum-schemas";

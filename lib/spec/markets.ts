@@ -2,7 +2,7 @@ import type { Market } from "./enums";
 import { MARKETS } from "./enums";
 
 /**
- * Market facts the published service documents (SPEC.md is silent on them):
+ * Market facts, as the published service documents them:
  * price tick per market, base amounts to 1e-8, quote amounts to 0.01.
  */
 

@@ -38,7 +38,7 @@ const LIMIT_RULE: QuantityRule = { required: ["price", "base_amount"], refused: 
 
 /**
  * Which of price, base_amount, quote_amount and stop_price each order type needs and refuses
- * (the published service's rules; SPEC.md leaves them open). Only one quantity is ever sent.
+ * (as the published service documents them). Only one quantity is ever sent.
  */
 export function quantityRuleFor(type: OrderType, side: OrderSide): QuantityRule {
   switch (type) {

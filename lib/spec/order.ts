@@ -51,7 +51,7 @@ export interface SchemaOptions {
   now?: () => number;
 }
 
-/** The Create Order request (SPEC.md 4.1) with every rule of the service. */
+/** The Create Order request (`POST /profiles/{id}/orders`) with every rule of the service. */
 export function createOrderRequestSchema({ now = Date.now }: SchemaOptions = {}) {
   return z.strictObject(fields).check(
     z.superRefine(
@@ -67,7 +67,7 @@ export function createOrderRequestSchema({ now = Date.now }: SchemaOptions = {})
 
 export type CreateOrderRequest = z.infer<ReturnType<typeof createOrderRequestSchema>>;
 
-/** The Order record as the service returns it (SPEC.md 2.1). Unknown fields pass through. */
+/** The Order record as the service returns it. Unknown fields pass through. */
 const isoTime = z.iso.datetime({ offset: true });
 
 export const orderRecordSchema = z.looseObject({

@@ -1,6 +1,6 @@
 /**
- * The service's OAuth scopes (SPEC.md section 5 names the two of the creates; the
- * published service, those of the reads the dashboard uses).
+ * The service's OAuth scopes: one per create (`exchange:write_order`,
+ * `transfer:write_internal_transfer`) and those of the reads the dashboard uses.
  */
 export const SCOPES = [
   "exchange:write_order",

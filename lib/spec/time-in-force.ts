@@ -1,7 +1,7 @@
 import type { OrderType, TimeInForce } from "./enums";
 import { GTT_MIN_LEAD_MILLIS } from "./limits";
 
-/** SPEC.md 4.1's time-in-force table: which choices each order type takes, and its default. */
+/** The service's time-in-force table: which choices each order type takes, and its default. */
 export interface TimeInForceRule {
   valid: readonly TimeInForce[];
   default: TimeInForce;

@@ -7,7 +7,7 @@ export const assetSchema = text("Asset").check(
   z.regex(/^[A-Z0-9]{2,12}$/, "Asset must be an asset code of 2 to 12 capital letters or digits, such as USD or BTC"),
 );
 
-/** The Create Internal Transfer request (SPEC.md 4.2). */
+/** The Create Internal Transfer request (`POST /transfer/internal`). */
 export const createInternalTransferRequestSchema = z
   .strictObject({
     from_profile_id: identifier("From profile"),
@@ -42,7 +42,7 @@ export type CreateInternalTransferRequest = z.infer<typeof createInternalTransfe
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-/** The Transfer record as the service returns it (SPEC.md 2.2). Unknown fields pass through. */
+/** The Transfer record as the service returns it. Unknown fields pass through. */
 export const transferRecordSchema = z.looseObject({
   id: z.string(),
   customer_id: z.string(),

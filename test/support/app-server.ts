@@ -81,8 +81,9 @@ export async function startApp(env: Record<string, string> = {}, dataDir?: strin
   };
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/** Polls the sandbox's markets until the dashboard answers; fails at once if it exits. */
+export async function waitUntilUp(url: string, child: ChildProcess, log: () => string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the dashboard exited while starting:\n${log()}`);
     try {
@@ -93,7 +94,7 @@ async function waitUntilUp(url: string, child: ChildProcess, log: () => string):
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the dashboard did not start within 60 s:\n${log()}`);
+  throw new Error(`the dashboard did not start within ${timeoutMs / 1000} s:\n${log()}`);
 }
 
 /** A signed-in staff member's HTTP client: session cookie plus the dashboard's own Origin. */

@@ -33,7 +33,7 @@ export function kindOf(type: OrderType, side: OrderSide): OrderKind {
   return kind;
 }
 
-/** SPEC.md 4.1's time-in-force table: D the default, V valid, - refused. */
+/** The service's time-in-force table by order type: D the default, V valid, - refused. */
 // prettier-ignore
 export const TIME_IN_FORCE: Record<OrderType, Record<TimeInForce, "D" | "V" | "-">> = {
   MARKET:          { IOC: "D", GTC: "-", GTT: "-", FOK: "-" },

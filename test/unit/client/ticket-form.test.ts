@@ -7,7 +7,6 @@ import {
   toOrderRequest,
   type TicketValues,
 } from "@/components/orders/ticket-form";
-import { transferDefaults, transferResolver } from "@/components/transfers/transfer-form-values";
 
 const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
 const ticket = (over: Partial<TicketValues>): TicketValues => ({ ...ticketDefaults(), profile_id: "trading", ...over });
@@ -153,32 +152,5 @@ describe("the review step's words", () => {
     ).toBe(
       "Sell 2 ETH at 2,490.00 USD or better once the last trade falls to 2,500.00 USD (stop-loss), good till cancelled, from Trading, waiting up to 3 s for the fill.",
     );
-  });
-});
-
-describe("the transfer form's resolver", () => {
-  const resolveTransfer = (over: object) => transferResolver({ ...transferDefaults(), ...over }, undefined, options);
-  it("refuses sending to the same profile, on the destination field", async () => {
-    const { errors } = await resolveTransfer({ from_profile_id: "a", to_profile_id: "a", amount: "5" });
-    expect(errors.to_profile_id?.message).toBe("To profile must differ from the from profile");
-  });
-  it("refuses a 101-character recipient metadata value", async () => {
-    const { errors } = await resolveTransfer({
-      from_profile_id: "a",
-      to_profile_id: "b",
-      amount: "5",
-      recipient_metadata: [{ key: "k", value: "x".repeat(101) }],
-    });
-    expect(JSON.stringify(errors.recipient_metadata)).toContain("longer than 100 characters");
-  });
-  it("hands over a valid transfer", async () => {
-    const { values, errors } = await resolveTransfer({
-      from_profile_id: "a",
-      to_profile_id: "b",
-      amount: "5",
-      ref_id: "t-1",
-    });
-    expect(errors).toEqual({});
-    expect(values).toEqual({ from_profile_id: "a", to_profile_id: "b", asset: "USD", amount: "5", ref_id: "t-1" });
   });
 });

@@ -93,7 +93,7 @@ describe("required enums", () => {
   });
 });
 
-describe("time in force (SPEC.md 4.1 table)", () => {
+describe("time in force by order type (lib/spec time-in-force)", () => {
   const base: Record<OrderType, object> = {
     MARKET: VALID["MARKET BUY"],
     LIMIT: VALID["LIMIT BUY"],

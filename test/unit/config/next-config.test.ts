@@ -1,0 +1,47 @@
+import { createRequire } from "node:module";
+import { networkInterfaces } from "node:os";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const require = createRequire(import.meta.url);
+const configPath = require.resolve("../../../next.config.js");
+
+/** next.config.js as `next dev` would load it with these variables. */
+function loadConfig(env: Record<string, string>): { allowedDevOrigins?: string[]; distDir?: string } {
+  for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
+  delete require.cache[configPath];
+  return require(configPath);
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  delete require.cache[configPath];
+});
+
+describe("next.config.js in development", () => {
+  it("lets loopback, the public host and the machine's addresses use the dev server", () => {
+    const { allowedDevOrigins = [] } = loadConfig({
+      NODE_ENV: "development",
+      NEXTAUTH_URL: "https://desk.example.com:8443/dashboard",
+    });
+    expect(allowedDevOrigins).toEqual(expect.arrayContaining(["localhost", "127.0.0.1", "[::1]", "desk.example.com"]));
+    const ipv4 = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a?.family === "IPv4")
+      .map((a) => a!.address);
+    expect(allowedDevOrigins).toEqual(expect.arrayContaining(ipv4));
+  });
+
+  it("lists hostnames as Next matches them: no scheme, no port, IPv6 in brackets", () => {
+    const { allowedDevOrigins = [] } = loadConfig({ NODE_ENV: "development" });
+    for (const host of allowedDevOrigins) expect(host).toMatch(/^(\[[0-9a-f:]+\]|[^:/[\]]+)$/);
+  });
+
+  it("ignores a malformed NEXTAUTH_URL (the server's own check reports it)", () => {
+    expect(loadConfig({ NODE_ENV: "development", NEXTAUTH_URL: "not a url" }).allowedDevOrigins).toContain("127.0.0.1");
+  });
+
+  it("builds into NEXT_DIST_DIR when it is set, .next otherwise", () => {
+    expect(loadConfig({ NEXT_DIST_DIR: ".next/test-dev" }).distDir).toBe(".next/test-dev");
+    expect(loadConfig({ NEXT_DIST_DIR: "" }).distDir).toBe(".next");
+  });
+});
