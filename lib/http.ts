@@ -62,7 +62,14 @@ export function pathParam<S extends z.core.$ZodType>(name: string, schema: S, va
 }
 
 /** A path segment naming an id: no "/", "..", or encoded slash passes. */
-export const pathId = (name: string, value: string | undefined): string => pathParam(name, identifier(name), value);
+export function pathId(name: string, value: string | undefined): string {
+  let schema = idSchemas.get(name);
+  if (!schema) idSchemas.set(name, (schema = identifier(name)));
+  return pathParam(name, schema, value);
+}
+
+// One schema per parameter name, built on first use: building one costs more than a parse.
+const idSchemas = new Map<string, ReturnType<typeof identifier>>();
 
 export const pathMarket = (value: string | undefined): Market => pathParam("market", marketSchema, value);
 

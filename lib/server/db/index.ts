@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { migrateToLatest } from "./migrations";
+import { withStatementCache } from "./statement-cache";
 import type { Database } from "./schema";
 
 export type { Database, JournalTable } from "./schema";
@@ -52,5 +53,5 @@ async function dialectFor(config: DbConfig) {
   database.pragma("synchronous = NORMAL");
   // Two processes on one file (dev server and a script) wait for each other instead of failing.
   database.pragma("busy_timeout = 5000");
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: withStatementCache(database) });
 }
