@@ -40,7 +40,12 @@ export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props
   return (
     <div className="space-y-6">
       {demoUsers.length > 0 && (
-        <form onSubmit={submit} className="space-y-4" aria-describedby={error ? "signin-error" : undefined}>
+        <form
+          method="post"
+          onSubmit={submit}
+          className="space-y-4"
+          aria-describedby={error ? "signin-error" : undefined}
+        >
           <label className="block">
             <span className="text-sm font-medium">Email</span>
             <input
