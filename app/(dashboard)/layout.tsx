@@ -4,6 +4,7 @@ import { Providers } from "@/components/providers";
 import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
+import { TimeZoneToggle } from "@/lib/client/time-zone";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { env } from "@/lib/server/env";
 
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   return (
-    <Providers>
+    <Providers user={user.email}>
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:px-3 focus:py-2"
@@ -30,6 +31,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {env.service.isSandbox && <SandboxBadge />}
           <NavLinks />
           <div className="ml-auto flex items-center gap-3 text-sm">
+            <TimeZoneToggle />
             <span className="text-right leading-tight">
               <span className="block font-medium">{user.name}</span>
               <span className="block text-xs text-ink-muted">

@@ -12,7 +12,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
-import { formatTime } from "@/lib/client/format";
+import { Time } from "@/lib/client/time-zone";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys } from "@/lib/client/queries";
 import type { JournalEntry } from "@/lib/journal";
@@ -74,7 +74,7 @@ export function ActivityTable() {
         header: "Time",
         accessorFn: (e) => e.created_at,
         sortingFn: timeSorting,
-        cell: ({ row }) => <time dateTime={row.original.created_at}>{formatTime(row.original.created_at)}</time>,
+        cell: ({ row }) => <Time iso={row.original.created_at} />,
       },
       {
         id: "user",

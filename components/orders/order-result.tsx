@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import { formatAmount, formatTime } from "@/lib/client/format";
+import { formatAmount } from "@/lib/client/format";
+import { Time } from "@/lib/client/time-zone";
 import { FINAL_ORDER_STATUSES } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import { StatusBadge } from "../ui/status-badge";
@@ -46,7 +47,9 @@ export function OrderResult({ order: created }: { order: Order }) {
           {order.ref_id}
         </dd>
         <dt className="text-ink-muted">Created</dt>
-        <dd>{formatTime(order.created_at)}</dd>
+        <dd>
+          <Time iso={order.created_at} />
+        </dd>
       </dl>
     </div>
   );

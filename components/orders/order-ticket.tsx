@@ -6,7 +6,7 @@ import { useBalances, useProfiles, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { MARKETS, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
-import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
+import { BASE_AMOUNT_SCALE, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
@@ -143,7 +143,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
           label="Market"
           options={MARKETS.map((m) => ({
             value: m,
-            label: `${MARKET_DETAILS[m].base_asset}/${MARKET_DETAILS[m].quote_asset}`,
+            label: marketLabel(m),
           }))}
         />
         <SelectField

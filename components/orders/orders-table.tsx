@@ -15,7 +15,8 @@ import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, problemOf, query } from "@/lib/client/api";
-import { formatAmount, formatTime } from "@/lib/client/format";
+import { formatAmount } from "@/lib/client/format";
+import { Time } from "@/lib/client/time-zone";
 import {
   anyOrderLive,
   hasFill,
@@ -81,7 +82,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         header: "Created",
         accessorFn: (o) => o.created_at,
         sortingFn: timeSorting,
-        cell: ({ row }) => <time dateTime={row.original.created_at}>{formatTime(row.original.created_at)}</time>,
+        cell: ({ row }) => <Time iso={row.original.created_at} />,
       },
       { id: "profile", header: "Profile", accessorFn: (o) => nickname(o.profile_id) },
       { id: "market", header: "Market", accessorFn: (o) => o.market },

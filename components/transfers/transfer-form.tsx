@@ -2,7 +2,8 @@
 
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api } from "@/lib/client/api";
-import { formatAmount, formatTime } from "@/lib/client/format";
+import { formatAmount } from "@/lib/client/format";
+import { Time } from "@/lib/client/time-zone";
 import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
 import { ASSETS } from "@/lib/spec/markets";
@@ -157,7 +158,9 @@ function TransferResult({ transfer }: { transfer: Transfer }) {
         <dt className="text-ink-muted">Transfer id</dt>
         <dd className="truncate font-mono text-xs">{transfer.id}</dd>
         <dt className="text-ink-muted">Created</dt>
-        <dd>{formatTime(transfer.created_at)}</dd>
+        <dd>
+          <Time iso={transfer.created_at} />
+        </dd>
       </dl>
     </div>
   );

@@ -13,7 +13,8 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
-import { formatAmount, formatTime } from "@/lib/client/format";
+import { formatAmount } from "@/lib/client/format";
+import { Time } from "@/lib/client/time-zone";
 import { submitterOf } from "@/lib/client/order-rows";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys, useSubmitters, type Page } from "@/lib/client/queries";
@@ -144,7 +145,7 @@ export function TransfersTable() {
         header: "Created",
         accessorFn: (g) => g.createdAt,
         sortingFn: timeSorting,
-        cell: ({ row }) => <time dateTime={row.original.createdAt}>{formatTime(row.original.createdAt)}</time>,
+        cell: ({ row }) => <Time iso={row.original.createdAt} />,
       },
       { id: "kind", header: "Type", accessorFn: (g) => transferKind(g) },
       {
@@ -319,7 +320,7 @@ function LegRows({
                 </LegItem>
               )}
               <LegItem label="Updated">
-                <time dateTime={leg.updated_at}>{formatTime(leg.updated_at)}</time>
+                <Time iso={leg.updated_at} />
               </LegItem>
               {leg.metadata && Object.keys(leg.metadata).length > 0 && (
                 <LegItem label="Metadata">

@@ -19,8 +19,45 @@ export function formatAmount(
   return f.format(value as unknown as number);
 }
 
-export const formatTime = (iso: string | undefined): string =>
-  iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" }) : "—";
+/** Where times are shown: in UTC, or in the browser's own time zone. */
+export type TimeZoneChoice = "UTC" | "local";
+
+/**
+ * A time as the dashboard shows it everywhere, ISO-like and with its zone:
+ * "2026-11-23 17:04:28 UTC", or in local time "2026-11-23 18:04:28 GMT+1".
+ */
+export function formatTime(iso: string | number | undefined, zone: TimeZoneChoice = "UTC"): string {
+  if (iso === undefined || iso === "") return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "—";
+  const parts = Object.fromEntries(
+    zoneFormat(zone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
+  const name = zone === "UTC" ? "UTC" : parts.timeZoneName;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${name}`;
+}
+
+const zoneFormats = new Map<TimeZoneChoice, Intl.DateTimeFormat>();
+function zoneFormat(zone: TimeZoneChoice): Intl.DateTimeFormat {
+  let f = zoneFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone: zone === "UTC" ? "UTC" : undefined,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "shortOffset",
+    });
+    zoneFormats.set(zone, f);
+  }
+  return f;
+}
 
 /** A datetime-local value (the browser's local time) as the 13-digit unix ms the service wants. */
 export function toUnixMillis(local: string): string {

@@ -48,3 +48,7 @@ export const ASSETS: readonly string[] = [
   ...QUOTE_ASSETS,
   ...new Set(MARKETS.map((m) => MARKET_DETAILS[m].base_asset)),
 ];
+
+/** How a market is shown everywhere: base and quote asset, "BTC/USD". */
+export const marketLabel = (market: Market): string =>
+  `${MARKET_DETAILS[market].base_asset}/${MARKET_DETAILS[market].quote_asset}`;
