@@ -1,4 +1,6 @@
+import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { chromium, type Browser, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
 
@@ -63,4 +65,28 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
       );
   });
   expect(violations, `accessibility of ${what}`).toEqual([]);
+}
+
+/** The widths the desk's screens are tried at: a wide desk monitor, a laptop, a phone. */
+export const WIDTHS = { desk: 1440, laptop: 1280, phone: 390 } as const;
+
+/**
+ * A full-page screenshot in test-results/screenshots, for a person to look at; the path is
+ * printed so it can be found in the test output.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = join("test-results", "screenshots", `${name.replace(/[^\w.-]+/g, "-")}.png`);
+  mkdirSync(dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+  console.info(`screenshot: ${file}`);
+  return file;
+}
+
+/** True when nothing on the page makes it scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${what} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
 }
