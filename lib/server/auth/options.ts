@@ -4,7 +4,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { isRole } from "@/lib/roles";
 import { env } from "../env";
 import { demoUsersEnabled, verifyDemoUser } from "./demo-users";
-import { authSecret } from "./secret";
+import { authSecret } from "../secrets";
 import { SignInThrottle } from "./throttle";
 
 const SESSION_SECONDS = 8 * 60 * 60;

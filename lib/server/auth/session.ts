@@ -4,7 +4,7 @@ import { cookies, headers } from "next/headers";
 import type { NextRequest } from "next/server";
 import { isRole, type Role } from "@/lib/roles";
 import { ownOrigin } from "../origin";
-import { authSecret } from "./secret";
+import { authSecret } from "../secrets";
 import { createSessionCache } from "./session-cache";
 
 export interface SignedInUser {

@@ -55,3 +55,9 @@ async function dialectFor(config: DbConfig) {
   database.pragma("busy_timeout = 5000");
   return new SqliteDialect({ database: withStatementCache(database) });
 }
+
+/** SQLite's SQLITE_CONSTRAINT_UNIQUE (or PRIMARYKEY), PostgreSQL's unique_violation (23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
+}

@@ -4,7 +4,7 @@ import type { Selectable } from "kysely";
 import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
 import { fieldProblem } from "@/lib/http";
 import type { Problem } from "@/lib/spec/problem";
-import type { Db } from "./index";
+import { isUniqueViolation, type Db } from "./index";
 import type { JournalTable } from "./schema";
 
 /**
@@ -235,12 +235,6 @@ function idOf(record: unknown): string | null {
   if (typeof record !== "object" || record === null) return null;
   const id = (record as { id?: unknown }).id;
   return typeof id === "string" ? id : null;
-}
-
-/** SQLite's SQLITE_CONSTRAINT_UNIQUE / PostgreSQL's unique_violation (23505). */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
 
 function encodeCursor(createdAt: string, id: string): string {

@@ -41,6 +41,35 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("journal").execute();
     },
   },
+  "0004_audit": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("audit")
+        .addColumn("seq", "integer", (c) => c.primaryKey())
+        .addColumn("at", "text", (c) => c.notNull())
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("actor_email", "text")
+        .addColumn("actor_role", "text")
+        .addColumn("ip", "text")
+        .addColumn("subject", "text")
+        .addColumn("detail_json", "text", (c) => c.notNull())
+        .addColumn("prev_hash", "text", (c) => c.notNull())
+        .addColumn("hash", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("audit_at_idx").on("audit").columns(["at", "seq"]).execute();
+      await db.schema.createIndex("audit_actor_idx").on("audit").columns(["actor_email", "seq"]).execute();
+      await db.schema
+        .createTable("audit_head")
+        .addColumn("id", "integer", (c) => c.primaryKey())
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("hash", "text", (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("audit_head").execute();
+      await db.schema.dropTable("audit").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -31,6 +31,32 @@ export interface JournalTable {
   result_id: string | null;
 }
 
+/** The audit trail: append-only, each entry chained to the one before by a keyed hash. */
+export interface AuditTable {
+  /** 1, 2, 3, ...: the order of the chain; unique, so two writers cannot both add entry N. */
+  seq: number;
+  at: string;
+  /** What happened, e.g. "create.requested", "approval.approved", "sign-in.failed". */
+  action: string;
+  actor_email: string | null;
+  actor_role: string | null;
+  ip: string | null;
+  /** What it is about: a ref_id, an approval id, an order id, a policy. */
+  subject: string | null;
+  detail_json: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The last entry of the chain, kept apart so that removing the newest entries shows too. */
+export interface AuditHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
 export interface Database {
   journal: JournalTable;
+  audit: AuditTable;
+  audit_head: AuditHeadTable;
 }

@@ -1,10 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { Client } from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, dbConfigFromEnv, migrateToLatest, type Db, type DbConfig } from "@/lib/server/db";
 import {
   beginEntry,
@@ -16,49 +12,7 @@ import {
   type JournalEntry,
   type NewJournalEntry,
 } from "@/lib/server/db/journal";
-
-/** A database of one backend for one suite, and how to throw it away. */
-interface Backend {
-  name: string;
-  open(): Promise<{ config: DbConfig; drop(): Promise<void> }>;
-}
-
-const sqlite: Backend = {
-  name: "SQLite",
-  async open() {
-    const dir = mkdtempSync(path.join(tmpdir(), "journal-test-"));
-    // A directory that does not exist yet: createDb makes it.
-    return {
-      config: { kind: "sqlite", file: path.join(dir, "nested", "dashboard.db") },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  },
-};
-
-const postgres: Backend = {
-  name: "PostgreSQL",
-  async open() {
-    const provided = inject("postgres");
-    // No server is a failure, never a skip: CI installs PostgreSQL so this half always runs.
-    if ("error" in provided) throw new Error(`PostgreSQL is unavailable for the journal tests: ${provided.error}`);
-    const name = `journal_test_${randomBytes(6).toString("hex")}`;
-    const admin = new Client({ connectionString: provided.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(provided.url);
-    url.pathname = `/${name}`;
-    return {
-      config: { kind: "postgres", url: url.toString() },
-      async drop() {
-        const client = new Client({ connectionString: provided.url });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      },
-    };
-  },
-};
+import { postgres, sqlite } from "../../support/databases";
 
 const order = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEntry => ({
   kind: "order",
@@ -122,7 +76,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       await again.destroy();
     }
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied.rows.map((r) => r.name)).toEqual(["0001_journal"]);
+    expect(applied.rows.map((r) => r.name)).toEqual(["0001_journal", "0004_audit"]);
   });
 
   it("writes a pending entry before the create is sent", async () => {
