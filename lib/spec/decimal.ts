@@ -71,6 +71,12 @@ export function multiplyDecimal(a: string, b: string): string {
   return trimZeros(fromUnits(toUnits(a, sa) * toUnits(b, sb), sa + sb));
 }
 
+/** a + b, exact, as a decimal string. */
+export function addDecimal(a: string, b: string): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return trimZeros(fromUnits(toUnits(a, scale) + toUnits(b, scale), scale));
+}
+
 /** a / b rounded down to `scale` decimals ("what this budget buys"); "0" when b is zero. */
 export function divideDecimalDown(a: string, b: string, scale: number): string {
   const s = Math.max(scaleOf(a), scaleOf(b));

@@ -1,0 +1,92 @@
+import * as z from "zod/mini";
+import { compareDecimal, decimalProblem } from "@/lib/spec/decimal";
+import type { Role } from "./roles";
+
+/**
+ * The desk's controls, set by an admin on the Policies page (`GET`/`PUT /api/policies`):
+ * which creates need approval by someone else (four eyes), and the pre-trade limits. Values
+ * are in USD, decimal strings, valued from the service's own prices (lib/spec valuation).
+ * Shared by the page's form and the server that enforces it.
+ */
+
+export type CreateKind = "order" | "transfer";
+
+/** Creates of `kind` worth at least `threshold_usd` wait for `approvals_needed` approvers. */
+export interface ApprovalRule {
+  kind: CreateKind;
+  threshold_usd: string;
+  approvals_needed: 1 | 2;
+  /** How long a request stays open before it expires. */
+  open_minutes: number;
+}
+
+export interface Limits {
+  /** The largest order notional each role may send; a role left out has no limit. */
+  max_order_notional_usd: Partial<Record<Role, string>>;
+  /** The most one person may send in orders in a UTC day; null for no limit. */
+  daily_order_notional_usd_per_user: string | null;
+  /** An order taking liquidity further than this from the mid needs the market's name typed to confirm. */
+  price_guard_percent: string;
+}
+
+export interface Policy {
+  approval_rules: ApprovalRule[];
+  limits: Limits;
+}
+
+export const DEFAULT_POLICY: Policy = {
+  approval_rules: [
+    { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+    { kind: "order", threshold_usd: "100000", approvals_needed: 1, open_minutes: 120 },
+  ],
+  limits: {
+    max_order_notional_usd: { trader: "1000000", admin: "5000000" },
+    daily_order_notional_usd_per_user: "10000000",
+    price_guard_percent: "5",
+  },
+};
+
+/** The rule that applies: the one of this kind with the highest threshold the value reaches. */
+export function approvalRuleFor(policy: Policy, kind: CreateKind, valueUsd: string): ApprovalRule | undefined {
+  return policy.approval_rules
+    .filter((r) => r.kind === kind && compareDecimal(valueUsd, r.threshold_usd) >= 0)
+    .sort((a, b) => compareDecimal(b.threshold_usd, a.threshold_usd))[0];
+}
+
+const usd = (label: string) =>
+  z
+    .string({ error: `${label} must be an amount in USD` })
+    .check(
+      z.refine(
+        (v) => decimalProblem(v) === null,
+        `${label} must be a positive decimal amount such as 10000 or 2500.50`,
+      ),
+    );
+
+const ruleSchema = z.strictObject({
+  kind: z.enum(["order", "transfer"], { error: "kind must be order or transfer" }),
+  threshold_usd: usd("threshold_usd"),
+  approvals_needed: z.union([z.literal(1), z.literal(2)], { error: "approvals_needed must be 1 or 2" }),
+  open_minutes: z
+    .number({ error: "open_minutes must be a whole number of minutes" })
+    .check(
+      z.int("open_minutes must be a whole number of minutes"),
+      z.minimum(5, "open_minutes must be at least 5"),
+      z.maximum(10_080, "open_minutes may be at most 10080 (a week)"),
+    ),
+});
+
+/** A whole policy as `PUT /api/policies` takes it; every error names its field. */
+export const policySchema = z.strictObject({
+  approval_rules: z.array(ruleSchema).check(z.maxLength(20, "approval_rules may hold at most 20 rules")),
+  limits: z.strictObject({
+    max_order_notional_usd: z.partialRecord(
+      z.enum(["viewer", "trader", "ops", "approver", "admin"], { error: "a role named in max_order_notional_usd" }),
+      usd("max_order_notional_usd"),
+    ),
+    daily_order_notional_usd_per_user: z.nullable(usd("daily_order_notional_usd_per_user")),
+    price_guard_percent: usd("price_guard_percent").check(
+      z.refine((v) => compareDecimal(v, "100") <= 0, "price_guard_percent may be at most 100"),
+    ),
+  }),
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { midOf, orderNotional, orderValueInUsd, usdPriceOf, valueInUsd } from "@/lib/spec/valuation";
+
+const mids = { BTCUSD: "60000", BTCEUR: "50000", BTCSGD: "80000", ETHUSD: "3000.5" };
+
+describe("valuation in USD", () => {
+  it("takes the mid of a two-sided book, or the side there is", () => {
+    expect(midOf("99.5", "100.5")).toBe("100.00000000");
+    expect(midOf("0", "100.5")).toBe("100.5");
+    expect(midOf(undefined, undefined)).toBeUndefined();
+  });
+
+  it("values crypto at its USD mid and EUR and SGD by the BTC cross", () => {
+    expect(usdPriceOf("USD", {})).toBe("1");
+    expect(usdPriceOf("ETH", mids)).toBe("3000.5");
+    expect(usdPriceOf("EUR", mids)).toBe("1.20000000");
+    expect(usdPriceOf("SGD", mids)).toBe("0.75000000");
+    expect(usdPriceOf("LINK", mids)).toBeUndefined();
+    expect(valueInUsd("20000", "EUR", mids)).toBe("24000.00000000");
+    expect(valueInUsd("0.1", "ETH", mids)).toBe("300.05000000");
+  });
+
+  it("prices an order by what it asks for", () => {
+    const limit = { market: "BTCEUR", side: "BUY", type: "LIMIT", price: "50000", base_amount: "2" } as const;
+    expect(orderNotional(limit, undefined)).toBe("100000");
+    expect(orderValueInUsd(limit, mids)).toBe("120000.00000000");
+    expect(orderNotional({ market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" }, "1")).toBe(
+      "1000.00",
+    );
+    expect(orderNotional({ market: "BTCUSD", side: "SELL", type: "MARKET", base_amount: "0.5" }, "60000")).toBe(
+      "30000",
+    );
+    const stop = {
+      market: "BTCUSD",
+      side: "SELL",
+      type: "STOP_MARKET",
+      stop_price: "59000",
+      base_amount: "1",
+    } as const;
+    expect(orderValueInUsd(stop, mids)).toBe("59000.00000000");
+    expect(orderValueInUsd({ market: "BTCUSD", side: "SELL", type: "MARKET", base_amount: "1" }, {})).toBeUndefined();
+  });
+});
