@@ -2,14 +2,18 @@
  * Who may do what, in one table. The server enforces it in every route handler
  * (lib/server/route.ts); the pages use it only to hide what a role cannot use.
  */
-const ROLES = ["viewer", "trader", "ops", "admin"] as const;
+const ROLES = ["viewer", "trader", "ops", "approver", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
 const PERMISSIONS = {
-  read: ["viewer", "trader", "ops", "admin"],
+  read: ["viewer", "trader", "ops", "approver", "admin"],
   "orders:create": ["trader", "admin"],
   "orders:cancel": ["trader", "admin"],
   "transfers:create": ["ops", "admin"],
+  // Four eyes: nobody approves their own request (checked per request, lib/server/approvals.ts).
+  approve: ["approver", "admin"],
+  "policies:edit": ["admin"],
+  "audit:verify": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

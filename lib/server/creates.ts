@@ -79,6 +79,8 @@ export interface CreateSpec {
   toProfileId?: string;
   /** True when a record found by our ref_id is the one this request describes. */
   matches: (record: unknown) => boolean;
+  /** Its worth in USD, as the controls valued it (for the daily limit). */
+  valueUsd?: string;
 }
 
 const RETRY_DELAYS_MS = [300, 1000];
@@ -106,7 +108,13 @@ export async function createOnce(rt: Runtime, user: SignedInUser, spec: CreateSp
 async function claimEntry(rt: Runtime, user: SignedInUser, spec: CreateSpec) {
   const fresh = { userEmail: user.email, userRole: user.role, request: spec.body };
   try {
-    const base = { kind: spec.kind, refId: spec.body.ref_id, profileId: spec.profileId, toProfileId: spec.toProfileId };
+    const base = {
+      kind: spec.kind,
+      refId: spec.body.ref_id,
+      profileId: spec.profileId,
+      toProfileId: spec.toProfileId,
+      valueUsd: spec.valueUsd,
+    };
     return await beginEntry(rt.db, { ...base, ...fresh });
   } catch (error) {
     if (!(error instanceof DuplicateJournalEntry) || !error.existing) throw error;
@@ -222,3 +230,37 @@ const differentRecord = (spec: CreateSpec): Problem =>
     `ref_id ${spec.body.ref_id} already belongs to a different ${spec.kind}. Start a new ${spec.kind} to get a new ref_id.`,
     { ref_id: spec.body.ref_id },
   );
+
+/** The spec of a create whose request is already checked, as an approved request is sent. */
+export function createSpecOf(kind: JournalKind, profileId: string, body: Record<string, unknown> & { ref_id: string }) {
+  if (kind === "order") {
+    const order = body as unknown as CreateOrderRequest & { ref_id: string };
+    return {
+      kind,
+      path: `/profiles/${profileId}/orders`,
+      body: order,
+      profileId,
+      matches: (record: unknown) => isSameOrder(profileId, order, record),
+    } satisfies CreateSpec;
+  }
+  const transfer = body as unknown as {
+    from_profile_id: string;
+    to_profile_id: string;
+    asset: string;
+    amount: string;
+    ref_id: string;
+  };
+  return {
+    kind,
+    path: "/transfer/internal",
+    body: transfer,
+    profileId: transfer.from_profile_id,
+    toProfileId: transfer.to_profile_id,
+    matches: (record: unknown) => {
+      const t = record as Partial<Transfer>;
+      return (
+        t.profile_id === transfer.from_profile_id && t.asset === transfer.asset && sameAmount(transfer.amount, t.amount)
+      );
+    },
+  } satisfies CreateSpec;
+}

@@ -41,6 +41,7 @@ export const envSchema = z
     DEMO_USERS: onOff("DEMO_USERS").optional(),
     NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
     NEXTAUTH_URL: url("NEXTAUTH_URL").optional(),
+    AUDIT_SECRET: z.string().min(32, "AUDIT_SECRET must be at least 32 characters").optional(),
     OIDC_ISSUER: url("OIDC_ISSUER").optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),

@@ -17,3 +17,11 @@ export function ownOrigin(request: { headers: Headers; url?: string }): string {
 export function isSameOrigin(request: Request): boolean {
   return request.headers.get("origin") === ownOrigin(request);
 }
+
+/**
+ * The caller's address for the audit trail: the first X-Forwarded-For entry, which Next sets
+ * from the connection when no proxy sent one.
+ */
+export function clientIp(request: Request): string | null {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;
+}

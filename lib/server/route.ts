@@ -4,7 +4,7 @@ import { problemResponse } from "@/lib/http";
 import { can, type Action } from "@/lib/roles";
 import { problem, ProblemError } from "@/lib/spec";
 import { currentUser, type SignedInUser } from "./auth/session";
-import { isSameOrigin } from "./origin";
+import { clientIp, isSameOrigin } from "./origin";
 import { runtime, type Runtime } from "./runtime";
 import { UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
 
@@ -13,6 +13,8 @@ export interface RouteContext<P> {
   params: P;
   user: SignedInUser;
   runtime: Runtime;
+  /** The caller's address, for the audit trail. */
+  ip: string | null;
 }
 
 export type RouteHandler<P> = (ctx: RouteContext<P>) => Promise<Response>;
@@ -43,7 +45,8 @@ export function routeWrapper(getRuntime: () => Promise<Runtime>) {
             action,
           });
         }
-        return await handler({ request, params: await context.params, user, runtime: await getRuntime() });
+        const runtime = await getRuntime();
+        return await handler({ request, params: await context.params, user, runtime, ip: clientIp(request) });
       } catch (error) {
         if (error instanceof ProblemError) return problemResponse(error.problem);
         if (error instanceof UpstreamError) return problemResponse(upstreamProblem(error));

@@ -2,10 +2,12 @@ import "server-only";
 import { sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { serveSandbox } from "@/lib/sandbox/http/serve";
 import { SandboxRuntime } from "@/lib/sandbox/runtime";
+import { createAuditTrail, type AuditTrail } from "./audit";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
 import { env } from "./env";
 import type { Env } from "./env-schema";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
+import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
 import { createTokenCache } from "./upstream/token-cache";
 
@@ -20,6 +22,8 @@ export interface Runtime {
   upstream: UpstreamClient;
   /** The embedded sandbox when SANDBOX=on, quoting and settling; else null. */
   sandbox: SandboxRuntime | null;
+  /** The audit trail, in the same database, chained with AUDIT_SECRET (or a key kept in DATA_DIR). */
+  audit: AuditTrail;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
@@ -39,7 +43,8 @@ export async function createRuntime(config: Env): Promise<Runtime> {
       fetch,
     }),
   });
-  return { db, upstream, sandbox };
+  const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET));
+  return { db, upstream, sandbox, audit };
 }
 
 /**

@@ -77,6 +77,14 @@ export function addDecimal(a: string, b: string): string {
   return trimZeros(fromUnits(toUnits(a, scale) + toUnits(b, scale), scale));
 }
 
+/** a - b, exact, for a at least b (amounts are never negative). */
+export function subtractDecimal(a: string, b: string): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const difference = toUnits(a, scale) - toUnits(b, scale);
+  if (difference < 0n) throw new RangeError(`${a} - ${b} is negative`);
+  return trimZeros(fromUnits(difference, scale));
+}
+
 /** a / b rounded down to `scale` decimals ("what this budget buys"); "0" when b is zero. */
 export function divideDecimalDown(a: string, b: string, scale: number): string {
   const s = Math.max(scaleOf(a), scaleOf(b));

@@ -57,6 +57,7 @@ const ROLE_EMAILS: Record<Role, string> = {
   viewer: "viewer@example.com",
   trader: "trader@example.com",
   ops: "ops@example.com",
+  approver: "approver@example.com",
   admin: "admin@example.com",
 };
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createAuditTrail } from "@/lib/server/audit";
 import { createDb } from "@/lib/server/db";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
@@ -9,7 +10,7 @@ import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/cl
 export type FakeAnswer = (request: UpstreamRequest) => Partial<UpstreamResponse> | Promise<Partial<UpstreamResponse>>;
 
 /**
- * A runtime for unit tests: a real SQLite journal in a temporary directory, no sandbox, and an
+ * A runtime for unit tests: a real SQLite database (journal, audit) in a temporary directory, no sandbox, and an
  * upstream client that records each call and answers with `answer`.
  */
 export async function testRuntime(answer: FakeAnswer) {
@@ -19,6 +20,7 @@ export async function testRuntime(answer: FakeAnswer) {
   const runtime: Runtime = {
     db,
     sandbox: null,
+    audit: createAuditTrail(db, "audit-key-for-tests"),
     upstream: {
       async request(request) {
         calls.push(request);

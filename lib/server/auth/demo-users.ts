@@ -13,6 +13,7 @@ export const DEMO_USERS: readonly StaffUser[] = [
   { email: "admin@example.com", name: "Avery Admin", role: "admin" },
   { email: "trader@example.com", name: "Taylor Trader", role: "trader" },
   { email: "ops@example.com", name: "Oakley Ops", role: "ops" },
+  { email: "approver@example.com", name: "Alex Approver", role: "approver" },
   { email: "viewer@example.com", name: "Val Viewer", role: "viewer" },
 ];
 

@@ -27,6 +27,8 @@ export interface NewJournalEntry {
   toProfileId?: string | null;
   /** The request as it will be sent (ref_id included). */
   request: unknown;
+  /** Its worth in USD, as the controls valued it. */
+  valueUsd?: string | null;
 }
 
 export type JournalOutcome =
@@ -74,6 +76,7 @@ export async function beginEntry(db: Db, input: NewJournalEntry): Promise<Journa
     record_json: null,
     problem_json: null,
     result_id: null,
+    value_usd: input.valueUsd ?? null,
   };
   try {
     await db.insertInto("journal").values(row).execute();

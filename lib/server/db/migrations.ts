@@ -70,6 +70,62 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("audit").execute();
     },
   },
+  "0005_approvals": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("policy")
+        .addColumn("id", "integer", (c) => c.primaryKey())
+        .addColumn("document_json", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("updated_by", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("approvals")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("ref_id", "text", (c) => c.notNull())
+        .addColumn("profile_id", "text", (c) => c.notNull())
+        .addColumn("request_json", "text", (c) => c.notNull())
+        .addColumn("value_usd", "text", (c) => c.notNull())
+        .addColumn("rule_json", "text", (c) => c.notNull())
+        .addColumn("approvals_needed", "integer", (c) => c.notNull())
+        .addColumn("requested_by", "text", (c) => c.notNull())
+        .addColumn("requested_role", "text", (c) => c.notNull())
+        .addColumn("requested_name", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("decided_at", "text")
+        .addColumn("decided_by", "text")
+        .addColumn("reason", "text")
+        .addColumn("outcome_json", "text")
+        // One request per ref_id and kind, as the journal: an approval is a create that waits.
+        .addUniqueConstraint("approvals_kind_ref_id_unique", ["kind", "ref_id"])
+        .execute();
+      await db.schema.createIndex("approvals_status_idx").on("approvals").columns(["status", "created_at"]).execute();
+      await db.schema
+        .createTable("approval_votes")
+        .addColumn("approval_id", "text", (c) => c.notNull())
+        .addColumn("approver_email", "text", (c) => c.notNull())
+        .addColumn("approver_role", "text", (c) => c.notNull())
+        .addColumn("at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("approval_votes_pk", ["approval_id", "approver_email"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("approval_votes").execute();
+      await db.schema.dropTable("approvals").execute();
+      await db.schema.dropTable("policy").execute();
+    },
+  },
+  "0006_journal_value": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("journal").addColumn("value_usd", "text").execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable("journal").dropColumn("value_usd").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -29,6 +29,8 @@ export interface JournalTable {
   problem_json: string | null;
   /** The resulting order or transfer id. */
   result_id: string | null;
+  /** What the create was worth in USD when it was checked against the controls; null before 0006. */
+  value_usd: string | null;
 }
 
 /** The audit trail: append-only, each entry chained to the one before by a keyed hash. */
@@ -55,8 +57,55 @@ export interface AuditHeadTable {
   hash: string;
 }
 
+/** The desk's policy (lib/policy.ts), one row; every change is audited with its before and after. */
+export interface PolicyTable {
+  id: number;
+  document_json: string;
+  updated_at: string;
+  updated_by: string;
+}
+
+/** A create held for four eyes: sent, with its ref_id, only once enough approvers agree. */
+export interface ApprovalTable {
+  id: string;
+  /** 'order' | 'transfer' */
+  kind: string;
+  ref_id: string;
+  /** The order's profile (from its path); the transfer's sending profile. */
+  profile_id: string;
+  /** The validated request, ref_id included, exactly as it will be sent. */
+  request_json: string;
+  value_usd: string;
+  /** The rule in force when it was asked for, frozen with it. */
+  rule_json: string;
+  approvals_needed: number;
+  requested_by: string;
+  requested_role: string;
+  requested_name: string;
+  created_at: string;
+  expires_at: string;
+  /** 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'WITHDRAWN' */
+  status: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  reason: string | null;
+  /** What sending it answered (status and body), once sent. */
+  outcome_json: string | null;
+}
+
+/** One approver's approval of one request; one each. */
+export interface ApprovalVoteTable {
+  approval_id: string;
+  approver_email: string;
+  approver_role: string;
+  at: string;
+}
+
 export interface Database {
   journal: JournalTable;
+  policy: PolicyTable;
+  approvals: ApprovalTable;
+  approval_votes: ApprovalVoteTable;
   audit: AuditTable;
   audit_head: AuditHeadTable;
 }

@@ -36,7 +36,7 @@ afterAll(() => d?.dispose());
 
 type Who = Role | "anonymous";
 /** Written out, not imported from lib/roles.ts; a new role there stops ACCESS compiling until it is added. */
-const SIGNED_IN: Role[] = ["viewer", "trader", "ops", "admin"];
+const SIGNED_IN: Role[] = ["viewer", "trader", "ops", "approver", "admin"];
 const WHO: Who[] = [...SIGNED_IN, "anonymous"];
 interface Call {
   method: string;
@@ -143,19 +143,19 @@ type Status = 200 | 401 | 403;
  */
 // prettier-ignore
 const ACCESS: Record<RouteName, Record<Who, Status>> = {
-  "GET /api/activity":                                { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/markets":                              { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/markets/{market}/order-book":          { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/markets/{market}/ticker":              { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/orders":                               { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/profiles":                             { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/profiles/{profile_id}/balances":       { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "POST /api/v2/profiles/{profile_id}/orders":        { viewer: 403, trader: 200, ops: 403, admin: 200, anonymous: 401 },
-  "GET /api/v2/profiles/{profile_id}/orders/{id}":    { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "DELETE /api/v2/profiles/{profile_id}/orders/{id}": { viewer: 403, trader: 200, ops: 403, admin: 200, anonymous: 401 },
-  "GET /api/v2/transfer/transfers":                   { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "GET /api/v2/transfer/transfers/{id}":              { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
-  "POST /api/v2/transfer/internal":                   { viewer: 403, trader: 403, ops: 200, admin: 200, anonymous: 401 },
+  "GET /api/activity":                                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/markets":                              { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/markets/{market}/order-book":          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/markets/{market}/ticker":              { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/orders":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/profiles":                             { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/profiles/{profile_id}/balances":       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/v2/profiles/{profile_id}/orders":        { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/v2/profiles/{profile_id}/orders/{id}":    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "DELETE /api/v2/profiles/{profile_id}/orders/{id}": { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/v2/transfer/transfers":                   { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/transfer/transfers/{id}":              { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/v2/transfer/internal":                   { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
 };
 
 const TABLE = ROUTES.flatMap((r: RouteCase & { route: RouteName }) =>

@@ -17,7 +17,7 @@ let sandbox: ReturnType<typeof sandboxClient>;
 
 beforeAll(async () => {
   app = await startApp({ SERVICE_TIMEOUT_MS: "1000" });
-  const roles: Role[] = ["viewer", "trader", "ops", "admin"];
+  const roles: Role[] = ["viewer", "trader", "ops", "approver", "admin"];
   as = Object.fromEntries(
     await Promise.all(roles.map(async (r) => [r, await signIn(app, `${r}@example.com`)] as const)),
   ) as Record<Role, Client>;

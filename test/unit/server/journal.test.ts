@@ -76,7 +76,12 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       await again.destroy();
     }
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied.rows.map((r) => r.name)).toEqual(["0001_journal", "0004_audit"]);
+    expect(applied.rows.map((r) => r.name)).toEqual([
+      "0001_journal",
+      "0004_audit",
+      "0005_approvals",
+      "0006_journal_value",
+    ]);
   });
 
   it("writes a pending entry before the create is sent", async () => {

@@ -1,0 +1,22 @@
+import * as z from "zod";
+import { jsonBody, methodNotAllowed, parseOr400, pathId } from "@/lib/http";
+import { reject } from "@/lib/server/approvals";
+import { withRole } from "@/lib/server/route";
+
+const body = z.strictObject({
+  reason: z
+    .string({ error: "reason is required: say why the request is rejected" })
+    .trim()
+    .min(1, "reason is required: say why the request is rejected")
+    .max(500, "reason may be at most 500 characters"),
+});
+
+/** An approver rejects the request, with a reason kept and shown; it is never sent. */
+export const POST = withRole<{ id: string }>("approve", async ({ request, params, user, runtime, ip }) => {
+  const id = pathId("id", params.id);
+  const { reason } = parseOr400(body, await jsonBody(request));
+  return Response.json({ approval: await reject(runtime, user, id, reason, ip) });
+});
+
+const notAllowed = () => methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

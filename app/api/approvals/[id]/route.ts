@@ -1,0 +1,10 @@
+import { methodNotAllowed, pathId } from "@/lib/http";
+import { getApproval } from "@/lib/server/approvals";
+import { withRole } from "@/lib/server/route";
+
+export const GET = withRole<{ id: string }>("read", async ({ params, runtime }) =>
+  Response.json({ approval: await getApproval(runtime, pathId("id", params.id)) }),
+);
+
+const notAllowed = () => methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

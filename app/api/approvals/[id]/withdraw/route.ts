@@ -1,0 +1,11 @@
+import { methodNotAllowed, pathId } from "@/lib/http";
+import { withdraw } from "@/lib/server/approvals";
+import { withRole } from "@/lib/server/route";
+
+/** The requester takes back a request that is still pending; it is never sent. */
+export const POST = withRole<{ id: string }>("read", async ({ params, user, runtime, ip }) =>
+  Response.json({ approval: await withdraw(runtime, user, pathId("id", params.id), ip) }),
+);
+
+const notAllowed = () => methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,8 @@
+import { methodNotAllowed } from "@/lib/http";
+import { withRole } from "@/lib/server/route";
+
+/** Walks the audit chain: `{ok: true, entries}`, or `ok: false` and the first broken entry. */
+export const GET = withRole("audit:verify", async ({ runtime }) => Response.json(await runtime.audit.verify()));
+
+const notAllowed = () => methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
