@@ -6,6 +6,8 @@ import { env } from "../env";
 import { demoUsersEnabled, verifyDemoUser } from "./demo-users";
 import { authSecret } from "../secrets";
 import { SignInThrottle } from "./throttle";
+import type { AuditEvent } from "../audit";
+import { runtime } from "../runtime";
 
 const SESSION_SECONDS = 8 * 60 * 60;
 const throttle = new SignInThrottle();
@@ -18,15 +20,18 @@ function credentialsProvider() {
     id: "credentials",
     name: "Demo user",
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-    async authorize(credentials) {
+    async authorize(credentials, req) {
       const email = (credentials?.email ?? "").trim().toLowerCase();
+      const ip = firstForwarded(req?.headers?.["x-forwarded-for"]);
       const wait = throttle.lockedFor(email);
       if (wait > 0) {
+        await audit({ action: "sign-in.failed", ip, subject: email, detail: { reason: "locked" } });
         throw new Error(`Too many failed attempts. Try again in ${Math.ceil(wait / 60_000)} minutes.`);
       }
       const user = await verifyDemoUser(email, credentials?.password ?? "");
       if (!user) {
         throttle.fail(email);
+        await audit({ action: "sign-in.failed", ip, subject: email, detail: { reason: "wrong email or password" } });
         return null;
       }
       throttle.succeed(email);
@@ -34,6 +39,12 @@ function credentialsProvider() {
     },
   });
 }
+
+/** Sign-ins, failures and sign-outs go to the audit trail. */
+const audit = async (event: AuditEvent) => (await runtime()).audit.append(event);
+
+const firstForwarded = (header: string | string[] | undefined) =>
+  (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() || null;
 
 /** Staff sign-in through the organisation's OIDC provider; the role comes from a claim. */
 function oidcProvider(): NextAuthOptions["providers"][number] {
@@ -65,6 +76,20 @@ export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: SESSION_SECONDS, updateAge: 60 * 60 },
   pages: { signIn: "/signin", error: "/signin" },
   providers: [...(demoUsersEnabled() ? [credentialsProvider()] : []), ...(env.OIDC_ISSUER ? [oidcProvider()] : [])],
+  events: {
+    async signIn({ user, account }) {
+      await audit({
+        action: "sign-in",
+        actor: { email: user.email ?? "", role: String(user.role ?? "") },
+        subject: user.email ?? null,
+        detail: { provider: account?.provider ?? "unknown" },
+      });
+    },
+    async signOut({ token }) {
+      const email = typeof token?.email === "string" ? token.email : "";
+      await audit({ action: "sign-out", actor: { email, role: String(token?.role ?? "") }, subject: email });
+    },
+  },
   callbacks: {
     // A user without a known role is refused rather than given a default.
     signIn: ({ user }) => isRole(user.role),

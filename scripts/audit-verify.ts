@@ -1,0 +1,27 @@
+/**
+ * `npm run audit:verify`: walks the audit chain of the database the dashboard is configured
+ * with (DATABASE_URL, or SQLite under DATA_DIR) and its key (AUDIT_SECRET, or the one kept in
+ * DATA_DIR), as GET /api/audit/verify does. Prints {"ok", "entries"} (and the first broken
+ * entry); exits 1 when the chain is broken.
+ */
+import { createAuditTrail } from "@/lib/server/audit";
+import { createDb, dbConfigFromEnv } from "@/lib/server/db";
+import { parseEnv } from "@/lib/server/env-schema";
+import { keptSecret } from "@/lib/server/secrets";
+
+async function main() {
+  const env = parseEnv(process.env);
+  const db = await createDb(dbConfigFromEnv(env));
+  try {
+    const result = await createAuditTrail(db, keptSecret(env.DATA_DIR, "audit-key", env.AUDIT_SECRET)).verify();
+    console.log(JSON.stringify(result));
+    process.exitCode = result.ok ? 0 : 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 2;
+});
