@@ -154,6 +154,7 @@ export class Exchange {
     const price = request.price ? parseAmount(request.price) : 0n;
     const baseAmount = request.base_amount ? parseAmount(request.base_amount) : null;
     const quoteAmount = request.quote_amount ? parseAmount(request.quote_amount) : null;
+    checkServiceLimits(request, state);
     const buy = request.side === "BUY";
     const holdAsset = buy ? quote : base;
     const held = buy ? (quoteAmount ?? mul(price, baseAmount!)) : baseAmount!;
@@ -556,4 +557,56 @@ export class Exchange {
   markClean(): void {
     this.drainChanges();
   }
+}
+
+/** The published service's largest order values, in the quote currency. */
+const MAX_MARKET_NOTIONAL = parseAmount("500000");
+const MAX_LIMIT_NOTIONAL = (market: Market) =>
+  parseAmount(market === "BTCUSD" || market === "ETHUSD" ? "1500000" : "1000000");
+/** A taker may trade at most 15% from the market's mid. */
+const BAND_PERCENT = 15n;
+
+/**
+ * What the service refuses before accepting an order: a notional past its cap (MARKET 500,000;
+ * LIMIT 1,500,000 on BTCUSD and ETHUSD, 1,000,000 elsewhere) and an order that would take
+ * liquidity more than 15% from the mid. Both are 403 problems with the figures in `meta`.
+ */
+function checkServiceLimits(request: CreateOrderRequest, state: MarketState): void {
+  const bid = state.bids.bestPrice();
+  const ask = state.asks.bestPrice();
+  const mid = bid !== undefined && ask !== undefined ? (bid + ask) / 2n : (bid ?? ask);
+  const marketLike = request.type === "MARKET" || request.type === "STOP_MARKET";
+  const base = request.base_amount ? parseAmount(request.base_amount) : 0n;
+  const priced = request.type === "STOP_MARKET" ? request.stop_price : request.price;
+  const notional =
+    request.type === "MARKET"
+      ? request.side === "BUY"
+        ? parseAmount(request.quote_amount!)
+        : mul(base, bid ?? 0n)
+      : mul(base, parseAmount(priced!));
+  const cap = marketLike ? MAX_MARKET_NOTIONAL : MAX_LIMIT_NOTIONAL(request.market);
+  if (notional > cap) throw problems.notionalTooLarge(request.type, formatTrimmed(notional), formatTrimmed(cap));
+  const worst = mid === undefined ? undefined : worstTakerPrice(request, state);
+  if (mid === undefined || worst === undefined) return;
+  const band = (mid * BAND_PERCENT) / 100n;
+  if (worst > mid + band || worst < mid - band) {
+    throw problems.priceBand(request.market, formatTrimmed(worst), formatTrimmed(mid), `${BAND_PERCENT}`);
+  }
+}
+
+/** The furthest price an order would take liquidity at now; undefined when it would only rest. */
+function worstTakerPrice(request: CreateOrderRequest, state: MarketState): bigint | undefined {
+  if (request.type !== "LIMIT" && request.type !== "MARKET") return undefined;
+  const buy = request.side === "BUY";
+  const limit = request.type === "LIMIT" ? parseAmount(request.price!) : undefined;
+  const byQuote = request.type === "MARKET" && buy;
+  let left = byQuote ? parseAmount(request.quote_amount!) : parseAmount(request.base_amount!);
+  let worst: bigint | undefined;
+  for (const level of (buy ? state.asks : state.bids).depth()) {
+    const crosses = limit === undefined || (buy ? level.price <= limit : level.price >= limit);
+    if (left <= 0n || !crosses) break;
+    worst = level.price;
+    left -= byQuote ? mul(level.amount, level.price) : level.amount;
+  }
+  return worst;
 }

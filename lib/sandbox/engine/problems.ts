@@ -24,6 +24,22 @@ export const problems = {
       status: 403,
       detail,
     }),
+  notionalTooLarge: (type: string, notional: string, max: string) =>
+    new ProblemError({
+      type: typeOf("notional-value-too-large"),
+      title: "Notional Value Too Large",
+      status: 403,
+      detail: `the order's value of ${notional} exceeds the largest ${type} order value of ${max}`,
+      meta: { notional_value: notional, max_notional_value: max, order_type: type },
+    }),
+  priceBand: (market: string, price: string, mid: string, bandPercent: string) =>
+    new ProblemError({
+      type: typeOf("price-outside-band"),
+      title: "Price Outside Band",
+      status: 403,
+      detail: `the order would trade at ${price} on ${market}, more than ${bandPercent}% from the mid of ${mid}`,
+      meta: { market, price, mid, band_percent: bandPercent },
+    }),
   alreadyExists: (detail: string, existing?: unknown) =>
     new ProblemError({
       type: typeOf("already-exists"),

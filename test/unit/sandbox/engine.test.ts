@@ -383,3 +383,56 @@ describe("internal transfers", () => {
     expect(h.balance("alice", "USD").available).toBe("999999");
   });
 });
+
+describe("the service's refusals: size caps and the price band", () => {
+  beforeEach(() => {
+    h.fund("bob", "USD", "5000000");
+    h.fund("bob", "BTC", "100");
+    h.fund("alice", "BTC", "100");
+    h.fund("alice", "USD", "5000000");
+  });
+
+  it("refuses a LIMIT order past 1,500,000 on BTCUSD and ETHUSD and 1,000,000 elsewhere, at the boundary", () => {
+    const btc = (price: string, amount: string) => ({
+      market: "BTCUSD",
+      type: "LIMIT",
+      side: "BUY",
+      price,
+      base_amount: amount,
+    });
+    expect(h.place("alice", btc("10000.00", "150")).status).not.toBe("REJECTED"); // exactly 1,500,000
+    expect(problemOf(() => h.place("alice", btc("10000.25", "150")))).toMatchObject({
+      status: 403,
+      type: expect.stringMatching(/notional-value-too-large$/),
+      meta: { max_notional_value: "1500000", notional_value: "1500037.5" },
+    });
+    h.fund("alice", "EUR", "2000000");
+    const eur = { market: "BTCEUR", type: "LIMIT", side: "BUY", price: "10000.01", base_amount: "100" };
+    expect(problemOf(() => h.place("alice", eur))).toMatchObject({ meta: { max_notional_value: "1000000" } });
+  });
+
+  it("refuses a MARKET order past 500,000", () => {
+    h.place("bob", { market: "BTCUSD", type: "LIMIT", side: "SELL", price: "60000.00", base_amount: "20" });
+    const buy = (quote: string) => ({ market: "BTCUSD", type: "MARKET", side: "BUY", quote_amount: quote });
+    expect(problemOf(() => h.place("alice", buy("500000.01")))).toMatchObject({
+      status: 403,
+      meta: { max_notional_value: "500000", order_type: "MARKET" },
+    });
+    expect(h.place("alice", buy("500000.00")).status).not.toBe("REJECTED");
+  });
+
+  it("refuses a taker more than 15% from the mid, and lets a resting order or one within the band through", () => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    h.place("bob", limit("SELL", "2400.00", "5"));
+    h.place("carol", limit("BUY", "1600.00", "1"));
+    // mid 1800: the band is 1530 to 2070.
+    expect(problemOf(() => h.place("alice", limit("BUY", "2400.00", "3")))).toMatchObject({
+      status: 403,
+      type: expect.stringMatching(/price-outside-band$/),
+      meta: { market: "ETHUSD", price: "2400", mid: "1800", band_percent: "15" },
+    });
+    expect(h.place("alice", limit("BUY", "2050.00", "1")).status).not.toBe("REJECTED");
+    // Far from the mid but resting, not taking: allowed.
+    expect(h.place("alice", limit("BUY", "100.00", "1")).status).toBe("OPEN");
+  });
+});
