@@ -22,6 +22,7 @@ import {
   type JournalEntry,
   type JournalKind,
 } from "./db/journal";
+import { applyControls } from "./controls";
 import type { Runtime } from "./runtime";
 import { UpstreamError, upstreamProblem, type UpstreamClient } from "./upstream/client";
 
@@ -36,37 +37,43 @@ export interface CreateResult {
   body: unknown;
 }
 
+/** Who asks, from where, and what they confirmed: what the controls and the audit trail need. */
+export interface CreateContext {
+  user: SignedInUser;
+  ip: string | null;
+  /** The market's name, typed to confirm an order past the price guard (header Confirm-Price-Guard). */
+  confirmedMarket?: string | null;
+}
+
 /** Create Order; `profileId` is a validated path id. */
-export async function createOrder(rt: Runtime, profileId: string, input: unknown, user: SignedInUser) {
+export async function createOrder(rt: Runtime, profileId: string, input: unknown, ctx: CreateContext) {
   const request = parseOr400(orderRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
-  return createOnce(rt, user, {
-    kind: "order",
-    path: `/profiles/${profileId}/orders`,
-    body,
-    profileId,
-    matches: (record) => isSameOrder(profileId, body, record),
-  });
+  return controlled(rt, ctx, createSpecOf("order", profileId, body));
 }
 
 // `now` is read at parse time, so the schema is built once.
 const orderRequestSchema = createOrderRequestSchema();
 
 /** Create Internal Transfer. */
-export async function createInternalTransfer(rt: Runtime, input: unknown, user: SignedInUser) {
+export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: CreateContext) {
   const request = parseOr400(createInternalTransferRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
-  return createOnce(rt, user, {
-    kind: "transfer",
-    path: "/transfer/internal",
-    body,
-    profileId: body.from_profile_id,
-    toProfileId: body.to_profile_id,
-    matches: (record) => {
-      const t = record as Partial<Transfer>;
-      return t.profile_id === body.from_profile_id && t.asset === body.asset && sameAmount(body.amount, t.amount);
-    },
-  });
+  return controlled(rt, ctx, createSpecOf("transfer", body.from_profile_id, body));
+}
+
+/** Through the desk's controls (lib/server/controls.ts): refused, held for approval (202), or sent. */
+async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Promise<CreateResult> {
+  const { kind, profileId, body } = spec;
+  const controls = await applyControls(
+    rt,
+    ctx.user,
+    { kind, profileId, body, confirmedMarket: ctx.confirmedMarket },
+    ctx.ip,
+  );
+  if ("hold" in controls) return { status: 202, body: { approval: controls.hold } };
+  const valueUsd = "send" in controls ? controls.send.valueUsd : undefined;
+  return createOnce(rt, ctx.user, { ...spec, valueUsd }, ctx.ip);
 }
 
 /** One create, described for the journal and the service. */
@@ -87,10 +94,18 @@ const RETRY_DELAYS_MS = [300, 1000];
 /** A browser waits at most about this long; past it the journal keeps the entry for reconciliation. */
 const GIVE_UP_AFTER_MS = 25_000;
 
-/** Journals, sends (with retries), and completes the journal entry with the outcome. */
-export async function createOnce(rt: Runtime, user: SignedInUser, spec: CreateSpec): Promise<CreateResult> {
+/** Journals, sends (with retries), and completes the journal entry with the outcome; each step audited. */
+export async function createOnce(
+  rt: Runtime,
+  user: SignedInUser,
+  spec: CreateSpec,
+  ip: string | null = null,
+): Promise<CreateResult> {
   const entry = await claimEntry(rt, user, spec);
   if ("replay" in entry) return entry.replay;
+  const subject = spec.body.ref_id;
+  const asked = { kind: spec.kind, profile_id: spec.profileId, request: spec.body, value_usd: spec.valueUsd ?? null };
+  await rt.audit.append({ action: "create.requested", actor: user, ip, subject, detail: asked });
   const started = performance.now();
   const outcome = await sendWithRetries(rt.upstream, spec, started);
   const latencyMs = performance.now() - started;
@@ -101,6 +116,17 @@ export async function createOnce(rt: Runtime, user: SignedInUser, spec: CreateSp
       ? { status: "failed", httpStatus: outcome.status, latencyMs, problem: outcome.failed }
       : { status: "succeeded", httpStatus: outcome.status, latencyMs, record: outcome.body },
   );
+  await rt.audit.append({
+    action: outcome.failed ? "create.failed" : "create.succeeded",
+    actor: user,
+    ip,
+    subject,
+    detail: {
+      kind: spec.kind,
+      http_status: outcome.status,
+      ...(outcome.failed ? { problem: outcome.failed } : { record: outcome.body }),
+    },
+  });
   return { status: outcome.status, body: outcome.body };
 }
 
@@ -232,7 +258,7 @@ const differentRecord = (spec: CreateSpec): Problem =>
   );
 
 /** The spec of a create whose request is already checked, as an approved request is sent. */
-export function createSpecOf(kind: JournalKind, profileId: string, body: Record<string, unknown> & { ref_id: string }) {
+export function createSpecOf(kind: JournalKind, profileId: string, body: object & { ref_id: string }): CreateSpec {
   if (kind === "order") {
     const order = body as unknown as CreateOrderRequest & { ref_id: string };
     return {

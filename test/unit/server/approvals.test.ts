@@ -128,7 +128,10 @@ describe("four-eyes approvals", () => {
     expect(actions).toEqual([
       { action: "approval.requested", actor_email: "ops@example.com", ip: "127.0.0.1" },
       { action: "approval.approved", actor_email: "approver1@example.com", ip: "10.0.0.7" },
+      // Sent on behalf of the requester, once approved.
+      { action: "create.requested", actor_email: "ops@example.com", ip: null },
+      { action: "create.succeeded", actor_email: "ops@example.com", ip: null },
     ]);
-    expect(await runtime.audit.verify()).toEqual({ ok: true, entries: 2 });
+    expect(await runtime.audit.verify()).toEqual({ ok: true, entries: 4 });
   });
 });

@@ -2,9 +2,14 @@ import { jsonBody, methodNotAllowed, pathId } from "@/lib/http";
 import { createOrder } from "@/lib/server/creates";
 import { relay, withRole } from "@/lib/server/route";
 
-/** Create Order: validated, journaled, sent once. */
-export const POST = withRole<{ profile_id: string }>("orders:create", async ({ request, params, user, runtime }) =>
-  relay(await createOrder(runtime, pathId("profile_id", params.profile_id), await jsonBody(request), user)),
+/** Create Order: validated, through the desk's controls (limits, price guard, four eyes), journaled, sent once. */
+export const POST = withRole<{ profile_id: string }>(
+  "orders:create",
+  async ({ request, params, user, runtime, ip }) => {
+    const profileId = pathId("profile_id", params.profile_id);
+    const confirmedMarket = request.headers.get("confirm-price-guard");
+    return relay(await createOrder(runtime, profileId, await jsonBody(request), { user, ip, confirmedMarket }));
+  },
 );
 
 const notAllowed = () => methodNotAllowed("POST");
