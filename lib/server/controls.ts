@@ -197,8 +197,6 @@ async function worstTakingPrice(rt: Runtime, order: OrderAmounts): Promise<strin
       order.type === "MARKET" && order.side === "BUY" ? multiplyDecimal(level.amount, level.price) : level.amount;
     left = compareDecimal(take, left) >= 0 ? "0" : subtractDecimal(left, take);
   }
-  // A limit order that crosses only partly rests at its own price: the worst it trades at is then its price.
-  if (order.type === "LIMIT" && worst && compareDecimal(left, "0") > 0) worst = order.price;
   return worst;
 }
 

@@ -158,6 +158,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/v2/transfer/internal":                   { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
 };
 
+const PRICE_READ = /^GET \/sandbox\/v2\/markets\/\w+\/(ticker|order-book)$/;
+
 const TABLE = ROUTES.flatMap((r: RouteCase & { route: RouteName }) =>
   WHO.map((who) => ({ ...r, who, expected: ACCESS[r.route][who] })),
 );
@@ -179,7 +181,9 @@ describe("each role on each route", () => {
     if (expected === 200) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(sent).toEqual(local ? [] : [`${c.method} /sandbox/v2${c.path.replace(/^\/api\/v2/, "").split("?")[0]}`]);
+      // A create also reads the prices that value it against the desk's controls.
+      const calls = c.method === "POST" ? sent.filter((line) => !PRICE_READ.test(line)) : sent;
+      expect(calls).toEqual(local ? [] : [`${c.method} /sandbox/v2${c.path.replace(/^\/api\/v2/, "").split("?")[0]}`]);
       return;
     }
     const p = expectProblem(res, expected);

@@ -64,9 +64,9 @@ describe("the embedded sandbox, served in-process", () => {
     const broke = await as.trader.call(
       "POST",
       `/api/v2/profiles/${TRADING}/orders`,
-      smallOrder(newRef(), { price: "1000.00", base_amount: "100000000" }),
+      smallOrder(newRef(), { side: "SELL", price: "100.00", base_amount: "601" }),
     );
-    expect(expectProblem(broke, 403).meta).toMatchObject({ asset: "USD", profile_id: TRADING });
+    expect(expectProblem(broke, 403).meta).toMatchObject({ asset: "ETH", profile_id: TRADING });
     const unknown = "00000000-0000-4000-8000-000000000000";
     expectProblem(await as.viewer.call("GET", `/api/v2/profiles/${unknown}/balances`), 404);
     const ref = newRef();

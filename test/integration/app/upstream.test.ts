@@ -148,11 +148,12 @@ describe("how the service's failures reach the browser", () => {
     const res = await d.as.trader.call(
       "POST",
       `/api/v2/profiles/${TRADING}/orders`,
-      smallOrder(ref, { price: "1000.00", base_amount: "100000000" }),
+      // More ETH than Trading holds (600), worth less than any limit or approval threshold.
+      smallOrder(ref, { side: "SELL", price: "100.00", base_amount: "601" }),
     );
     const p = expectProblem(res, 403);
     expect(p.type).toMatch(/insufficient-funds$/);
-    expect(p.meta).toMatchObject({ profile_id: TRADING, asset: "USD", available: expect.any(String) });
+    expect(p.meta).toMatchObject({ profile_id: TRADING, asset: "ETH", available: expect.any(String) });
     expect(await d.sandboxOrders(ref)).toHaveLength(0);
     expect(await d.journal(ref)).toEqual([expect.objectContaining({ status: "failed", http_status: 403 })]);
   });

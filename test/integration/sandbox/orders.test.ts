@@ -208,11 +208,12 @@ describe("Create Order", () => {
   });
 
   it("answers 403 with what is missing when the order cannot be funded", async () => {
-    const res = await create({ market: "BTCUSD", side: "BUY", type: "LIMIT", price: "100000.00", base_amount: "1000" });
+    // Trading holds 40 BTC; 41 at 1,000 is well under the size cap.
+    const res = await create({ market: "BTCUSD", side: "SELL", type: "LIMIT", price: "1000.00", base_amount: "41" });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({
       title: "Insufficient Funds",
-      meta: { profile_id: TRADING, asset: "USD", needed: "100000000" },
+      meta: { profile_id: TRADING, asset: "BTC", needed: "41" },
     });
   });
 
