@@ -12,6 +12,8 @@ const PERMISSIONS = {
   "transfers:create": ["ops", "admin"],
   // Four eyes: nobody approves their own request (checked per request, lib/server/approvals.ts).
   approve: ["approver", "admin"],
+  // Only the requester may withdraw (checked per request); these roles can ask for approval at all.
+  "approvals:withdraw": ["trader", "ops", "admin"],
   "policies:edit": ["admin"],
   "audit:verify": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;

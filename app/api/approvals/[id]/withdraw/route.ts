@@ -3,7 +3,7 @@ import { withdraw } from "@/lib/server/approvals";
 import { withRole } from "@/lib/server/route";
 
 /** The requester takes back a request that is still pending; it is never sent. */
-export const POST = withRole<{ id: string }>("read", async ({ params, user, runtime, ip }) =>
+export const POST = withRole<{ id: string }>("approvals:withdraw", async ({ params, user, runtime, ip }) =>
   Response.json({ approval: await withdraw(runtime, user, pathId("id", params.id), ip) }),
 );
 
