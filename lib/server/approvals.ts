@@ -269,3 +269,12 @@ async function view(rt: Runtime, row: Row): Promise<Approval> {
     outcome: row.outcome_json ? (JSON.parse(row.outcome_json) as CreateResult) : null,
   };
 }
+
+/** Expires due requests every `everyMs`, so their EXPIRED state and audit entry come on time. */
+export function expireInBackground(rt: Runtime, everyMs = 30_000): void {
+  setInterval(() => {
+    expireDue(rt).catch((error: unknown) =>
+      console.error("approvals: expiry sweep failed", error instanceof Error ? error.message : error),
+    );
+  }, everyMs).unref();
+}
