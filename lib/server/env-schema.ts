@@ -17,7 +17,8 @@ const url = (name: string) => z.url({ error: `${name} must be an absolute http(s
 export const envSchema = z
   .object({
     PORT: positiveInt("PORT").max(65535, "PORT must be at most 65535").default(3000),
-    SANDBOX: onOff("SANDBOX").default("on"),
+    // Unset: on while no real service is configured, off once SERVICE_BASE_URL is set.
+    SANDBOX: onOff("SANDBOX").optional(),
     SANDBOX_CLIENT_ID: z.string().min(1).default("dashboard"),
     SANDBOX_CLIENT_SECRET: z.string().min(1).default("sandbox-secret"),
     SANDBOX_TOKEN_TTL_SECONDS: positiveInt("SANDBOX_TOKEN_TTL_SECONDS").default(3600),
@@ -55,6 +56,23 @@ export const envSchema = z
     };
     if (env.SERVICE_BASE_URL) {
       need(["SERVICE_AUTH_URL", "SERVICE_CLIENT_ID", "SERVICE_CLIENT_SECRET"], "when SERVICE_BASE_URL is set");
+      for (const name of ["SERVICE_BASE_URL", "SERVICE_AUTH_URL"] as const) {
+        if (env[name] && insecureRemote(env[name])) {
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `${name} must use https:// (http:// only to a loopback host)`,
+          });
+        }
+      }
+      if (demoUsersOn(env) && weakPassword(env.DEMO_PASSWORD)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["DEMO_PASSWORD"],
+          message:
+            'DEMO_PASSWORD must be at least 12 characters, and not "demo", while DEMO_USERS=on with a real service',
+        });
+      }
     } else if (env.SANDBOX === "off") {
       need(["SERVICE_BASE_URL"], "when SANDBOX=off (there is no service to talk to)");
     }
@@ -62,6 +80,18 @@ export const envSchema = z
       need(["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"], "to sign in with OIDC");
     }
   });
+
+/** Demo users are offered only with the embedded sandbox, unless DEMO_USERS=on says otherwise. */
+export const demoUsersOn = (env: { DEMO_USERS?: "on" | "off"; SERVICE_BASE_URL?: string; SANDBOX?: "on" | "off" }) =>
+  env.DEMO_USERS === "on" || (env.DEMO_USERS !== "off" && !env.SERVICE_BASE_URL && env.SANDBOX !== "off");
+
+const weakPassword = (password: string) => password.length < 12 || password.toLowerCase() === "demo";
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const insecureRemote = (url: string) => {
+  const u = new URL(url);
+  return u.protocol === "http:" && !LOOPBACK.has(u.hostname);
+};
 
 export type EnvSource = Record<string, string | undefined>;
 
@@ -74,7 +104,7 @@ export interface ServiceConfig {
   isSandbox: boolean;
 }
 
-export type Env = z.infer<typeof envSchema> & { service: ServiceConfig };
+export type Env = Omit<z.infer<typeof envSchema>, "SANDBOX"> & { SANDBOX: "on" | "off"; service: ServiceConfig };
 
 /** Parses the environment; throws one error listing every bad variable and its rule. */
 export function parseEnv(source: EnvSource): Env {
@@ -85,7 +115,8 @@ export function parseEnv(source: EnvSource): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return { ...result.data, service: serviceConfig(result.data) };
+  const sandbox = result.data.SANDBOX ?? (result.data.SERVICE_BASE_URL ? "off" : "on");
+  return { ...result.data, SANDBOX: sandbox, service: serviceConfig(result.data) };
 }
 
 function serviceConfig(env: z.infer<typeof envSchema>): ServiceConfig {

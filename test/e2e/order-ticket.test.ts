@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
+import { startApp, TEST_PASSWORD, type AppServer } from "../support/app-server";
 import { launchBrowser, signInAs, watchWrites } from "../support/browser";
 
 let app: AppServer;
@@ -202,7 +202,7 @@ describe("keyboard only", () => {
     await key.press("Tab");
     await key.type("trader@example.com");
     await key.press("Tab");
-    await key.type("demo");
+    await key.type(TEST_PASSWORD);
     await key.press("Enter");
     await page.waitForURL(/\/orders$/);
     const ticket = page.getByRole("form", { name: "Order ticket" });

@@ -53,6 +53,8 @@ export async function startApp(env: Record<string, string> = {}, dataDir?: strin
         SANDBOX_API_RATE_PER_SECOND: "100000",
         SANDBOX_TRANSFER_RATE_PER_SECOND: "100000",
         NEXT_TELEMETRY_DISABLED: "1",
+        // Strong enough for the tests that point the app at "a real service" (the fault proxy).
+        DEMO_PASSWORD: TEST_PASSWORD,
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -97,8 +99,11 @@ export async function waitUntilUp(url: string, child: ChildProcess, log: () => s
   throw new Error(`the dashboard did not start within ${timeoutMs / 1000} s:\n${log()}`);
 }
 
+/** The demo users' password in the apps the tests start (DEMO_PASSWORD). */
+export const TEST_PASSWORD = "correct-horse-battery-staple";
+
 /** A signed-in staff member's HTTP client: session cookie plus the dashboard's own Origin. */
-export async function signIn(app: { url: string }, email: string, password = "demo") {
+export async function signIn(app: { url: string }, email: string, password = TEST_PASSWORD) {
   const jar = new Map<string, string>();
   const remember = (res: Response) => {
     for (const c of res.headers.getSetCookie()) {

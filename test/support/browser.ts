@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { chromium, type Browser, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
+import { TEST_PASSWORD } from "./app-server";
 
 /** Debian's chromium, headless, with no network of its own beyond loopback. */
 export function launchBrowser(): Promise<Browser> {
@@ -21,7 +22,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** Signs in through the sign-in page, as a person would. */
-export async function signInAs(page: Page, base: string, email: string, password = "demo"): Promise<void> {
+export async function signInAs(page: Page, base: string, email: string, password = TEST_PASSWORD): Promise<void> {
   await page.goto(`${base}/signin`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);

@@ -289,7 +289,9 @@ export async function startFaultProxy(): Promise<FaultProxy> {
       SERVICE_AUTH_URL: `${url}${TOKEN_PATH}`,
       SERVICE_CLIENT_ID: "dashboard",
       SERVICE_CLIENT_SECRET: clientSecret,
-      // With SERVICE_BASE_URL set the app is "talking to a real service": demo users must be asked for.
+      // With SERVICE_BASE_URL set the app is "talking to a real service": its own sandbox (behind
+      // this proxy) and the demo users must be asked for, the latter with a strong password.
+      SANDBOX: "on",
       DEMO_USERS: "on",
     }),
     setTarget: (p) => {

@@ -2,6 +2,7 @@ import "server-only";
 import bcrypt from "bcryptjs";
 import type { Role } from "@/lib/roles";
 import { env } from "../env";
+import { demoUsersOn } from "../env-schema";
 
 export interface StaffUser {
   email: string;
@@ -21,8 +22,7 @@ export const DEMO_USERS: readonly StaffUser[] = [
  * Demo users exist while the dashboard talks to its embedded sandbox, or when
  * DEMO_USERS=on; never silently against a real deployment.
  */
-export const demoUsersEnabled = (): boolean =>
-  env.DEMO_USERS === "on" || (env.DEMO_USERS !== "off" && env.SANDBOX === "on" && env.service.isSandbox);
+export const demoUsersEnabled = (): boolean => demoUsersOn(env);
 
 // Only the hash is kept in memory; bcrypt's cost makes guessing slow even offline.
 let passwordHash: Promise<string> | undefined;

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_PASSWORD } from "../../support/app-server";
 import {
   expectProblem,
   newRef,
@@ -149,7 +150,7 @@ describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) =>
       process.execPath,
       ["node_modules/.bin/tsx", "--conditions=react-server", "scripts/audit-verify.ts"],
       {
-        env: { ...process.env, ...d.env, DATA_DIR: d.app.dataDir },
+        env: { ...process.env, ...d.env, DATA_DIR: d.app.dataDir, DEMO_PASSWORD: TEST_PASSWORD },
       },
     ).catch((error: { code: number; stdout: string }) => error);
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: false, broken: { seq: 3 } });

@@ -12,6 +12,7 @@ import {
   type Answer,
   type Dashboard,
 } from "../../support/dashboard";
+import { TEST_PASSWORD } from "../../support/app-server";
 
 /**
  * What the browser gets: security headers on every kind of response, no secret or service
@@ -191,7 +192,7 @@ async function signInAttempt(email: string, password: string) {
 describe("staff sign-in", () => {
   it("issues a session that expires within 8 hours, HttpOnly and SameSite", async () => {
     const before = Date.now();
-    const { session } = await signInAttempt("trader@example.com", "demo");
+    const { session } = await signInAttempt("trader@example.com", TEST_PASSWORD);
     expect(session).toBeDefined();
     expect(session).toMatch(/;\s*HttpOnly/i);
     expect(session).toMatch(/;\s*SameSite=(Lax|Strict)/i);
@@ -214,23 +215,23 @@ describe("staff sign-in", () => {
 
   it("refuses a wrong password without saying which part was wrong", async () => {
     const wrong = await signInAttempt("ops@example.com", "not-the-password");
-    const unknown = await signInAttempt("nobody@example.com", "demo");
+    const unknown = await signInAttempt("nobody@example.com", TEST_PASSWORD);
     for (const r of [wrong, unknown]) {
       expect(r.session).toBeUndefined();
       expect(r.error).toBe("CredentialsSignin");
     }
     // Fewer than five failures do not lock the account.
-    expect((await signInAttempt("ops@example.com", "demo")).session).toBeDefined();
+    expect((await signInAttempt("ops@example.com", TEST_PASSWORD)).session).toBeDefined();
   });
 
   it("after 5 wrong passwords refuses the right one too: 'Too many failed attempts'", async () => {
     for (let i = 0; i < 5; i++) {
       expect((await signInAttempt("viewer@example.com", `wrong-${i}`)).error).toBe("CredentialsSignin");
     }
-    const locked = await signInAttempt("viewer@example.com", "demo");
+    const locked = await signInAttempt("viewer@example.com", TEST_PASSWORD);
     expect(locked.session).toBeUndefined();
     expect(locked.error).toMatch(/^Too many failed attempts/);
     // Per account: another one still signs in.
-    expect((await signInAttempt("admin@example.com", "demo")).session).toBeDefined();
+    expect((await signInAttempt("admin@example.com", TEST_PASSWORD)).session).toBeDefined();
   });
 });

@@ -58,3 +58,32 @@ describe("configuration", () => {
     expect(parseEnv({ SERVICE_BASE_URL: "", PORT: "" }).service.isSandbox).toBe(true);
   });
 });
+
+describe("production defaults", () => {
+  const real = {
+    SERVICE_BASE_URL: "https://api.example.test/v2",
+    SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
+    SERVICE_CLIENT_ID: "id",
+    SERVICE_CLIENT_SECRET: "secret",
+  };
+
+  it("turns the embedded sandbox off once a real service is configured, unless SANDBOX=on", () => {
+    expect(parseEnv(real).SANDBOX).toBe("off");
+    expect(parseEnv({ ...real, SANDBOX: "on" }).SANDBOX).toBe("on");
+  });
+
+  it("refuses demo users with a weak password against a real service, naming the variable", () => {
+    expect(() => parseEnv({ ...real, DEMO_USERS: "on" })).toThrow(/DEMO_PASSWORD must be at least 12 characters/);
+    expect(() => parseEnv({ ...real, DEMO_USERS: "on", DEMO_PASSWORD: "short-pw" })).toThrow(/DEMO_PASSWORD/);
+    expect(parseEnv({ ...real, DEMO_USERS: "on", DEMO_PASSWORD: "a-long-enough-one" }).DEMO_USERS).toBe("on");
+    // Without DEMO_USERS=on a real service has no demo users, so the default password is harmless.
+    expect(parseEnv(real).DEMO_PASSWORD).toBe("demo");
+  });
+
+  it("refuses plain http:// to a service anywhere but loopback", () => {
+    expect(() => parseEnv({ ...real, SERVICE_BASE_URL: "http://api.example.test/v2" })).toThrow(
+      /SERVICE_BASE_URL must use https:\/\//,
+    );
+    expect(parseEnv({ ...real, SERVICE_BASE_URL: "http://127.0.0.1:9000/v2" }).service.isSandbox).toBe(false);
+  });
+});
