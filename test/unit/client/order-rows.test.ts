@@ -7,7 +7,6 @@ import {
   ORDER_CSV_HEADER,
   orderAmount,
   orderCsvRows,
-  submitterOf,
 } from "@/lib/client/order-rows";
 import { ORDER_STATUSES, type Order } from "@/lib/spec";
 
@@ -107,12 +106,5 @@ describe("orderCsvRows", () => {
     const [header, line] = csv.split("\r\n");
     expect(header).toBe(ORDER_CSV_HEADER.join(","));
     expect(line).toContain(',"{""desk"":""fx, rates""}",trader@example.com,trader');
-  });
-});
-
-describe("submitterOf", () => {
-  it("names the user and role, or nothing", () => {
-    expect(submitterOf({ user_email: "ops@example.com", user_role: "ops" })).toBe("ops@example.com (ops)");
-    expect(submitterOf(undefined)).toBe("");
   });
 });
