@@ -1,31 +1,15 @@
-"use client";
-
-import { downloadCsv, toCsv } from "@/lib/client/csv";
-import { Button } from "./button";
-
-/** Downloads the rows built at click time as `<name>-<UTC time>.csv`. */
-export function CsvButton({
-  name,
-  header,
-  rows,
-  disabled,
-}: {
-  name: string;
-  header: string[];
-  rows: () => string[][];
-  disabled?: boolean;
-}) {
+/**
+ * "Export CSV": a link to a back-end export that streams every row matching the table's
+ * filters (not just the loaded page) as a download; the file's name comes from the server.
+ */
+export function CsvLink({ href, label = "Export CSV" }: { href: string; label?: string }) {
   return (
-    <Button
-      variant="secondary"
-      className="whitespace-nowrap"
-      disabled={disabled}
-      onClick={() => {
-        const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "Z");
-        downloadCsv(`${name}-${stamp}.csv`, toCsv(header, rows()));
-      }}
+    <a
+      href={href}
+      download
+      className="inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-surface px-3 py-2 text-sm font-semibold whitespace-nowrap text-ink hover:bg-surface-raised"
     >
-      <span aria-hidden>⤓</span> Export CSV
-    </Button>
+      <span aria-hidden>⤓</span> {label}
+    </a>
   );
 }
