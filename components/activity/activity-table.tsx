@@ -91,7 +91,7 @@ export function ActivityTable() {
       {
         id: "when_who",
         header: "Time and who",
-        meta: { sticky: "left", sortHint: "Newest first" },
+        meta: { sticky: "left", label: "", sortHint: "Newest first" },
         cell: ({ row }) => (
           <div className="leading-tight">
             <Time iso={row.original.created_at} />

@@ -109,11 +109,11 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
       {
         id: "order",
         header: "Order",
-        meta: { sticky: "left", sortHint: "Newest first, as the service lists them" },
+        meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
         cell: ({ row }) => {
           const o = row.original;
           return (
-            <div className="flex items-start gap-1.5 max-sm:justify-end">
+            <div className="flex items-start gap-1.5">
               <ExpandButton
                 open={isOpen(o)}
                 controls={detailsRowId(o)}

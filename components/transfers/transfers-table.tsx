@@ -133,12 +133,12 @@ export function TransfersTable() {
       {
         id: "transfer",
         header: "Transfer",
-        meta: { sticky: "left", sortHint: "Newest first, as the service lists them" },
+        meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
         cell: ({ row }) => {
           const g = row.original;
           const open = isOpen(g);
           return (
-            <div className="flex items-start gap-1.5 max-sm:justify-end">
+            <div className="flex items-start gap-1.5">
               <ExpandButton
                 open={open}
                 controls={g.legs.map((l) => legRowId(g, l)).join(" ")}
@@ -153,8 +153,14 @@ export function TransfersTable() {
           );
         },
       },
-      { id: "from", header: "From", cell: ({ row }) => partyName(row.original, row.original.debit, nickname) || "—" },
-      { id: "to", header: "To", cell: ({ row }) => partyName(row.original, row.original.credit, nickname) || "—" },
+      {
+        id: "between",
+        header: "From → To",
+        cell: ({ row }) => {
+          const g = row.original;
+          return `${partyName(g, g.debit, nickname) || "—"} → ${partyName(g, g.credit, nickname) || "—"}`;
+        },
+      },
       {
         id: "amount",
         header: "Amount",

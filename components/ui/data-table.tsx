@@ -148,13 +148,15 @@ export function DataTable<T>({
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta;
                   const header = cell.column.columnDef.header;
+                  const label = meta?.label ?? (typeof header === "string" ? header : "");
                   return (
                     <td
                       key={cell.id}
-                      data-label={meta?.label ?? (typeof header === "string" ? header : "")}
-                      className={`px-3 py-2 whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${CARD_CELL}`}
+                      data-label={label}
+                      className={`px-3 py-2 whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${label ? CARD_CELL : CARD_CELL_UNLABELLED}`}
                     >
-                      {renderCell(cell.column.columnDef.cell, cell.getContext())}
+                      {/* One box, so a value of several parts stays together beside its label on a phone. */}
+                      <div>{renderCell(cell.column.columnDef.cell, cell.getContext())}</div>
                     </td>
                   );
                 })}
@@ -181,6 +183,8 @@ const stickyClass = (side: "left" | "right" | undefined): string =>
 /** A cell on a phone: its label (the header, from data-label) on the left, the value on the right. */
 const CARD_CELL =
   "max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-3 max-sm:px-0 max-sm:py-1 max-sm:text-right max-sm:whitespace-normal max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:text-xs max-sm:before:text-ink-muted max-sm:before:content-[attr(data-label)]";
+/** A cell with no label (the row's identity heading its card, its action): the value alone, on the left. */
+const CARD_CELL_UNLABELLED = "max-sm:block max-sm:px-0 max-sm:py-1 max-sm:text-left max-sm:whitespace-normal";
 
 /**
  * A cell renderer called as a plain function, not mounted as a component (flexRender's way):
@@ -243,8 +247,9 @@ export function SubRow({
       hidden={hidden}
       className="bg-surface-raised text-xs max-sm:-mt-2 max-sm:block max-sm:rounded-b-lg max-sm:border max-sm:border-t-0 max-sm:border-slate-200"
     >
-      <td colSpan={width} className="px-3 py-1.5 max-sm:block">
-        {children}
+      <td colSpan={width} className="p-0 max-sm:block">
+        {/* Kept in the scroll box's visible width, like the messages, however far the table scrolls. */}
+        <div className="px-3 py-1.5 sm:sticky sm:left-0 sm:max-w-[100cqw]">{children}</div>
       </td>
     </tr>
   );
