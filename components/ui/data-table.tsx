@@ -144,7 +144,7 @@ export function DataTable<T>({
             </MessageRow>
           ) : (
             table.getRowModel().rows.map((row) => (
-              <RowWithSubRows key={row.id} sub={renderSubRows?.(row.original)}>
+              <RowWithSubRows key={row.id} rowKey={row.id} sub={renderSubRows?.(row.original)}>
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta;
                   const header = cell.column.columnDef.header;
@@ -215,10 +215,14 @@ function MessageRow({ width, rows, children }: { width: number; rows: number; ch
   );
 }
 
-function RowWithSubRows({ children, sub }: { children: ReactNode; sub?: ReactNode }) {
+/** A record's row (`data-row` holds its key) and the rows under it. */
+function RowWithSubRows({ rowKey, children, sub }: { rowKey: string; children: ReactNode; sub?: ReactNode }) {
   return (
     <>
-      <tr className="bg-surface hover:bg-surface-raised max-sm:block max-sm:rounded-lg max-sm:border max-sm:border-slate-200 max-sm:px-3 max-sm:py-2">
+      <tr
+        data-row={rowKey}
+        className="bg-surface hover:bg-surface-raised max-sm:block max-sm:rounded-lg max-sm:border max-sm:border-slate-200 max-sm:px-3 max-sm:py-2"
+      >
         {children}
       </tr>
       {sub}

@@ -101,13 +101,14 @@ export function describeAsked(a: Asked): string {
   return `${a.side} ${formatAmount(a.amount)} ${a.asset}${price}${stop} · ${where}`;
 }
 
-/** What came of it: the record's status, the acknowledgement of a cancel, or the problem's title. */
+/** What came of it: accepted (with the record's status then), a cancel acknowledged, or the problem's title. */
 export function outcomeOf(e: Pick<JournalEntry, "kind" | "status" | "record" | "problem">): string {
   if (e.status === "pending") return "Waiting for the service";
   if (e.status === "failed") return e.problem?.title ?? "Failed";
   if (e.kind === "cancel") return "Cancel acknowledged";
+  // The record's status when the service answered: it may have moved on since (see the table).
   const status = text((e.record as { status?: unknown } | null)?.status);
-  return status ? `${ACTION_WORDS[e.kind]} ${status.replace(/_/g, " ")}` : "Accepted";
+  return status ? `Accepted (${status.replace(/_/g, " ")} when answered)` : "Accepted";
 }
 
 export const ACTIVITY_CSV_HEADER = [

@@ -30,7 +30,7 @@ describe("an entry in an auditor's words", () => {
   it("an order: side, amount in its asset, price and market", () => {
     const e = entry({ request: limitBuy, record: { id: "o-1", status: "OPEN" }, result_id: "o-1" });
     expect(describeAsked(askedOf(e))).toBe("BUY 0.01 ETH at 100.00 · ETH/USD");
-    expect(outcomeOf(e)).toBe("Order OPEN");
+    expect(outcomeOf(e)).toBe("Accepted (OPEN when answered)");
     const market = entry({ request: { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" } });
     expect(describeAsked(askedOf(market))).toBe("BUY 1,000 USD at market · BTC/USD");
   });
@@ -50,7 +50,7 @@ describe("an entry in an auditor's words", () => {
       to_profile_id: "p-settle",
     });
     expect(describeAsked(askedOf(e))).toBe("250.5 USD");
-    expect(outcomeOf(e)).toBe("Transfer PENDING");
+    expect(outcomeOf(e)).toBe("Accepted (PENDING when answered)");
     expect(named(activityCsvRow(e, nickname))).toMatchObject({
       profile: "Trading",
       to_profile: "Settlement",
@@ -92,7 +92,7 @@ describe("an entry in an auditor's words", () => {
       amount: "0.010",
       price: "100.00",
       status: "succeeded",
-      outcome: "Order OPEN",
+      outcome: "Accepted (OPEN when answered)",
       http_status: "200",
       latency_ms: "20",
     });
