@@ -66,11 +66,17 @@ async function downloadLines(page: Page): Promise<string[]> {
   return text.split("\r\n").filter(Boolean);
 }
 
-/** True when the element is wholly inside the viewport's width (no sideways scroll needed to see it). */
+/**
+ * True when the element is wholly inside the viewport's width and its table's scroll box:
+ * seen without scrolling sideways, and not clipped by the box.
+ */
 async function inViewWidth(page: Page, element: Locator): Promise<boolean> {
-  const box = await element.boundingBox();
   const width = page.viewportSize()!.width;
-  return Boolean(box && box.x >= 0 && box.x + box.width <= width);
+  return element.evaluate((el, width) => {
+    const box = el.getBoundingClientRect();
+    const frame = el.closest(".overflow-x-auto")?.getBoundingClientRect() ?? { left: 0, right: width };
+    return box.width > 0 && box.left >= Math.max(0, frame.left) && box.right <= Math.min(width, frame.right);
+  }, width);
 }
 
 describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width) => {
@@ -111,7 +117,9 @@ describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width)
       .first();
     const cancel = first.getByRole("button", { name: /^Cancel order / });
     const identity = first.locator("time").first();
-    await cancel.scrollIntoViewIfNeeded();
+    // Down to the row, never sideways: the table's own scroll box stays where it loaded.
+    await first.evaluate((row) => window.scrollBy(0, row.getBoundingClientRect().top - 200));
+    expect(await first.evaluate((row) => row.closest(".overflow-x-auto")?.scrollLeft ?? 0)).toBe(0);
     expect(await inViewWidth(page, cancel), "Cancel in view").toBe(true);
     expect(await inViewWidth(page, identity), "the order's time in view").toBe(true);
     expect(await first.textContent()).toMatch(/Trading · ETH\/USD · (BUY|SELL)/);
