@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useMemo, useState } from "react";
 import { Card } from "@/components/ui/card";
-import { CsvLink } from "@/components/ui/csv-button";
+import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable } from "@/components/ui/data-table";
 import { DateRangeFilter } from "@/components/ui/date-range-filter";
 import { FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";

@@ -5,7 +5,7 @@ import type { ColumnDef, SortingState } from "@tanstack/react-table";
 import { useCallback, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { CsvLink } from "@/components/ui/csv-button";
+import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable, SubRow } from "@/components/ui/data-table";
 import { FilterBar, FilterSelect } from "@/components/ui/filter-bar";
 import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ColumnDef, SortingState } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Card } from "@/components/ui/card";
-import { CsvLink } from "@/components/ui/csv-button";
+import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable, SubRow } from "@/components/ui/data-table";
 import { DateRangeFilter } from "@/components/ui/date-range-filter";
 import { FilterBar, FilterSelect } from "@/components/ui/filter-bar";
