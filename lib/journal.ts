@@ -2,10 +2,10 @@ import type { Problem } from "@/lib/spec/problem";
 
 /**
  * An entry of the journal as `GET /api/activity` serves it: one create (an order or an internal
- * transfer) the desk sent through the dashboard, written before it was sent and completed with
- * the outcome. Shared by the back end that writes it and the pages that show it.
+ * transfer) or one order cancel the desk sent through the dashboard, written before it was sent
+ * and completed with the outcome. Shared by the back end that writes it and the pages that show it.
  */
-export type JournalKind = "order" | "transfer";
+export type JournalKind = "order" | "transfer" | "cancel";
 export type JournalStatus = "pending" | "succeeded" | "failed";
 
 export interface JournalEntry {
@@ -14,11 +14,14 @@ export interface JournalEntry {
   ref_id: string;
   user_email: string;
   user_role: string;
-  /** The order's profile, or the transfer's sending profile. */
+  /** The order's profile (of a create or a cancel), or the transfer's sending profile. */
   profile_id: string;
   /** The transfer's receiving profile; null for orders. */
   to_profile_id: string | null;
-  /** The request as sent, ref_id included. */
+  /**
+   * The request as sent, ref_id included; for a cancel, what was cancelled (`CancelRequest`:
+   * the ref_id is the journal's own, the service is sent none).
+   */
   request: Record<string, unknown>;
   status: JournalStatus;
   created_at: string;
@@ -29,6 +32,14 @@ export interface JournalEntry {
   record: unknown;
   /** The problem, when it failed. */
   problem: Problem | null;
-  /** The resulting order or transfer id. */
+  /** The resulting order or transfer id; the cancelled order's id. */
   result_id: string | null;
+}
+
+/** What a cancel entry records: the order, and what was asked when the dashboard placed it. */
+export interface CancelRequest {
+  order_id: string;
+  profile_id: string;
+  /** The create's request from the journal; absent for an order placed outside the dashboard. */
+  order?: Record<string, unknown>;
 }

@@ -4,26 +4,36 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useMemo, useState } from "react";
 import { Card } from "@/components/ui/card";
+import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable } from "@/components/ui/data-table";
+import { DateRangeFilter } from "@/components/ui/date-range-filter";
 import { FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
 import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableError, TableMessage } from "@/components/ui/table-message";
+import { ACTION_WORDS, askedOf, describeAsked, outcomeOf } from "@/lib/client/activity-rows";
 import { api, query } from "@/lib/client/api";
-import { Time } from "@/lib/client/time-zone";
+import { dayEnd, dayStart } from "@/lib/client/date-range";
+import { listSummary } from "@/lib/client/list-summary";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys } from "@/lib/client/queries";
+import { Time, useTimeZone } from "@/lib/client/time-zone";
+import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
 import type { JournalEntry } from "@/lib/journal";
-import { timeSorting } from "@/lib/client/sorting";
 
 const PAGE_SIZE = 25;
-const EMPTY_FILTERS = { kind: "", status: "", user: "" };
-const KINDS = [
-  { value: "order", label: "Order" },
-  { value: "transfer", label: "Transfer" },
-];
+const FILTERS = {
+  kind: ["order", "transfer", "cancel"],
+  status: ["pending", "succeeded", "failed"],
+  user: null,
+  from: null,
+  to: null,
+  /** "1" shows the developer's columns. */
+  tech: ["1"],
+} as const satisfies FilterSpec<string>;
+const KINDS = (["order", "transfer", "cancel"] as const).map((k) => ({ value: k, label: ACTION_WORDS[k] }));
 const STATUSES = [
   { value: "pending", label: "Pending" },
   { value: "succeeded", label: "Succeeded" },
@@ -35,145 +45,144 @@ interface JournalPage {
   next_cursor: string | null;
 }
 
-/** The journal: every create sent from the dashboard, who sent it and what the service answered. */
+/**
+ * The journal for an auditor: every create and cancel sent from the dashboard, who asked,
+ * what they asked for, and what came of it. HTTP status and latency are for developers, behind
+ * "Show technical columns".
+ */
 export function ActivityTable() {
-  const [filters, setFilters] = useState(EMPTY_FILTERS);
-  // The user filter matches an email exactly: wait for the typing to pause before asking.
-  const user = useDebounced(filters.user.trim(), 400);
-  const serverFilters = { kind: filters.kind, status: filters.status, user };
-  const pager = useCursorPager(JSON.stringify(serverFilters));
+  const { filters, update, clear, active } = useUrlFilters(FILTERS);
+  const { zone } = useTimeZone();
+  // The user box is typed into: the URL (and the query) follow once typing pauses.
+  const [userText, setUserText] = useState(filters.user);
+  const typedUser = useDebounced(userText.trim(), 400);
+  useEffect(() => {
+    if (typedUser !== filters.user) update({ user: typedUser });
+  }, [typedUser]); // eslint-disable-line react-hooks/exhaustive-deps -- only a pause in typing writes the URL
+  const listQuery = {
+    kind: filters.kind || undefined,
+    status: filters.status || undefined,
+    user: filters.user || undefined,
+    from: dayStart(filters.from, zone),
+    to: dayEnd(filters.to, zone),
+  };
+  const pager = useCursorPager(JSON.stringify(listQuery));
   const { nickname } = useProfileNames();
 
   const activity = useQuery({
-    queryKey: keys.activity({ ...serverFilters, cursor: pager.cursor ?? "" }),
+    queryKey: keys.activity({ ...listQuery, cursor: pager.cursor ?? "" }),
     queryFn: ({ signal }) =>
-      api<JournalPage>(
-        `/api/activity${query({
-          kind: serverFilters.kind || undefined,
-          status: serverFilters.status || undefined,
-          user: serverFilters.user || undefined,
-          limit: String(PAGE_SIZE),
-          cursor: pager.cursor,
-        })}`,
-        { signal },
-      ),
+      api<JournalPage>(`/api/activity${query({ ...listQuery, limit: String(PAGE_SIZE), cursor: pager.cursor })}`, {
+        signal,
+      }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => refreshEvery(anyPending(q.state.data?.items)),
   });
   const rows = activity.data?.items;
 
-  // Emails seen so far, offered as suggestions for the exact-match user filter.
+  // Emails seen so far, offered as suggestions for the user filter.
   const [seenUsers, setSeenUsers] = useState<readonly string[]>([]);
   const pageUsers = useMemo(() => [...new Set((rows ?? []).map((e) => e.user_email))], [rows]);
   if (pageUsers.some((u) => !seenUsers.includes(u))) setSeenUsers([...new Set([...seenUsers, ...pageUsers])].sort());
 
-  const columns = useMemo<ColumnDef<JournalEntry, unknown>[]>(
-    () => [
+  const technical = filters.tech === "1";
+  const columns = useMemo<ColumnDef<JournalEntry, unknown>[]>(() => {
+    const cols: ColumnDef<JournalEntry, unknown>[] = [
       {
-        id: "created_at",
-        header: "Time",
-        accessorFn: (e) => e.created_at,
-        sortingFn: timeSorting,
-        cell: ({ row }) => <Time iso={row.original.created_at} />,
+        id: "when_who",
+        header: "Time and who",
+        meta: { sticky: "left", label: "", sortHint: "Newest first" },
+        cell: ({ row }) => (
+          <div className="leading-tight">
+            <Time iso={row.original.created_at} />
+            <div className="text-xs">
+              <SubmitterCell entry={row.original} loading={false} />
+            </div>
+          </div>
+        ),
       },
       {
-        id: "user",
-        header: "Who",
-        accessorFn: (e) => e.user_email,
-        cell: ({ row }) => <SubmitterCell entry={row.original} loading={false} />,
-      },
-      {
-        id: "kind",
-        header: "Kind",
-        accessorFn: (e) => e.kind,
-        cell: ({ row }) => <span className="capitalize">{row.original.kind}</span>,
+        id: "action",
+        header: "Action",
+        cell: ({ row }) => ACTION_WORDS[row.original.kind] ?? row.original.kind,
       },
       {
         id: "profile",
         header: "Profile",
-        accessorFn: (e) => nickname(e.profile_id) + (e.to_profile_id ? ` → ${nickname(e.to_profile_id)}` : ""),
-      },
-      {
-        id: "status",
-        header: "Status",
-        accessorFn: (e) => e.status,
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
-      },
-      {
-        id: "http_status",
-        header: "HTTP",
-        accessorFn: (e) => e.http_status ?? -1,
-        meta: { align: "right" },
-        cell: ({ row }) => row.original.http_status ?? "—",
-      },
-      {
-        id: "latency",
-        header: "Latency",
-        accessorFn: (e) => e.latency_ms ?? -1,
-        meta: { align: "right" },
-        cell: ({ row }) => (row.original.latency_ms === null ? "—" : `${row.original.latency_ms} ms`),
-      },
-      {
-        id: "problem",
-        header: "Problem",
-        accessorFn: (e) => e.problem?.title ?? "",
-        enableSorting: false,
         cell: ({ row }) =>
-          row.original.problem ? (
-            <div className="min-w-56 max-w-md whitespace-normal text-sell">
-              <span className="font-semibold">{row.original.problem.title}</span>
-              {row.original.problem.detail && <span className="block text-xs">{row.original.problem.detail}</span>}
-            </div>
-          ) : (
-            ""
-          ),
+          nickname(row.original.profile_id) +
+          (row.original.to_profile_id ? ` → ${nickname(row.original.to_profile_id)}` : ""),
       },
       {
-        id: "ref_id",
-        header: "Ref ID",
-        accessorFn: (e) => e.ref_id,
-        cell: ({ row }) => <span className="font-mono text-xs">{row.original.ref_id}</span>,
+        id: "asked",
+        header: "What was asked",
+        cell: ({ row }) => <Asked entry={row.original} />,
       },
       {
-        id: "result_id",
-        header: "Result ID",
-        accessorFn: (e) => e.result_id ?? "",
-        enableSorting: false,
-        cell: ({ row }) =>
-          row.original.result_id ? (
-            <Truncated text={row.original.result_id} className="max-w-24 font-mono text-xs text-ink-muted" />
-          ) : (
-            "—"
-          ),
+        id: "outcome",
+        header: "Outcome",
+        cell: ({ row }) => <Outcome entry={row.original} />,
       },
-    ],
-    [nickname],
-  );
+    ];
+    if (technical) cols.push(...TECHNICAL_COLUMNS);
+    return cols;
+  }, [nickname, technical]);
 
-  const anyFilter = Object.values(filters).some(Boolean);
-  const set = (k: keyof typeof EMPTY_FILTERS) => (v: string) => setFilters((f) => ({ ...f, [k]: v }));
+  const csvHref = `/api/activity/export.csv${query(listQuery)}`;
 
   return (
-    <Card title="Activity" actions={<LiveIndicator live={anyPending(rows)} />}>
-      <FilterBar label="Filter activity" active={anyFilter} onClear={() => setFilters(EMPTY_FILTERS)}>
-        <FilterSelect label="Kind" value={filters.kind} onChange={set("kind")} options={KINDS} className="w-32" />
+    <Card
+      title="Activity"
+      actions={
+        <div className="flex items-center gap-3">
+          <LiveIndicator live={anyPending(rows)} />
+          <CsvLink href={csvHref} label="Export CSV (all matching)" />
+        </div>
+      }
+    >
+      <FilterBar
+        label="Filter activity"
+        active={active || userText !== ""}
+        onClear={() => {
+          setUserText("");
+          clear();
+        }}
+      >
+        <FilterInput
+          label="User"
+          type="search"
+          value={userText}
+          onChange={setUserText}
+          suggestions={seenUsers}
+          placeholder="any part of the email"
+          className="w-56"
+          primary
+        />
+        <FilterSelect
+          label="Action"
+          value={filters.kind}
+          onChange={(v) => update({ kind: v })}
+          options={KINDS}
+          className="w-32"
+        />
         <FilterSelect
           label="Status"
           value={filters.status}
-          onChange={set("status")}
+          onChange={(v) => update({ status: v })}
           options={STATUSES}
           className="w-36"
         />
-        <FilterInput
-          label="User (email)"
-          type="email"
-          value={filters.user}
-          onChange={set("user")}
-          suggestions={seenUsers}
-          placeholder="name@example.com"
-          className="w-64"
-        />
+        <DateRangeFilter from={filters.from} to={filters.to} onChange={update} />
       </FilterBar>
+      <label className="mb-3 inline-flex items-center gap-2 text-sm text-ink-muted">
+        <input
+          type="checkbox"
+          checked={technical}
+          onChange={(e) => update({ tech: e.target.checked ? "1" : "" })}
+          className="size-4"
+        />
+        Show technical columns (HTTP status, latency, ids)
+      </label>
       <div
         aria-busy={activity.isFetching}
         className={activity.isPlaceholderData ? "opacity-60 transition-opacity" : ""}
@@ -190,9 +199,9 @@ export function ActivityTable() {
           }
           empty={
             <TableMessage>
-              {anyFilter
-                ? "Nothing matches these filters. The user filter needs the full email."
-                : "No activity yet. Orders and transfers sent from the dashboard appear here."}
+              {active
+                ? "Nothing matches these filters."
+                : "No activity yet. Orders, cancels and transfers sent from the dashboard appear here."}
             </TableMessage>
           }
           rowKey={(e) => e.id}
@@ -207,22 +216,77 @@ export function ActivityTable() {
         onPrevious={pager.previous}
         onNext={() => pager.next(activity.data?.next_cursor)}
         busy={activity.isFetching && activity.isPlaceholderData}
-        summary={rows ? `${rows.length} ${rows.length === 1 ? "entry" : "entries"}` : undefined}
+        summary={
+          rows &&
+          listSummary({ shown: rows.length, noun: ["entry", "entries"], hasNext: Boolean(activity.data?.next_cursor) })
+        }
       />
     </Card>
   );
 }
 
-const anyPending = (entries: readonly JournalEntry[] | undefined): boolean =>
-  Boolean(entries?.some((e) => e.status === "pending"));
+/** The developer's view of an entry: the HTTP answer, how long it took, the ids to grep for. */
+const TECHNICAL_COLUMNS: ColumnDef<JournalEntry, unknown>[] = [
+  {
+    id: "http_status",
+    header: "HTTP",
+    meta: { align: "right" },
+    cell: ({ row }) => row.original.http_status ?? "—",
+  },
+  {
+    id: "latency",
+    header: "Latency",
+    meta: { align: "right" },
+    cell: ({ row }) => (row.original.latency_ms === null ? "—" : `${row.original.latency_ms} ms`),
+  },
+  {
+    id: "ref_id",
+    header: "Ref ID",
+    cell: ({ row }) => <span className="font-mono text-xs">{row.original.ref_id}</span>,
+  },
+  {
+    id: "result_id",
+    header: "Result ID",
+    cell: ({ row }) =>
+      row.original.result_id ? (
+        <span className="block max-w-24 truncate font-mono text-xs text-ink-muted" title={row.original.result_id}>
+          {row.original.result_id}
+        </span>
+      ) : (
+        "—"
+      ),
+  },
+];
 
-function Truncated({ text, className }: { text: string; className: string }) {
+function Asked({ entry }: { entry: JournalEntry }) {
+  const asked = askedOf(entry);
+  const words = describeAsked(asked);
+  if (entry.kind !== "cancel") return <>{words || "—"}</>;
   return (
-    <span className={`block truncate ${className}`} title={text}>
-      {text}
-    </span>
+    <>
+      Cancel order{" "}
+      <span className="font-mono text-xs" title={asked.order_id}>
+        {asked.order_id.slice(0, 8)}
+      </span>
+      {words ? <span className="block text-xs text-ink-muted">{words}</span> : null}
+    </>
   );
 }
+
+function Outcome({ entry }: { entry: JournalEntry }) {
+  return (
+    <div className="min-w-40 max-w-md whitespace-normal">
+      <span className="inline-flex items-center gap-1.5">
+        <StatusBadge status={entry.status} />
+        <span className={entry.status === "failed" ? "font-semibold text-sell" : ""}>{outcomeOf(entry)}</span>
+      </span>
+      {entry.problem?.detail && <span className="block text-xs text-sell">{entry.problem.detail}</span>}
+    </div>
+  );
+}
+
+const anyPending = (entries: readonly JournalEntry[] | undefined): boolean =>
+  Boolean(entries?.some((e) => e.status === "pending"));
 
 function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);

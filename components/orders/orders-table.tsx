@@ -1,105 +1,151 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ColumnDef } from "@tanstack/react-table";
-import { useMemo, useState } from "react";
+import type { ColumnDef, SortingState } from "@tanstack/react-table";
+import { useCallback, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { CsvButton } from "@/components/ui/csv-button";
-import { DataTable } from "@/components/ui/data-table";
+import { CsvLink } from "@/components/ui/csv-link";
+import { DataTable, SubRow } from "@/components/ui/data-table";
 import { FilterBar, FilterSelect } from "@/components/ui/filter-bar";
 import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { ProblemAlert } from "@/components/ui/problem-alert";
+import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/ui/row-details";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableError, TableMessage } from "@/components/ui/table-message";
+import { useToast } from "@/components/ui/toasts";
 import { api, problemOf, query } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
-import { Time } from "@/lib/client/time-zone";
-import {
-  anyOrderLive,
-  hasFill,
-  isCancellable,
-  ORDER_CSV_HEADER,
-  orderAmount,
-  orderCsvRows,
-  submitterOf,
-} from "@/lib/client/order-rows";
+import { listSummary } from "@/lib/client/list-summary";
+import { anyOrderLive, hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/client/order-rows";
 import { useProfileNames } from "@/lib/client/profile-names";
-import { keys, useSubmitters, type Page } from "@/lib/client/queries";
-import { decimalSorting, timeSorting } from "@/lib/client/sorting";
-import { MARKETS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
-import { MARKET_DETAILS } from "@/lib/spec/markets";
+import { keys, useSubmitters } from "@/lib/client/queries";
+import { Time } from "@/lib/client/time-zone";
+import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
+import { ORDER_SORTS, type ListPage, type OrderSort } from "@/lib/lists";
+import { MARKETS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
+import { MARKET_DETAILS, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 
 const PAGE_SIZE = 25;
-const EMPTY_FILTERS = { profile: "", market: "", side: "", status: "" };
+/** Every filter and the sort, as the page's URL and GET /api/orders name them. */
+const FILTERS = {
+  profile_id: null,
+  market: MARKETS,
+  side: ORDER_SIDES,
+  type: ORDER_TYPES,
+  status: ORDER_STATUSES,
+  sort: ORDER_SORTS,
+  dir: ["asc", "desc"],
+} as const satisfies FilterSpec<string>;
+/** How long a row may say "Cancelling…" before it offers Cancel again, if the status never changes. */
+const CANCELLING_FOR_MS = 30_000;
+const SORT_HINT = "Choose a market to sort: amounts and prices of different markets are in different assets";
 
-/** The service's orders: filters, sorting, cursor pages, CSV, who submitted each, and cancel. */
+/** The service's orders: filters across every page, sorting within one market, CSV of every match, cancel. */
 export function OrdersTable({ canCancel }: { canCancel: boolean }) {
-  const [filters, setFilters] = useState(EMPTY_FILTERS);
-  // Side is filtered here (the service has no side filter), so it does not reset the pages.
-  const serverFilters = { profile: filters.profile, market: filters.market, status: filters.status };
-  const pager = useCursorPager(JSON.stringify(serverFilters));
+  const { filters, update, clear, active } = useUrlFilters(FILTERS);
+  // Sorting compares one asset only: it needs a market, and a market cleared drops it.
+  const sort = filters.market && filters.sort ? (filters.sort as OrderSort) : undefined;
+  const listQuery = {
+    profile_id: filters.profile_id || undefined,
+    market: filters.market || undefined,
+    status: filters.status || undefined,
+    side: filters.side || undefined,
+    type: filters.type || undefined,
+  };
+  const sortQuery = { sort, dir: sort ? filters.dir || "desc" : undefined };
+  const pager = useCursorPager(JSON.stringify({ ...listQuery, ...sortQuery }));
   const { profiles, nickname } = useProfileNames();
+  const notify = useToast();
+  const { isOpen, toggle } = useOpenRows<Order>(orderId);
 
   const orders = useQuery({
-    queryKey: keys.orders({ ...serverFilters, cursor: pager.cursor ?? "" }),
+    queryKey: keys.orders({ ...listQuery, ...sortQuery, cursor: pager.cursor ?? "" }),
     queryFn: ({ signal }) =>
-      api<Page<Order>>(
-        `/api/v2/orders${query({
-          profile_id: serverFilters.profile || undefined,
-          market: serverFilters.market || undefined,
-          status: serverFilters.status || undefined,
-          limit: String(PAGE_SIZE),
-          page_cursor: pager.cursor,
-        })}`,
+      api<ListPage<Order>>(
+        `/api/orders${query({ ...listQuery, ...sortQuery, limit: String(PAGE_SIZE), cursor: pager.cursor })}`,
         { signal },
       ),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => refreshEvery(anyOrderLive(q.state.data?.items ?? [])),
   });
-
-  const loaded = orders.data?.items;
-  const rows = useMemo(
-    () => (filters.side ? loaded?.filter((o) => o.side === filters.side) : loaded),
-    [loaded, filters.side],
-  );
+  const rows = orders.data?.items;
   const submitters = useSubmitters(
     "order",
-    (loaded ?? []).map((o) => o.ref_id ?? ""),
+    (rows ?? []).map((o) => o.ref_id ?? ""),
   );
 
   const [cancelProblem, setCancelProblem] = useState<{ id: string; problem: Problem } | null>(null);
-  const [announcement, setAnnouncement] = useState("");
+  // Orders whose cancel the service acknowledged: "Cancelling…" until their status moves on.
+  const [cancelling, setCancelling] = useState<ReadonlySet<string>>(new Set());
+  const cancelRequested = useCallback(
+    (order: Order) => {
+      notify({
+        title: `Cancel requested for order ${order.id.slice(0, 8)} — it will show CANCELLED shortly`,
+        tone: "info",
+      });
+      setCancelling((s) => new Set(s).add(order.id));
+      setTimeout(
+        () =>
+          setCancelling((s) => {
+            const next = new Set(s);
+            next.delete(order.id);
+            return next;
+          }),
+        CANCELLING_FOR_MS,
+      );
+    },
+    [notify],
+  );
 
+  const sorting: SortingState = sort ? [{ id: sort, desc: filters.dir !== "asc" }] : [];
+  const sortable = Boolean(filters.market);
   const columns = useMemo<ColumnDef<Order, unknown>[]>(() => {
     const cols: ColumnDef<Order, unknown>[] = [
       {
-        id: "created_at",
-        header: "Created",
-        accessorFn: (o) => o.created_at,
-        sortingFn: timeSorting,
-        cell: ({ row }) => <Time iso={row.original.created_at} />,
+        id: "order",
+        header: "Order",
+        meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
+        cell: ({ row }) => {
+          const o = row.original;
+          return (
+            <div className="flex items-start gap-1.5">
+              <ExpandButton
+                open={isOpen(o)}
+                controls={detailsRowId(o)}
+                label={`${isOpen(o) ? "Hide" : "Show"} the details of order ${o.id.slice(0, 8)}`}
+                onClick={() => toggle(o)}
+              />
+              <div className="leading-tight">
+                <Time iso={o.created_at} />
+                <div className="text-xs">
+                  {nickname(o.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
+                </div>
+              </div>
+            </div>
+          );
+        },
       },
-      { id: "profile", header: "Profile", accessorFn: (o) => nickname(o.profile_id) },
-      { id: "market", header: "Market", accessorFn: (o) => o.market },
       {
-        id: "side",
-        header: "Side",
-        accessorFn: (o) => o.side,
-        cell: ({ row }) => <SideBadge side={row.original.side} />,
+        id: "type",
+        header: "Type",
+        cell: ({ row }) => (
+          <>
+            {ORDER_TYPE_WORDS[row.original.type] ?? row.original.type}{" "}
+            <span className="text-xs text-ink-muted">{row.original.time_in_force}</span>
+          </>
+        ),
       },
-      { id: "type", header: "Type", accessorFn: (o) => ORDER_TYPE_WORDS[o.type] ?? o.type },
       {
         id: "status",
         header: "Status",
-        accessorFn: (o) => o.status,
         cell: ({ row }) => (
           <span className="inline-flex items-center gap-1.5">
-            <StatusBadge status={row.original.status} />
+            <StatusBadge status={orderBadgeStatus(row.original)} />
             {row.original.is_triggered && <span className="text-xs text-ink-muted">triggered</span>}
           </span>
         ),
@@ -107,9 +153,8 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
       {
         id: "amount",
         header: "Amount",
-        accessorFn: (o) => orderAmount(o).value,
-        sortingFn: decimalSorting,
-        meta: { align: "right" },
+        enableSorting: sortable,
+        meta: { align: "right", sortHint: SORT_HINT },
         cell: ({ row }) => {
           const { value, asset } = orderAmount(row.original);
           return (
@@ -122,41 +167,20 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
       {
         id: "price",
         header: "Price",
-        accessorFn: (o) => o.price,
-        sortingFn: decimalSorting,
-        meta: { align: "right" },
+        enableSorting: sortable,
+        meta: { align: "right", sortHint: SORT_HINT },
         cell: ({ row }) => <PriceCell order={row.original} />,
       },
       {
         id: "filled",
         header: "Filled",
-        accessorFn: (o) => o.amount_filled,
-        sortingFn: decimalSorting,
-        meta: { align: "right" },
-        // amount_filled is in the base asset, even for a market buy placed in quote.
-        cell: ({ row }) => (
-          <>
-            {formatAmount(row.original.amount_filled)}{" "}
-            <span className="text-xs text-ink-muted">{MARKET_DETAILS[row.original.market]?.base_asset}</span>
-          </>
-        ),
+        enableSorting: sortable,
+        meta: { align: "right", sortHint: SORT_HINT },
+        cell: ({ row }) => <FilledCell order={row.original} />,
       },
-      {
-        id: "avg_price",
-        header: "Avg price",
-        accessorFn: (o) => o.volume_weighted_average_price,
-        sortingFn: decimalSorting,
-        meta: { align: "right" },
-        cell: ({ row }) =>
-          hasFill(row.original.amount_filled)
-            ? formatAmount(row.original.volume_weighted_average_price, { min: 2 })
-            : "—",
-      },
-      { id: "tif", header: "TIF", accessorFn: (o) => o.time_in_force },
       {
         id: "submitted_by",
         header: "Submitted by",
-        accessorFn: (o) => submitterOf(o.ref_id ? submitters.data?.get(o.ref_id) : undefined),
         cell: ({ row }) => {
           const ref = row.original.ref_id;
           return <SubmitterCell entry={ref ? submitters.data?.get(ref) : undefined} loading={submitters.isLoading} />;
@@ -165,8 +189,6 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
       {
         id: "id",
         header: "Order ID",
-        accessorFn: (o) => o.id,
-        enableSorting: false,
         cell: ({ row }) => <ShortId id={row.original.id} />,
       },
     ];
@@ -174,63 +196,84 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
       cols.push({
         id: "actions",
         header: () => <span className="sr-only">Actions</span>,
-        enableSorting: false,
-        cell: ({ row }) =>
-          isCancellable(row.original) ? (
+        meta: { sticky: "right", label: "" },
+        cell: ({ row }) => {
+          const o = row.original;
+          if (!isCancellable(o)) return null;
+          if (cancelling.has(o.id)) return <CancellingButton />;
+          return (
             <CancelOrder
-              order={row.original}
-              onProblem={(problem) => setCancelProblem(problem && { id: row.original.id, problem })}
-              onCancelled={() => setAnnouncement(`Order ${row.original.id.slice(0, 8)} cancelled.`)}
+              order={o}
+              onProblem={(problem) => setCancelProblem(problem && { id: o.id, problem })}
+              onRequested={() => cancelRequested(o)}
             />
-          ) : null,
+          );
+        },
       });
     }
     return cols;
-  }, [canCancel, nickname, submitters.data, submitters.isLoading]);
+  }, [
+    canCancel,
+    nickname,
+    submitters.data,
+    submitters.isLoading,
+    isOpen,
+    toggle,
+    sortable,
+    cancelling,
+    cancelRequested,
+  ]);
 
-  const anyFilter = Object.values(filters).some(Boolean);
-  const set = (k: keyof typeof EMPTY_FILTERS) => (v: string) => setFilters((f) => ({ ...f, [k]: v }));
+  const data = orders.data;
+  const walked = Boolean(listQuery.side || listQuery.type || sort);
+  const csvHref = `/api/orders/export.csv${query(listQuery)}`;
 
   return (
     <Card
       title="Orders"
       actions={
         <div className="flex items-center gap-3">
-          <LiveIndicator live={anyOrderLive(loaded ?? [])} />
-          <CsvButton
-            name="orders"
-            header={ORDER_CSV_HEADER}
-            rows={() => orderCsvRows(rows ?? [], nickname, submitters.data)}
-            disabled={!rows?.length}
-          />
+          <LiveIndicator live={anyOrderLive(rows ?? [])} />
+          <CsvLink href={csvHref} label="Export CSV (all matching)" />
         </div>
       }
     >
-      <FilterBar label="Filter orders" active={anyFilter} onClear={() => setFilters(EMPTY_FILTERS)}>
+      <FilterBar label="Filter orders" active={active} onClear={clear}>
         <FilterSelect
           label="Profile"
-          value={filters.profile}
-          onChange={set("profile")}
+          value={filters.profile_id}
+          onChange={(v) => update({ profile_id: v })}
           options={profiles.map((p) => ({ value: p.id, label: p.nickname }))}
+          primary
         />
         <FilterSelect
           label="Market"
           value={filters.market}
-          onChange={set("market")}
-          options={MARKETS}
+          onChange={(v) => update({ market: v })}
+          options={MARKETS.map((m) => ({ value: m, label: marketLabel(m) }))}
           className="w-32"
         />
-        <FilterSelect label="Side" value={filters.side} onChange={set("side")} options={ORDER_SIDES} className="w-28" />
+        <FilterSelect
+          label="Side"
+          value={filters.side}
+          onChange={(v) => update({ side: v })}
+          options={ORDER_SIDES}
+          className="w-28"
+        />
+        <FilterSelect
+          label="Type"
+          value={filters.type}
+          onChange={(v) => update({ type: v })}
+          options={ORDER_TYPES.map((t) => ({ value: t, label: ORDER_TYPE_WORDS[t] }))}
+          className="w-36"
+        />
         <FilterSelect
           label="Status"
           value={filters.status}
-          onChange={set("status")}
+          onChange={(v) => update({ status: v })}
           options={ORDER_STATUSES.map((s) => ({ value: s, label: s.replace(/_/g, " ") }))}
         />
       </FilterBar>
-      <p className="sr-only" role="status">
-        {announcement}
-      </p>
       {cancelProblem && (
         <div className="mb-3">
           <ProblemAlert
@@ -252,12 +295,24 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
           }
           empty={
             <TableMessage>
-              {anyFilter
-                ? "No orders match these filters."
+              {active
+                ? data?.truncated
+                  ? `No match among the ${data.scanned.toLocaleString("en-US")} orders read; Next reads on.`
+                  : "No orders match these filters."
                 : "No orders yet. Orders placed under any profile appear here."}
             </TableMessage>
           }
-          rowKey={(o) => o.id}
+          rowKey={orderId}
+          renderSubRows={(o) => (
+            <SubRow id={detailsRowId(o)} hidden={!isOpen(o)} width={columns.length}>
+              <OrderDetails order={o} submitter={o.ref_id ? submitters.data?.get(o.ref_id) : undefined} />
+            </SubRow>
+          )}
+          sorting={{
+            state: sorting,
+            onChange: (next) =>
+              update({ sort: next[0]?.id ?? "", dir: next[0] ? (next[0].desc ? "desc" : "asc") : "" }),
+          }}
           placeholderRows={10}
         />
       </div>
@@ -265,19 +320,27 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         label="Orders pages"
         page={pager.page}
         hasPrevious={pager.hasPrevious}
-        hasNext={Boolean(orders.data?.next_page_cursor)}
+        hasNext={Boolean(data?.next_cursor)}
         onPrevious={pager.previous}
-        onNext={() => pager.next(orders.data?.next_page_cursor)}
+        onNext={() => pager.next(data?.next_cursor)}
         busy={orders.isFetching && orders.isPlaceholderData}
         summary={
-          rows
-            ? `${rows.length} ${rows.length === 1 ? "order" : "orders"}${filters.side ? ` (${filters.side} only)` : ""}`
-            : undefined
+          data &&
+          listSummary({
+            shown: data.items.length,
+            noun: ["order", "orders"],
+            hasNext: Boolean(data.next_cursor),
+            scanned: walked ? data.scanned : undefined,
+            truncated: data.truncated,
+          })
         }
       />
     </Card>
   );
 }
+
+const orderId = (o: Order) => o.id;
+const detailsRowId = (o: Order) => `order-details-${o.id}`;
 
 function PriceCell({ order }: { order: Order }) {
   return (
@@ -285,6 +348,21 @@ function PriceCell({ order }: { order: Order }) {
       {order.price ? formatAmount(order.price, { min: 2 }) : <span className="text-ink-muted">market</span>}
       {order.stop_price && (
         <span className="ml-1.5 text-xs text-ink-muted">stop {formatAmount(order.stop_price, { min: 2 })}</span>
+      )}
+    </>
+  );
+}
+
+/** amount_filled is in the base asset, even for a market buy placed in quote; its average price beside it. */
+function FilledCell({ order }: { order: Order }) {
+  const base = MARKET_DETAILS[order.market]?.base_asset;
+  return (
+    <>
+      {formatAmount(order.amount_filled)} <span className="text-xs text-ink-muted">{base}</span>
+      {hasFill(order.amount_filled) && (
+        <span className="block text-xs text-ink-muted">
+          avg {formatAmount(order.volume_weighted_average_price, { min: 2 })}
+        </span>
       )}
     </>
   );
@@ -298,6 +376,68 @@ function ShortId({ id }: { id: string }) {
   );
 }
 
+/** What the row has no room for: ids, time in force and expiry, average price, who, metadata. */
+function OrderDetails({
+  order: o,
+  submitter,
+}: {
+  order: Order;
+  submitter: { user_email: string; user_role: string } | undefined;
+}) {
+  return (
+    <DetailList>
+      <DetailItem label="Order ID">
+        <span className="font-mono">{o.id}</span>
+      </DetailItem>
+      {o.ref_id && (
+        <DetailItem label="Ref ID">
+          <span className="font-mono">{o.ref_id}</span>
+        </DetailItem>
+      )}
+      <DetailItem label="Time in force">{o.time_in_force}</DetailItem>
+      {o.expiration_date && (
+        <DetailItem label="Expires">
+          <Time iso={/^\d{13}$/.test(o.expiration_date) ? Number(o.expiration_date) : o.expiration_date} />
+        </DetailItem>
+      )}
+      <DetailItem label="Avg price">
+        {hasFill(o.amount_filled) ? formatAmount(o.volume_weighted_average_price, { min: 2 }) : "—"}
+      </DetailItem>
+      <DetailItem label="Updated">
+        <Time iso={o.modified_at} />
+      </DetailItem>
+      <DetailItem label="Submitted by">
+        {submitter ? `${submitter.user_email} (${submitter.user_role})` : "outside the dashboard"}
+      </DetailItem>
+      {o.recipient_profile_id && <DetailItem label="Recipient profile">{o.recipient_profile_id}</DetailItem>}
+      {o.identity_id && (
+        <DetailItem label="Identity">
+          {o.identity_id} / {o.identity_account_id}
+        </DetailItem>
+      )}
+      {o.metadata && Object.keys(o.metadata).length > 0 && (
+        <DetailItem label="Metadata">
+          <span className="inline-flex flex-wrap gap-1">
+            {Object.entries(o.metadata).map(([k, v]) => (
+              <code key={k} className="rounded bg-surface-sunken px-1.5 py-0.5">
+                {k}={String(v)}
+              </code>
+            ))}
+          </span>
+        </DetailItem>
+      )}
+    </DetailList>
+  );
+}
+
+function CancellingButton() {
+  return (
+    <Button variant="secondary" disabled size="sm">
+      Cancelling…
+    </Button>
+  );
+}
+
 /**
  * Cancel with a confirm step. "Keep" sits where "Cancel" was and takes the focus, so a
  * double click or a hasty Enter never cancels an order by itself.
@@ -305,11 +445,12 @@ function ShortId({ id }: { id: string }) {
 function CancelOrder({
   order,
   onProblem,
-  onCancelled,
+  onRequested,
 }: {
   order: Order;
   onProblem: (problem: Problem | null) => void;
-  onCancelled: () => void;
+  /** The service acknowledged the cancel; the order's status will follow. */
+  onRequested: () => void;
 }) {
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -325,13 +466,10 @@ function CancelOrder({
         method: "DELETE",
       }),
     onMutate: () => onProblem(null),
-    // Stay "in flight" until the table shows the new status, so the button cannot come back early.
-    onSuccess: async () => {
-      onCancelled();
-      await Promise.all([
-        client.invalidateQueries({ queryKey: ["orders"] }),
-        client.invalidateQueries({ queryKey: ["balances"] }),
-      ]);
+    onSuccess: () => {
+      onRequested();
+      void client.invalidateQueries({ queryKey: ["orders"] });
+      void client.invalidateQueries({ queryKey: ["balances"] });
     },
     onError: (error) => {
       onProblem(problemOf(error));
@@ -339,15 +477,9 @@ function CancelOrder({
       setRefocus(true);
     },
   });
-  const label = `${order.side} ${order.market} ${order.id.slice(0, 8)}`;
+  const label = `${order.side} ${marketLabel(order.market)} ${order.id.slice(0, 8)}`;
 
-  if (cancel.isPending) {
-    return (
-      <Button key="pending" variant="secondary" disabled size="sm">
-        Cancelling…
-      </Button>
-    );
-  }
+  if (cancel.isPending) return <CancellingButton />;
   if (!confirming) {
     return (
       // Its own key: a remount is what makes autoFocus take effect after an error.

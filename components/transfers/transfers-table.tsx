@@ -1,45 +1,59 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { ColumnDef } from "@tanstack/react-table";
-import { useMemo, useState, type ReactNode } from "react";
+import type { ColumnDef, SortingState } from "@tanstack/react-table";
+import { useMemo } from "react";
 import { Card } from "@/components/ui/card";
-import { CsvButton } from "@/components/ui/csv-button";
-import { DataTable } from "@/components/ui/data-table";
+import { CsvLink } from "@/components/ui/csv-link";
+import { DataTable, SubRow } from "@/components/ui/data-table";
+import { DateRangeFilter } from "@/components/ui/date-range-filter";
 import { FilterBar, FilterSelect } from "@/components/ui/filter-bar";
 import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";
 import { Pager, useCursorPager } from "@/components/ui/pager";
+import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/ui/row-details";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
+import { dayEnd, dayStart } from "@/lib/client/date-range";
 import { formatAmount } from "@/lib/client/format";
-import { Time } from "@/lib/client/time-zone";
-import { submitterOf } from "@/lib/client/order-rows";
+import { listSummary } from "@/lib/client/list-summary";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys, useSubmitters, type Page } from "@/lib/client/queries";
-import { decimalSorting, timeSorting } from "@/lib/client/sorting";
+import { Time, useTimeZone } from "@/lib/client/time-zone";
 import {
   anyTransferLive,
   groupTransfers,
   incompleteGroupIds,
-  TRANSFER_CSV_HEADER,
-  transferCsvRows,
   transferKind,
   type TransferGroup,
 } from "@/lib/client/transfer-rows";
-import { TRANSFER_STATUSES } from "@/lib/spec/enums";
+import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
+import { TRANSFER_SORTS, type ListPage } from "@/lib/lists";
+import { TRANSFER_STATUSES, TRANSFER_TYPES } from "@/lib/spec/enums";
 import { ASSETS } from "@/lib/spec/markets";
 import type { Transfer } from "@/lib/spec/transfer";
 
 /** Legs per page: an internal transfer has two, so about 25 transfers a page. */
 const LEGS_PER_PAGE = 50;
-const EMPTY_FILTERS = { profile: "", status: "", asset: "" };
+/** Every filter and the sort, as the page's URL names them (GET /api/transfers's names where it has one). */
+const FILTERS = {
+  profile_ids: null,
+  statuses: TRANSFER_STATUSES,
+  type: TRANSFER_TYPES,
+  asset: ASSETS,
+  from: null,
+  to: null,
+  sort: TRANSFER_SORTS,
+  dir: ["asc", "desc"],
+} as const satisfies FilterSpec<string>;
+const SORT_HINT = "Choose an asset to sort by amount: amounts of different assets do not compare";
 
-interface TransferPage {
-  legs: Transfer[];
+type TransferQuery = Record<string, string | undefined>;
+
+interface TransferPage extends ListPage<Transfer> {
+  /** The other leg of every internal transfer that has only one among `items`. */
   extra: Transfer[];
-  next_page_cursor: string;
 }
 
 /**
@@ -47,18 +61,13 @@ interface TransferPage {
  * (it sits on the next page, or belongs to a profile the filter leaves out).
  */
 async function fetchTransferPage(
-  f: { profile: string; status: string; cursor: string | undefined },
+  q: TransferQuery,
+  cursor: string | undefined,
   signal: AbortSignal,
 ): Promise<TransferPage> {
-  const page = await api<Page<Transfer>>(
-    `/api/v2/transfer/transfers${query({
-      profile_ids: f.profile ? [f.profile] : undefined,
-      statuses: f.status ? [f.status] : undefined,
-      limit: String(LEGS_PER_PAGE),
-      page_cursor: f.cursor,
-    })}`,
-    { signal },
-  );
+  const page = await api<ListPage<Transfer>>(`/api/transfers${query({ ...q, limit: String(LEGS_PER_PAGE), cursor })}`, {
+    signal,
+  });
   const missing = incompleteGroupIds(page.items);
   const extra =
     missing.length === 0
@@ -69,111 +78,108 @@ async function fetchTransferPage(
             { signal },
           )
         ).items;
-  return { legs: page.items, extra, next_page_cursor: page.next_page_cursor };
+  return { ...page, extra };
 }
 
 const pageLive = (page: TransferPage | undefined): boolean =>
-  anyTransferLive([...(page?.legs ?? []), ...(page?.extra ?? [])]);
+  anyTransferLive([...(page?.items ?? []), ...(page?.extra ?? [])]);
+
+const groupKey = (g: TransferGroup) => g.key;
+// Internal transfers start with their legs shown; lone records (deposits) closed.
+const openByDefault = (g: TransferGroup) => Boolean(g.groupId);
 
 /** Internal transfers as one row per group_id with both legs under it; deposits as single rows. */
 export function TransfersTable() {
-  const [filters, setFilters] = useState(EMPTY_FILTERS);
-  // Asset is filtered here (the service has no asset filter), so it does not reset the pages.
-  const serverFilters = { profile: filters.profile, status: filters.status };
-  const pager = useCursorPager(JSON.stringify(serverFilters));
+  const { filters, update, clear, active } = useUrlFilters(FILTERS);
+  const { zone } = useTimeZone();
+  const sort = filters.asset && filters.sort ? filters.sort : undefined;
+  const listQuery: TransferQuery = {
+    profile_ids: filters.profile_ids || undefined,
+    statuses: filters.statuses || undefined,
+    type: filters.type || undefined,
+    asset: filters.asset || undefined,
+    from: dayStart(filters.from, zone),
+    to: dayEnd(filters.to, zone),
+  };
+  const sortQuery = { sort, dir: sort ? filters.dir || "desc" : undefined };
+  const pager = useCursorPager(JSON.stringify({ ...listQuery, ...sortQuery }));
   const { profiles, nickname } = useProfileNames();
-  // Rows whose legs the user toggled: internal transfers start open, lone records (deposits) closed.
-  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
-  const isOpen = useMemo(() => (g: TransferGroup) => Boolean(g.groupId) !== toggled.has(g.key), [toggled]);
+  const { isOpen, toggle } = useOpenRows(groupKey, openByDefault);
 
   const transfers = useQuery({
-    queryKey: keys.transfers({ ...serverFilters, cursor: pager.cursor ?? "" }),
-    queryFn: ({ signal }) => fetchTransferPage({ ...serverFilters, cursor: pager.cursor }, signal),
+    queryKey: keys.transfers({ ...listQuery, ...sortQuery, cursor: pager.cursor ?? "" }),
+    queryFn: ({ signal }) => fetchTransferPage({ ...listQuery, ...sortQuery }, pager.cursor, signal),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => refreshEvery(pageLive(q.state.data)),
   });
 
   const data = transfers.data;
-  // Every group of this server page, minus any already shown at the bottom of the page before.
-  const pageGroups = useMemo(() => {
+  // Every group of this page, minus any already shown at the bottom of the page before.
+  const rows = useMemo(() => {
     if (!data) return undefined;
     const carried = new Set(pager.carry);
-    return groupTransfers(data.legs, data.extra).filter((g) => !carried.has(g.key));
+    return groupTransfers(data.items, data.extra).filter((g) => !carried.has(g.key));
   }, [data, pager.carry]);
-  const rows = useMemo(
-    () => (filters.asset ? pageGroups?.filter((g) => g.asset === filters.asset) : pageGroups),
-    [pageGroups, filters.asset],
-  );
   const submitters = useSubmitters(
     "transfer",
-    (pageGroups ?? []).map((g) => g.debit?.ref_id ?? ""),
+    (rows ?? []).map((g) => g.debit?.ref_id ?? ""),
   );
   const live = pageLive(data);
 
+  const sorting: SortingState = sort ? [{ id: sort, desc: filters.dir !== "asc" }] : [];
+  const sortable = Boolean(filters.asset);
   const columns = useMemo<ColumnDef<TransferGroup, unknown>[]>(
     () => [
       {
-        id: "expand",
-        header: () => <span className="sr-only">Legs</span>,
-        enableSorting: false,
+        id: "transfer",
+        header: "Transfer",
+        meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
         cell: ({ row }) => {
           const g = row.original;
           const open = isOpen(g);
           return (
-            <button
-              type="button"
-              aria-expanded={open}
-              aria-controls={g.legs.map((l) => legRowId(g, l)).join(" ")}
-              aria-label={`${open ? "Hide" : "Show"} the ${g.legs.length === 1 ? "record" : `${g.legs.length} legs`} of transfer ${shortId(g.groupId ?? g.key)}`}
-              onClick={() =>
-                setToggled((t) => {
-                  const next = new Set(t);
-                  if (next.has(g.key)) next.delete(g.key);
-                  else next.add(g.key);
-                  return next;
-                })
-              }
-              className="rounded px-1 text-ink-muted hover:bg-surface-sunken hover:text-ink"
-            >
-              <span aria-hidden>{open ? "▾" : "▸"}</span>
-            </button>
+            <div className="flex items-start gap-1.5">
+              <ExpandButton
+                open={open}
+                controls={g.legs.map((l) => legRowId(g, l)).join(" ")}
+                label={`${open ? "Hide" : "Show"} the ${g.legs.length === 1 ? "record" : `${g.legs.length} legs`} of transfer ${shortId(g.groupId ?? g.key)}`}
+                onClick={() => toggle(g)}
+              />
+              <div className="leading-tight">
+                <Time iso={g.createdAt} />
+                <div className="text-xs text-ink-muted">{transferKind(g)}</div>
+              </div>
+            </div>
           );
         },
       },
       {
-        id: "created_at",
-        header: "Created",
-        accessorFn: (g) => g.createdAt,
-        sortingFn: timeSorting,
-        cell: ({ row }) => <Time iso={row.original.createdAt} />,
+        id: "between",
+        header: "From → To",
+        cell: ({ row }) => {
+          const g = row.original;
+          return `${partyName(g, g.debit, nickname) || "—"} → ${partyName(g, g.credit, nickname) || "—"}`;
+        },
       },
-      { id: "kind", header: "Type", accessorFn: (g) => transferKind(g) },
-      {
-        id: "from",
-        header: "From",
-        accessorFn: (g) => partyName(g, g.debit, nickname),
-        cell: dashIfBlank,
-      },
-      { id: "to", header: "To", accessorFn: (g) => partyName(g, g.credit, nickname), cell: dashIfBlank },
-      { id: "asset", header: "Asset", accessorFn: (g) => g.asset },
       {
         id: "amount",
         header: "Amount",
-        accessorFn: (g) => g.amount,
-        sortingFn: decimalSorting,
-        meta: { align: "right" },
-        cell: ({ row }) => formatAmount(row.original.amount),
+        enableSorting: sortable,
+        meta: { align: "right", sortHint: SORT_HINT },
+        cell: ({ row }) => (
+          <>
+            {formatAmount(row.original.amount)} <span className="text-xs text-ink-muted">{row.original.asset}</span>
+          </>
+        ),
       },
       {
         id: "status",
         header: "Status",
-        accessorFn: (g) => g.status,
         cell: ({ row }) => <StatusBadge status={row.original.status} />,
       },
       {
         id: "initiated_by",
         header: "Initiated by",
-        accessorFn: (g) => submitterOf(g.debit?.ref_id ? submitters.data?.get(g.debit.ref_id) : undefined),
         cell: ({ row }) => {
           const ref = row.original.debit?.ref_id;
           return <SubmitterCell entry={ref ? submitters.data?.get(ref) : undefined} loading={submitters.isLoading} />;
@@ -182,8 +188,6 @@ export function TransfersTable() {
       {
         id: "group_id",
         header: "Group ID",
-        accessorFn: (g) => g.groupId ?? "",
-        enableSorting: false,
         cell: ({ row }) =>
           row.original.groupId ? (
             <span className="font-mono text-xs text-ink-muted" title={row.original.groupId}>
@@ -194,11 +198,10 @@ export function TransfersTable() {
           ),
       },
     ],
-    [isOpen, nickname, submitters.data, submitters.isLoading, setToggled],
+    [isOpen, toggle, nickname, submitters.data, submitters.isLoading, sortable],
   );
 
-  const anyFilter = Object.values(filters).some(Boolean);
-  const set = (k: keyof typeof EMPTY_FILTERS) => (v: string) => setFilters((f) => ({ ...f, [k]: v }));
+  const { sort: _sort, dir: _dir, ...exportQuery } = { ...listQuery, ...sortQuery };
 
   return (
     <Card
@@ -206,24 +209,40 @@ export function TransfersTable() {
       actions={
         <div className="flex items-center gap-3">
           <LiveIndicator live={live} />
-          <CsvButton
-            name="transfers"
-            header={TRANSFER_CSV_HEADER}
-            rows={() => transferCsvRows(rows ?? [], nickname, submitters.data)}
-            disabled={!rows?.length}
-          />
+          <CsvLink href={`/api/transfers/export.csv${query(exportQuery)}`} label="Export CSV (all matching)" />
         </div>
       }
     >
-      <FilterBar label="Filter transfers" active={anyFilter} onClear={() => setFilters(EMPTY_FILTERS)}>
+      <FilterBar label="Filter transfers" active={active} onClear={clear}>
         <FilterSelect
           label="Profile"
-          value={filters.profile}
-          onChange={set("profile")}
+          value={filters.profile_ids}
+          onChange={(v) => update({ profile_ids: v })}
           options={profiles.map((p) => ({ value: p.id, label: p.nickname }))}
+          primary
         />
-        <FilterSelect label="Status" value={filters.status} onChange={set("status")} options={TRANSFER_STATUSES} />
-        <FilterSelect label="Asset" value={filters.asset} onChange={set("asset")} options={ASSETS} className="w-28" />
+        <FilterSelect
+          label="Status"
+          value={filters.statuses}
+          onChange={(v) => update({ statuses: v })}
+          options={TRANSFER_STATUSES}
+          className="w-36"
+        />
+        <FilterSelect
+          label="Type"
+          value={filters.type}
+          onChange={(v) => update({ type: v })}
+          options={TRANSFER_TYPES.map((t) => ({ value: t, label: t.replace(/_/g, " ").toLowerCase() }))}
+          className="w-52"
+        />
+        <FilterSelect
+          label="Asset"
+          value={filters.asset}
+          onChange={(v) => update({ asset: v })}
+          options={ASSETS}
+          className="w-28"
+        />
+        <DateRangeFilter from={filters.from} to={filters.to} onChange={update} />
       </FilterBar>
       <div
         aria-busy={transfers.isFetching}
@@ -241,13 +260,20 @@ export function TransfersTable() {
           }
           empty={
             <TableMessage>
-              {anyFilter
-                ? "No transfers match these filters."
+              {active
+                ? data?.truncated
+                  ? `No match among the ${data.scanned.toLocaleString("en-US")} transfer legs read; Next reads on.`
+                  : "No transfers match these filters."
                 : "No transfers yet. Internal transfers and deposits appear here."}
             </TableMessage>
           }
-          rowKey={(g) => g.key}
+          rowKey={groupKey}
           renderSubRows={(g) => <LegRows group={g} hidden={!isOpen(g)} width={columns.length} nickname={nickname} />}
+          sorting={{
+            state: sorting,
+            onChange: (next) =>
+              update({ sort: next[0]?.id ?? "", dir: next[0] ? (next[0].desc ? "desc" : "asc") : "" }),
+          }}
           placeholderRows={10}
         />
       </div>
@@ -255,16 +281,26 @@ export function TransfersTable() {
         label="Transfers pages"
         page={pager.page}
         hasPrevious={pager.hasPrevious}
-        hasNext={Boolean(data?.next_page_cursor)}
+        hasNext={Boolean(data?.next_cursor)}
         onPrevious={pager.previous}
         onNext={() =>
           pager.next(
-            data?.next_page_cursor,
-            pageGroups?.map((g) => g.key),
+            data?.next_cursor,
+            rows?.map((g) => g.key),
           )
         }
         busy={transfers.isFetching && transfers.isPlaceholderData}
-        summary={rows ? `${rows.length} ${rows.length === 1 ? "transfer" : "transfers"}` : undefined}
+        summary={
+          data &&
+          rows &&
+          listSummary({
+            shown: rows.length,
+            noun: ["transfer", "transfers"],
+            hasNext: Boolean(data.next_cursor),
+            scanned: listQuery.asset ? data.scanned : undefined,
+            truncated: data.truncated,
+          })
+        }
       />
     </Card>
   );
@@ -273,7 +309,6 @@ export function TransfersTable() {
 /** A leg's profile; the far side of a deposit or withdrawal is outside the service. */
 const partyName = (g: TransferGroup, leg: Transfer | undefined, nickname: (id: string) => string) =>
   leg ? nickname(leg.profile_id) : g.groupId ? "" : "External";
-const dashIfBlank = ({ getValue }: { getValue: () => unknown }) => (getValue() as string) || "—";
 const shortId = (id: string) => id.replace(/^(group|transfer):/, "").slice(0, 8);
 const legRowId = (g: TransferGroup, leg: Transfer) => `leg-${g.key.replace(/[^A-Za-z0-9_-]/g, "-")}-${leg.id}`;
 
@@ -292,60 +327,46 @@ function LegRows({
   return (
     <>
       {group.legs.map((leg) => (
-        <tr key={leg.id} id={legRowId(group, leg)} hidden={hidden} className="bg-surface-raised text-xs">
-          <td aria-hidden className="px-3 py-1.5 text-right text-ink-faint">
-            ↳
-          </td>
-          <td colSpan={width - 1} className="px-3 py-1.5">
-            <dl className="flex flex-wrap items-center gap-x-4 gap-y-1">
-              <LegItem label="Direction">
-                <span className={`font-semibold ${leg.direction === "DEBIT" ? "text-sell" : "text-buy"}`}>
-                  {leg.direction}
+        <SubRow key={leg.id} id={legRowId(group, leg)} hidden={hidden} width={width}>
+          <DetailList>
+            <DetailItem label="Direction">
+              <span className={`font-semibold ${leg.direction === "DEBIT" ? "text-sell" : "text-buy"}`}>
+                {leg.direction}
+              </span>
+            </DetailItem>
+            <DetailItem label="Profile">{nickname(leg.profile_id)}</DetailItem>
+            <DetailItem label="Status">
+              <StatusBadge status={leg.status} />
+            </DetailItem>
+            <DetailItem label="Amount">
+              {formatAmount(leg.amount)} {leg.asset}
+              {leg.fee && leg.fee !== "0" ? ` (fee ${formatAmount(leg.fee)})` : ""}
+            </DetailItem>
+            <DetailItem label="Transfer ID">
+              <span className="font-mono">{leg.id}</span>
+            </DetailItem>
+            {leg.ref_id && (
+              <DetailItem label="Ref ID">
+                <span className="font-mono">{leg.ref_id}</span>
+              </DetailItem>
+            )}
+            <DetailItem label="Updated">
+              <Time iso={leg.updated_at} />
+            </DetailItem>
+            {leg.metadata && Object.keys(leg.metadata).length > 0 && (
+              <DetailItem label="Metadata">
+                <span className="inline-flex flex-wrap gap-1">
+                  {Object.entries(leg.metadata).map(([k, v]) => (
+                    <code key={k} className="rounded bg-surface-sunken px-1.5 py-0.5">
+                      {k}={v}
+                    </code>
+                  ))}
                 </span>
-              </LegItem>
-              <LegItem label="Profile">{nickname(leg.profile_id)}</LegItem>
-              <LegItem label="Status">
-                <StatusBadge status={leg.status} />
-              </LegItem>
-              <LegItem label="Amount">
-                {formatAmount(leg.amount)} {leg.asset}
-                {leg.fee && leg.fee !== "0" ? ` (fee ${formatAmount(leg.fee)})` : ""}
-              </LegItem>
-              <LegItem label="Transfer ID">
-                <span className="font-mono">{leg.id}</span>
-              </LegItem>
-              {leg.ref_id && (
-                <LegItem label="Ref ID">
-                  <span className="font-mono">{leg.ref_id}</span>
-                </LegItem>
-              )}
-              <LegItem label="Updated">
-                <Time iso={leg.updated_at} />
-              </LegItem>
-              {leg.metadata && Object.keys(leg.metadata).length > 0 && (
-                <LegItem label="Metadata">
-                  <span className="inline-flex flex-wrap gap-1">
-                    {Object.entries(leg.metadata).map(([k, v]) => (
-                      <code key={k} className="rounded bg-surface-sunken px-1.5 py-0.5">
-                        {k}={v}
-                      </code>
-                    ))}
-                  </span>
-                </LegItem>
-              )}
-            </dl>
-          </td>
-        </tr>
+              </DetailItem>
+            )}
+          </DetailList>
+        </SubRow>
       ))}
     </>
-  );
-}
-
-function LegItem({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex items-center gap-1.5 whitespace-nowrap">
-      <dt className="text-ink-muted">{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }

@@ -32,6 +32,12 @@ export function FilterBar({
   );
 }
 
+/**
+ * Marks a table's primary filter: the page's "/" shortcut focuses `[data-table-filter]`.
+ * Spread on the control: `{...primaryFilter(primary)}`.
+ */
+const primaryFilter = (primary: boolean | undefined) => (primary ? { "data-table-filter": "" } : {});
+
 /** One filter: a native select (keyboard and screen readers for free), "" meaning all. */
 export function FilterSelect({
   label,
@@ -40,6 +46,7 @@ export function FilterSelect({
   options,
   allLabel = "All",
   className = "w-40",
+  primary,
 }: {
   label: string;
   value: string;
@@ -47,11 +54,19 @@ export function FilterSelect({
   options: readonly (Option | string)[];
   allLabel?: string;
   className?: string;
+  /** The filter "/" focuses. */
+  primary?: boolean;
 }) {
   return (
     <Field label={label} className={className}>
       {({ id }) => (
-        <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={inputClass(false)}>
+        <select
+          id={id}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className={inputClass(false)}
+          {...primaryFilter(primary)}
+        >
           <option value="">{allLabel}</option>
           {options.map((o) => {
             const { value: v, label: l } = typeof o === "string" ? { value: o, label: o } : o;
@@ -67,7 +82,7 @@ export function FilterSelect({
   );
 }
 
-/** A free-text filter with suggestions (a datalist), applied by the caller as typed. */
+/** A free-text or date filter (text with suggestions from a datalist), applied by the caller as typed. */
 export function FilterInput({
   label,
   value,
@@ -76,14 +91,17 @@ export function FilterInput({
   type = "text",
   placeholder,
   className = "w-56",
+  primary,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   suggestions?: readonly string[];
-  type?: "text" | "email" | "search";
+  type?: "text" | "email" | "search" | "date";
   placeholder?: string;
   className?: string;
+  /** The filter "/" focuses. */
+  primary?: boolean;
 }) {
   return (
     <Field label={label} className={className}>
@@ -98,6 +116,7 @@ export function FilterInput({
             list={suggestions.length > 0 ? `${id}-list` : undefined}
             autoComplete="off"
             className={inputClass(false)}
+            {...primaryFilter(primary)}
           />
           {suggestions.length > 0 && (
             <datalist id={`${id}-list`}>

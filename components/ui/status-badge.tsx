@@ -1,11 +1,16 @@
 import type { OrderStatus, TransferStatus } from "@/lib/spec/enums";
 
-const TONES: Record<OrderStatus | TransferStatus | "succeeded" | "failed" | "pending", string> = {
+/** What a badge may show: the service's statuses, the journal's, and an expired GTT order. */
+export type BadgeStatus = OrderStatus | TransferStatus | "EXPIRED" | "succeeded" | "failed" | "pending";
+
+const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
   SUBMITTED: "bg-brand-soft text-brand",
   OPEN: "bg-brand-soft text-brand",
   FILLED: "bg-buy-soft text-buy",
   CANCELLED: "bg-slate-200 text-slate-700",
+  // Dashed: told apart from a cancel by its outline too, not by its word alone.
+  EXPIRED: "border border-dashed border-slate-400 bg-surface text-slate-700",
   REJECTED: "bg-sell-soft text-sell",
   PENDING: "bg-warn-soft text-warn",
   COMPLETED: "bg-buy-soft text-buy",
@@ -15,10 +20,17 @@ const TONES: Record<OrderStatus | TransferStatus | "succeeded" | "failed" | "pen
   failed: "bg-sell-soft text-sell",
 };
 
+const TITLES: Partial<Record<BadgeStatus, string>> = {
+  EXPIRED: "Cancelled by the service when its good-till-time expiry came",
+};
+
 /** A status in words and colour; the colour is never the only signal. */
-export function StatusBadge({ status }: { status: keyof typeof TONES }) {
+export function StatusBadge({ status }: { status: BadgeStatus }) {
   return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status]}`}>
+    <span
+      title={TITLES[status]}
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status]}`}
+    >
       {status.replace(/_/g, " ")}
     </span>
   );

@@ -1,11 +1,30 @@
 import { compareDecimal, DECIMAL_PATTERN } from "@/lib/spec/decimal";
-import { FINAL_ORDER_STATUSES } from "@/lib/spec/enums";
+import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { JournalEntry } from "@/lib/journal";
 
 /** Orders a trader may still cancel. */
 export const isCancellable = (o: Pick<Order, "status">): boolean => o.status === "SUBMITTED" || o.status === "OPEN";
+
+/**
+ * The status a badge shows: the service's, except that a GTT order the service cancelled at or
+ * after its expiration_date shows EXPIRED, told apart from a cancel someone asked for.
+ */
+export function orderBadgeStatus(
+  o: Pick<Order, "status" | "time_in_force" | "expiration_date" | "modified_at">,
+): OrderStatus | "EXPIRED" {
+  if (o.status !== "CANCELLED" || o.time_in_force !== "GTT" || !o.expiration_date) return o.status;
+  const expiry = instantOf(o.expiration_date);
+  const cancelled = instantOf(o.modified_at);
+  return expiry !== undefined && cancelled !== undefined && cancelled >= expiry ? "EXPIRED" : o.status;
+}
+
+/** Unix ms of an ISO time or of 13 digits of milliseconds (the form a GTT expiry is sent in). */
+function instantOf(time: string): number | undefined {
+  const ms = /^\d{13}$/.test(time) ? Number(time) : Date.parse(time);
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 /** True while something may still happen to one of the orders (the table keeps polling). */
 export const anyOrderLive = (orders: readonly Pick<Order, "status">[]): boolean =>
@@ -26,10 +45,6 @@ export function orderAmount(o: Pick<Order, "market" | "base_amount" | "quote_amo
 
 /** Whether any of `amount` has filled ("0.00000000" is nothing). */
 export const hasFill = (amount: string): boolean => DECIMAL_PATTERN.test(amount) && compareDecimal(amount, "0") > 0;
-
-/** "email (role)" of a journal entry, or "" when the journal has none (created outside the dashboard). */
-export const submitterOf = (entry: Pick<JournalEntry, "user_email" | "user_role"> | undefined): string =>
-  entry ? `${entry.user_email} (${entry.user_role})` : "";
 
 export const ORDER_CSV_HEADER = [
   "id",
@@ -59,7 +74,7 @@ export const ORDER_CSV_HEADER = [
   "submitted_by_role",
 ];
 
-/** One CSV row per order; amounts exactly as the service sent them. */
+/** One CSV row per order; amounts exactly as the service sent them, times in ISO UTC. */
 export function orderCsvRows(
   orders: readonly Order[],
   nickname: (profileId: string) => string,
@@ -69,8 +84,8 @@ export function orderCsvRows(
     const by = o.ref_id ? submitters?.get(o.ref_id) : undefined;
     return [
       o.id,
-      o.created_at,
-      o.modified_at,
+      isoUtc(o.created_at),
+      isoUtc(o.modified_at),
       o.profile_id,
       nickname(o.profile_id),
       o.market,
@@ -84,7 +99,7 @@ export function orderCsvRows(
       o.stop_price ?? "",
       o.amount_filled,
       o.volume_weighted_average_price,
-      o.expiration_date ?? "",
+      isoUtc(o.expiration_date),
       o.is_triggered === undefined ? "" : String(o.is_triggered),
       o.ref_id ?? "",
       o.recipient_profile_id ?? "",
@@ -100,3 +115,10 @@ export function orderCsvRows(
 /** Metadata as compact JSON ("" when there is none), one cell that a script can parse back. */
 export const metadataText = (metadata: Record<string, unknown> | undefined): string =>
   metadata && Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : "";
+
+/** A time as ISO 8601 in UTC ("2026-11-23T17:04:28.000Z"); "" stays "", an unreadable time stays as sent. */
+export function isoUtc(time: string | undefined): string {
+  if (!time) return "";
+  const ms = Date.parse(time);
+  return Number.isNaN(ms) ? time : new Date(ms).toISOString();
+}

@@ -1,6 +1,6 @@
 import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";
 import type { Transfer } from "@/lib/spec/transfer";
-import { metadataText } from "./order-rows";
+import { isoUtc, metadataText } from "./order-rows";
 import type { JournalEntry } from "@/lib/journal";
 
 /** One row of the transfers table: the legs sharing a group_id, or a lone transfer (a deposit). */
@@ -101,34 +101,34 @@ export const TRANSFER_CSV_HEADER = [
   "initiated_by_role",
 ];
 
-/** One CSV row per leg, grouped as shown; who initiated comes from the DEBIT leg's ref_id. */
-export function transferCsvRows(
-  groups: readonly TransferGroup[],
+/**
+ * One leg as a CSV row; amounts exactly as the service sent them, times in ISO UTC. `by` is
+ * who initiated the transfer, known from its DEBIT leg's ref_id (the CREDIT leg has none).
+ */
+export function transferCsvRow(
+  t: Transfer,
   nickname: (profileId: string) => string,
-  submitters: ReadonlyMap<string, Pick<JournalEntry, "user_email" | "user_role">> | undefined,
-): string[][] {
-  return groups.flatMap((g) => {
-    const by = g.debit?.ref_id ? submitters?.get(g.debit.ref_id) : undefined;
-    return g.legs.map((t) => [
-      t.group_id ?? "",
-      t.id,
-      t.created_at,
-      t.updated_at,
-      t.direction,
-      t.type,
-      t.status,
-      t.profile_id,
-      nickname(t.profile_id),
-      t.asset,
-      t.amount,
-      t.fee,
-      t.total,
-      t.ref_id ?? "",
-      t.identity_id ?? "",
-      t.account_id ?? "",
-      metadataText(t.metadata),
-      by?.user_email ?? "",
-      by?.user_role ?? "",
-    ]);
-  });
+  by: Pick<JournalEntry, "user_email" | "user_role"> | undefined,
+): string[] {
+  return [
+    t.group_id ?? "",
+    t.id,
+    isoUtc(t.created_at),
+    isoUtc(t.updated_at),
+    t.direction,
+    t.type,
+    t.status,
+    t.profile_id,
+    nickname(t.profile_id),
+    t.asset,
+    t.amount,
+    t.fee,
+    t.total,
+    t.ref_id ?? "",
+    t.identity_id ?? "",
+    t.account_id ?? "",
+    metadataText(t.metadata),
+    by?.user_email ?? "",
+    by?.user_role ?? "",
+  ];
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import type { CreateKind } from "@/lib/policy";
 import { parseOr400 } from "@/lib/http";
 import { newRefId } from "@/lib/ref-id";
 import {
@@ -78,7 +79,7 @@ async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Pr
 
 /** One create, described for the journal and the service. */
 export interface CreateSpec {
-  kind: JournalKind;
+  kind: CreateKind;
   path: string;
   /** The validated request, ref_id included. */
   body: { ref_id: string };
@@ -258,7 +259,7 @@ const differentRecord = (spec: CreateSpec): Problem =>
   );
 
 /** The spec of a create whose request is already checked, as an approved request is sent. */
-export function createSpecOf(kind: JournalKind, profileId: string, body: object & { ref_id: string }): CreateSpec {
+export function createSpecOf(kind: CreateKind, profileId: string, body: object & { ref_id: string }): CreateSpec {
   if (kind === "order") {
     const order = body as unknown as CreateOrderRequest & { ref_id: string };
     return {

@@ -1,5 +1,6 @@
 import "server-only";
 import { problem } from "@/lib/spec";
+import { UNANSWERED_CANCEL } from "./cancels";
 import { findByRefId } from "./creates";
 import { completeEntry, listPending } from "./db/journal";
 import type { Runtime } from "./runtime";
@@ -7,10 +8,16 @@ import type { Runtime } from "./runtime";
 /**
  * Completes entries a crash left pending: the service is asked by ref_id whether the create
  * went through. Found, the entry succeeds with the record; not found, nothing was created.
+ * A cancel has no ref_id at the service: its entry says the answer never came.
  */
 export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<number> {
   const pending = await listPending(rt.db, { createdBefore: startedAt });
   for (const entry of pending) {
+    if (entry.kind === "cancel") {
+      const problem = UNANSWERED_CANCEL;
+      await completeEntry(rt.db, entry.id, { status: "failed", httpStatus: problem.status, latencyMs: 0, problem });
+      continue;
+    }
     const record = await findByRefId(rt.upstream, entry.kind, entry.ref_id);
     await completeEntry(
       rt.db,

@@ -170,7 +170,7 @@ describe("placing orders", () => {
     await expect.poll(() => row(placed.LIMIT).textContent(), { timeout: 10_000 }).toContain("trader@example.com");
 
     // Cancel the resting limit order, with its confirm step.
-    const short = `BUY BTCUSD ${placed.LIMIT.slice(0, 8)}`;
+    const short = `BUY BTC/USD ${placed.LIMIT.slice(0, 8)}`;
     await table.getByRole("button", { name: `Cancel order ${short}` }).click();
     await table
       .getByRole("group", { name: `Confirm cancel of order ${short}` })
@@ -180,7 +180,7 @@ describe("placing orders", () => {
 
     // The CSV holds the orders with the service's own amounts.
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: /Export CSV/ }).click();
+    await page.getByRole("link", { name: /Export CSV/ }).click();
     const csv = readFileSync((await (await download).path())!, "utf8");
     const lines = csv.trim().split(/\r\n/);
     expect(lines[0]).toMatch(/id/i);

@@ -2,12 +2,14 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, startApp, type AppServer } from "../support/app-server";
 import { expectAccessible, launchBrowser, signInAs } from "../support/browser";
+import type { Market } from "@/lib/spec/enums";
+import { marketLabel } from "@/lib/spec/markets";
 import { newRef, smallOrder, TRADING } from "../support/dashboard";
 
 let app: AppServer;
 let browser: Browser;
 /** A resting order, so the orders table has a row each role could try to cancel. */
-let openOrder: { id: string; side: string; market: string };
+let openOrder: { id: string; side: string; market: Market };
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   const trader = await signIn(app, "trader@example.com");
@@ -34,7 +36,7 @@ const ROLES = [
 async function cancelButtonOfOpenOrder(page: Page) {
   const row = page.getByRole("row").filter({ hasText: openOrder.id.slice(0, 8) });
   await expect.poll(() => row.count()).toBe(1);
-  const label = `${openOrder.side} ${openOrder.market} ${openOrder.id.slice(0, 8)}`;
+  const label = `${openOrder.side} ${marketLabel(openOrder.market)} ${openOrder.id.slice(0, 8)}`;
   return { button: row.getByRole("button", { name: `Cancel order ${label}` }), label };
 }
 

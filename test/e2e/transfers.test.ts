@@ -93,7 +93,7 @@ describe("the transfer form", () => {
     await expect.poll(() => table.textContent()).toMatch(/DEBIT[\s\S]*CREDIT|CREDIT[\s\S]*DEBIT/);
 
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: /Export CSV/ }).click();
+    await page.getByRole("link", { name: /Export CSV/ }).click();
     const csv = readFileSync((await (await download).path())!, "utf8");
     const lines = csv
       .trim()

@@ -1,6 +1,6 @@
 import "server-only";
 import { v7 as timeOrderedId } from "uuid";
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
 import { fieldProblem } from "@/lib/http";
 import type { Problem } from "@/lib/spec/problem";
@@ -151,6 +151,18 @@ export async function findByRefId(db: Db, kind: JournalKind, refId: string): Pro
   return row && toEntry(row);
 }
 
+/** The newest entry of `kind` whose result is `resultId` (the order a create made). */
+export async function findByResultId(db: Db, kind: JournalKind, resultId: string): Promise<JournalEntry | undefined> {
+  const row = await db
+    .selectFrom("journal")
+    .selectAll()
+    .where("kind", "=", kind)
+    .where("result_id", "=", resultId)
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+  return row && toEntry(row);
+}
+
 /** Entries still pending, oldest first: what reconciliation at start asks the service about. */
 export async function listPending(db: Db, options: { createdBefore?: Date } = {}): Promise<JournalEntry[]> {
   let query = db.selectFrom("journal").selectAll().where("status", "=", "pending");
@@ -163,6 +175,12 @@ export interface JournalQuery {
   kind?: JournalKind;
   /** The submitting user's email. */
   user?: string;
+  /** Any part of the submitting user's email, in any case ("TRADER" finds trader@example.com). */
+  userContains?: string;
+  /** Created at or after this time (ISO 8601, UTC, as toISOString writes it). */
+  from?: string;
+  /** Created before this time (ISO 8601, UTC). */
+  to?: string;
   status?: JournalStatus;
   /** Matches either side of a transfer. */
   profileId?: string;
@@ -188,6 +206,13 @@ export async function listEntries(db: Db, filter: JournalQuery = {}): Promise<Jo
   let query = db.selectFrom("journal").selectAll();
   if (filter.kind) query = query.where("kind", "=", filter.kind);
   if (filter.user) query = query.where("user_email", "=", filter.user);
+  if (filter.userContains) {
+    const pattern = `%${filter.userContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<boolean>`lower(user_email) like ${pattern} escape '\\'`);
+  }
+  // created_at is ISO text in UTC, which orders as the instants do.
+  if (filter.from) query = query.where("created_at", ">=", filter.from);
+  if (filter.to) query = query.where("created_at", "<", filter.to);
   if (filter.status) query = query.where("status", "=", filter.status);
   if (filter.profileId) {
     const profileId = filter.profileId;

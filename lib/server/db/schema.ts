@@ -7,7 +7,7 @@ import "server-only";
 
 export interface JournalTable {
   id: string;
-  /** 'order' | 'transfer' */
+  /** 'order' | 'transfer' | 'cancel' */
   kind: string;
   ref_id: string;
   user_email: string;

@@ -92,17 +92,54 @@ interface RouteCase {
   /** The call `who` makes: some need a fresh thing of their own (an order to cancel, a request to decide). */
   call: (who: Who) => Call | Promise<Call>;
   local?: true;
-  /** What reaches the service when it is not the same call under /sandbox/v2. */
-  sends?: string;
+  /** What an allowed call sends the service, when it is not the same path below /sandbox/v2. */
+  sends?: readonly string[];
+  /** A CSV download rather than JSON. */
+  csv?: true;
 }
 
-/** Every route handler under app/api/v2 and app/api/activity, with the action it needs. */
+/** Every route handler under app/api, next-auth's aside, with the action it needs. */
 const ROUTES = [
   {
     route: "GET /api/activity",
     action: "read",
     call: () => ({ method: "GET", path: "/api/activity?limit=1" }),
     local: true, // the journal: answered from the dashboard's own database
+  },
+  {
+    route: "GET /api/activity/export.csv",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/activity/export.csv?kind=order" }),
+    // The journal, with the profiles' nicknames from the service.
+    sends: ["GET /sandbox/v2/profiles"],
+    csv: true,
+  },
+  {
+    route: "GET /api/orders",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/orders?side=BUY&limit=5" }),
+    sends: ["GET /sandbox/v2/orders"],
+  },
+  {
+    route: "GET /api/orders/export.csv",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/orders/export.csv?market=ETHUSD" }),
+    sends: ["GET /sandbox/v2/profiles", "GET /sandbox/v2/orders"],
+    csv: true,
+  },
+  {
+    route: "GET /api/transfers",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/transfers?asset=USD&limit=5" }),
+    sends: ["GET /sandbox/v2/transfer/transfers"],
+  },
+  {
+    route: "GET /api/transfers/export.csv",
+    action: "read",
+    // Deposits only: no internal transfer's other leg to look up.
+    call: () => ({ method: "GET", path: "/api/transfers/export.csv?type=WIRE_DEPOSIT" }),
+    sends: ["GET /sandbox/v2/profiles", "GET /sandbox/v2/transfer/transfers"],
+    csv: true,
   },
   { route: "GET /api/v2/markets", action: "read", call: () => ({ method: "GET", path: "/api/v2/markets" }) },
   {
@@ -169,7 +206,7 @@ const ROUTES = [
     action: "approve",
     // An approver's approval sends the request: the one call to the service is the create.
     call: async () => ({ method: "POST", path: `/api/approvals/${await heldApproval("ops")}/approve` }),
-    sends: "POST /sandbox/v2/transfer/internal",
+    sends: ["POST /sandbox/v2/transfer/internal"],
   },
   {
     route: "POST /api/approvals/{id}/reject",
@@ -237,6 +274,11 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/policies":                                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/transfers":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/transfers/export.csv":                    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
 };
 
 const PRICE_READ = /^GET \/sandbox\/v2\/markets\/\w+\/(ticker|order-book)$/;
@@ -256,16 +298,16 @@ describe("each role on each route", () => {
     expect([...new Set(ROUTES.map((r) => r.route.split(" ")[1]))].sort()).toEqual(built);
   });
 
-  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, sends, expected }) => {
+  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, sends, csv, expected }) => {
     const c = await call(who);
     const { result: res, sent } = await sentDuring(() => callAs(who, c));
     if (expected === 200) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(res.headers.get("content-type")).toMatch(csv ? /^text\/csv/ : /^application\/json/);
       // A create also reads the prices that value it against the desk's controls.
       const calls = c.method === "POST" ? sent.filter((line) => !PRICE_READ.test(line)) : sent;
-      const direct = `${c.method} /sandbox/v2${c.path.replace(/^\/api\/v2/, "").split("?")[0]}`;
-      expect(calls).toEqual(local ? [] : [sends ?? direct]);
+      const same = `${c.method} /sandbox/v2${c.path.replace(/^\/api\/v2/, "").split("?")[0]}`;
+      expect(calls).toEqual(sends ?? (local ? [] : [same]));
       return;
     }
     const p = expectProblem(res, expected);
@@ -432,6 +474,8 @@ describe("a method a route does not offer", () => {
     ["POST", "/api/activity", "GET"],
     ["PATCH", `/api/v2/profiles/${TRADING}/orders/abc`, "GET, DELETE"],
     ["GET", "/api/v2/transfer/internal", "POST"],
+    ["POST", "/api/orders", "GET"],
+    ["DELETE", "/api/transfers/export.csv", "GET"],
   ])("%s %s: a 405 problem naming what it takes (Allow: %s), nothing sent", async (method, path, allow) => {
     const { result, sent } = await sentDuring(() => d.as.admin.call(method, path));
     expectProblem(result, 405);
@@ -504,6 +548,9 @@ describe("requests are validated before they are journaled or sent", () => {
   it.each([
     ["/api/v2/orders?sort=price", "sort"],
     ["/api/v2/transfer/transfers?profile_id=x", "profile_id"],
+    ["/api/orders?sort_by=amount", "sort_by"],
+    ["/api/transfers?profile_id=x", "profile_id"],
+    ["/api/activity/export.csv?limit=5", "limit"],
   ])("a list with an unknown query parameter (%s): 400 naming it, nothing sent", async (path, field) => {
     const { result, sent } = await sentDuring(() => d.as.viewer.call("GET", path));
     expect(expectProblem(result, 400).meta.errors[0].field).toBe(field);

@@ -6,8 +6,8 @@ import {
   isCancellable,
   ORDER_CSV_HEADER,
   orderAmount,
+  orderBadgeStatus,
   orderCsvRows,
-  submitterOf,
 } from "@/lib/client/order-rows";
 import { ORDER_STATUSES, type Order } from "@/lib/spec";
 
@@ -95,6 +95,17 @@ describe("orderCsvRows", () => {
     });
   });
 
+  it("writes times in ISO 8601 UTC, whatever offset the service used", () => {
+    const [row] = orderCsvRows(
+      [order({ created_at: "2026-11-23T18:04:28+01:00", expiration_date: "2026-11-24T00:00:00.5Z" })],
+      nickname,
+      submitters,
+    );
+    const byName = Object.fromEntries(ORDER_CSV_HEADER.map((h, i) => [h, row![i]]));
+    expect(byName.created_at).toBe("2026-11-23T17:04:28.000Z");
+    expect(byName.expiration_date).toBe("2026-11-24T00:00:00.500Z");
+  });
+
   it("leaves submitted-by blank for an order the journal does not know", () => {
     const [row] = orderCsvRows([order({ ref_id: "made-elsewhere" })], nickname, submitters);
     expect(row!.slice(-2)).toEqual(["", ""]);
@@ -110,9 +121,27 @@ describe("orderCsvRows", () => {
   });
 });
 
-describe("submitterOf", () => {
-  it("names the user and role, or nothing", () => {
-    expect(submitterOf({ user_email: "ops@example.com", user_role: "ops" })).toBe("ops@example.com (ops)");
-    expect(submitterOf(undefined)).toBe("");
+describe("orderBadgeStatus", () => {
+  const gtt = (over: Partial<Order>) =>
+    order({
+      time_in_force: "GTT",
+      status: "CANCELLED",
+      expiration_date: "2026-11-23T17:00:00.000Z",
+      modified_at: "2026-11-23T17:00:00.000Z",
+      ...over,
+    });
+
+  it("shows EXPIRED for a GTT order the service cancelled at or after its expiry", () => {
+    expect(orderBadgeStatus(gtt({}))).toBe("EXPIRED");
+    expect(orderBadgeStatus(gtt({ modified_at: "2026-11-23T17:00:01.500Z" }))).toBe("EXPIRED");
+    // Expiry sent as 13 digits of milliseconds reads the same.
+    expect(orderBadgeStatus(gtt({ expiration_date: String(Date.parse("2026-11-23T17:00:00Z")) }))).toBe("EXPIRED");
+  });
+
+  it("keeps CANCELLED for a GTT order cancelled before its expiry, and every other status as it is", () => {
+    expect(orderBadgeStatus(gtt({ modified_at: "2026-11-23T16:59:59.999Z" }))).toBe("CANCELLED");
+    expect(orderBadgeStatus(gtt({ time_in_force: "GTC", expiration_date: "" }))).toBe("CANCELLED");
+    expect(orderBadgeStatus(gtt({ status: "FILLED" }))).toBe("FILLED");
+    expect(orderBadgeStatus(gtt({ expiration_date: "" }))).toBe("CANCELLED");
   });
 });

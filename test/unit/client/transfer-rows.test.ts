@@ -5,7 +5,7 @@ import {
   groupTransfers,
   incompleteGroupIds,
   TRANSFER_CSV_HEADER,
-  transferCsvRows,
+  transferCsvRow,
   transferKind,
 } from "@/lib/client/transfer-rows";
 import type { Transfer } from "@/lib/spec";
@@ -100,17 +100,13 @@ describe("statuses", () => {
   });
 });
 
-describe("transferCsvRows", () => {
-  it("writes one row per leg, the initiator from the DEBIT leg's ref_id on both", () => {
+describe("transferCsvRow", () => {
+  it("writes each leg with its profile's name and the initiator given", () => {
     const a = pair("ga", { amount: "0.000000000000000001", asset: "ETH" });
     a.debit.metadata = { note: "=cmd" };
-    const groups = groupTransfers([a.debit, a.credit]);
-    const submitters = new Map([["ref-ga", { user_email: "ops@example.com", user_role: "ops" }]]);
-    const rows = transferCsvRows(
-      groups,
-      (id) => ({ "p-from": "Treasury", "p-to": "Settlement" })[id] ?? id,
-      submitters,
-    );
+    const by = { user_email: "ops@example.com", user_role: "ops" };
+    const nickname = (id: string) => ({ "p-from": "Treasury", "p-to": "Settlement" })[id] ?? id;
+    const rows = [a.debit, a.credit].map((t) => transferCsvRow(t, nickname, by));
     expect(rows).toHaveLength(2);
     const named = rows.map((r) => Object.fromEntries(TRANSFER_CSV_HEADER.map((h, i) => [h, r[i]])));
     expect(named[0]).toMatchObject({

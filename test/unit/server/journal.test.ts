@@ -7,6 +7,7 @@ import {
   completeEntry,
   DuplicateJournalEntry,
   findByRefId,
+  findByResultId,
   listEntries,
   listPending,
   type JournalEntry,
@@ -234,6 +235,65 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     expect(paged.items.map((e) => e.ref_id)).toEqual(["f-o2"]);
     const rest = await listEntries(db, { kind: "order", limit: 1, cursor: paged.next_cursor });
     expect(rest).toMatchObject({ items: [{ ref_id: "f-o1" }], next_cursor: null });
+  });
+
+  it("finds users by any part of their email, in any case, with % and _ taken literally", async () => {
+    await beginEntry(db, order("u-1", { userEmail: "Taylor.Trader@example.com" }));
+    await beginEntry(db, order("u-2", { userEmail: "ops@example.com" }));
+    await beginEntry(db, order("u-3", { userEmail: "odd_one%x@example.com" }));
+    const refs = async (userContains: string) =>
+      (await listEntries(db, { userContains })).items.map((e) => e.ref_id).sort();
+    expect(await refs("trader")).toEqual(["u-1"]);
+    expect(await refs("TAYLOR.T")).toEqual(["u-1"]);
+    expect(await refs("@EXAMPLE.com")).toEqual(["u-1", "u-2", "u-3"]);
+    expect(await refs("_one%")).toEqual(["u-3"]);
+    // A wildcard is only itself: "%" and "_" match no other character.
+    expect(await refs("o%s")).toEqual([]);
+    expect(await refs("t_ylor")).toEqual([]);
+    expect(await refs("nobody")).toEqual([]);
+  });
+
+  it("filters by a created_at range: from inclusive, to exclusive", async () => {
+    const made: JournalEntry[] = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(await beginEntry(db, order(`d-${i}`)));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const [a, b, c] = made.map((e) => e.created_at);
+    const refs = async (q: { from?: string; to?: string }) =>
+      (await listEntries(db, q)).items.map((e) => e.ref_id).sort();
+    expect(await refs({ from: b })).toEqual(["d-1", "d-2"]);
+    expect(await refs({ to: b })).toEqual(["d-0"]);
+    expect(await refs({ from: a, to: c })).toEqual(["d-0", "d-1"]);
+    expect(await refs({ from: "2100-01-01T00:00:00.000Z" })).toEqual([]);
+  });
+
+  it("journals a cancel and finds the order it was for by the create's result", async () => {
+    const placed = await beginEntry(db, order("c-order"));
+    await completeEntry(db, placed.id, { status: "succeeded", httpStatus: 200, latencyMs: 2, record: { id: "ord-9" } });
+    const found = await findByResultId(db, "order", "ord-9");
+    expect(found).toMatchObject({ ref_id: "c-order", request: { side: "BUY", market: "BTCUSD" } });
+    expect(await findByResultId(db, "order", "ord-unknown")).toBeUndefined();
+    expect(await findByResultId(db, "transfer", "ord-9")).toBeUndefined();
+
+    const cancel = await beginEntry(db, {
+      kind: "cancel",
+      refId: "c-1",
+      userEmail: "trader@example.com",
+      userRole: "trader",
+      profileId: "prof-a",
+      request: { order_id: "ord-9", profile_id: "prof-a", order: found!.request },
+    });
+    await completeEntry(db, cancel.id, {
+      status: "succeeded",
+      httpStatus: 200,
+      latencyMs: 4,
+      record: {},
+      resultId: "ord-9",
+    });
+    const listed = await listEntries(db, { kind: "cancel" });
+    expect(listed.items).toMatchObject([{ kind: "cancel", status: "succeeded", result_id: "ord-9" }]);
+    expect((await listEntries(db, { kind: "order" })).items.map((e) => e.ref_id)).toEqual(["c-order"]);
   });
 
   it("refuses a cursor it did not hand out", async () => {

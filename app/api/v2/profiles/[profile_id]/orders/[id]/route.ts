@@ -1,4 +1,5 @@
 import { methodNotAllowed, pathId } from "@/lib/http";
+import { cancelOrder } from "@/lib/server/cancels";
 import { relay, withRole } from "@/lib/server/route";
 
 type Params = { profile_id: string; id: string };
@@ -8,9 +9,9 @@ export const GET = withRole<Params>("read", async ({ params, runtime }) =>
   relay(await runtime.upstream.request({ method: "GET", path: orderPath(params) })),
 );
 
-/** Cancel: the service acknowledges; the order's status shows the outcome. */
-export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime }) =>
-  relay(await runtime.upstream.request({ method: "DELETE", path: orderPath(params) })),
+/** Cancel, journaled: the service acknowledges; the order's status shows the outcome. */
+export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime, user }) =>
+  relay(await cancelOrder(runtime, pathId("profile_id", params.profile_id), pathId("id", params.id), user)),
 );
 
 const notAllowed = () => methodNotAllowed("GET", "DELETE");

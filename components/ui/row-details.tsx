@@ -1,0 +1,67 @@
+"use client";
+
+import { useCallback, useMemo, useState, type ReactNode } from "react";
+
+/**
+ * Rows a person opened or closed: each starts as `openByDefault` says, a click flips it.
+ * Kept by row key, so a refresh of the data keeps what is open.
+ */
+export function useOpenRows<T>(keyOf: (row: T) => string, openByDefault: (row: T) => boolean = () => false) {
+  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
+  const isOpen = useMemo(
+    () => (row: T) => openByDefault(row) !== toggled.has(keyOf(row)),
+    [toggled, keyOf, openByDefault],
+  );
+  const toggle = useCallback(
+    (row: T) =>
+      setToggled((t) => {
+        const next = new Set(t);
+        const key = keyOf(row);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      }),
+    [keyOf],
+  );
+  return { isOpen, toggle };
+}
+
+/** The ▸/▾ button that shows or hides a row's details (`controls`: the ids of the rows it opens). */
+export function ExpandButton({
+  open,
+  controls,
+  label,
+  onClick,
+}: {
+  open: boolean;
+  controls: string;
+  label: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-controls={controls}
+      aria-label={label}
+      onClick={onClick}
+      className="rounded px-1 text-ink-muted hover:bg-surface-sunken hover:text-ink"
+    >
+      <span aria-hidden>{open ? "▾" : "▸"}</span>
+    </button>
+  );
+}
+
+/** Label and value pairs of a row's details, wrapping to the width there is. */
+export function DetailList({ children }: { children: ReactNode }) {
+  return <dl className="flex flex-wrap items-center gap-x-4 gap-y-1">{children}</dl>;
+}
+
+export function DetailItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex min-w-0 items-center gap-1.5">
+      <dt className="whitespace-nowrap text-ink-muted">{label}</dt>
+      <dd className="min-w-0 break-all">{children}</dd>
+    </div>
+  );
+}

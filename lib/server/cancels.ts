@@ -1,0 +1,61 @@
+import "server-only";
+import type { CancelRequest } from "@/lib/journal";
+import { newRefId } from "@/lib/ref-id";
+import { isProblem, problem, type Problem } from "@/lib/spec";
+import type { SignedInUser } from "./auth/session";
+import { beginEntry, completeEntry, findByResultId, type JournalOutcome } from "./db/journal";
+import type { Runtime } from "./runtime";
+import { UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
+
+/**
+ * Cancel Order, journaled like the creates so Activity shows every change the desk asked for:
+ * the entry is written before the service is called (who, when, which order and, when the
+ * dashboard placed it, what that order was) and completed with the service's answer. A cancel
+ * is never retried: the service acknowledges it and the order's status shows the outcome.
+ */
+export async function cancelOrder(
+  rt: Runtime,
+  profileId: string,
+  orderId: string,
+  user: SignedInUser,
+): Promise<UpstreamResponse> {
+  const placed = await findByResultId(rt.db, "order", orderId);
+  const request: CancelRequest = { order_id: orderId, profile_id: profileId, ...(placed && { order: placed.request }) };
+  const entry = await beginEntry(rt.db, {
+    kind: "cancel",
+    // The journal's key for this cancel; each click is its own entry.
+    refId: newRefId(),
+    userEmail: user.email,
+    userRole: user.role,
+    profileId,
+    request,
+  });
+  const started = performance.now();
+  const finish = (outcome: (latencyMs: number) => JournalOutcome) =>
+    completeEntry(rt.db, entry.id, outcome(performance.now() - started));
+  try {
+    const res = await rt.upstream.request({ method: "DELETE", path: `/profiles/${profileId}/orders/${orderId}` });
+    await finish((latencyMs) =>
+      res.status >= 200 && res.status < 300
+        ? { status: "succeeded", httpStatus: res.status, latencyMs, record: res.body, resultId: orderId }
+        : { status: "failed", httpStatus: res.status, latencyMs, problem: problemOf(res) },
+    );
+    return res;
+  } catch (error) {
+    const failed = error instanceof UpstreamError ? upstreamProblem(error) : UNEXPECTED;
+    await finish((latencyMs) => ({ status: "failed", httpStatus: failed.status, latencyMs, problem: failed }));
+    throw error;
+  }
+}
+
+const problemOf = (res: UpstreamResponse): Problem =>
+  isProblem(res.body) ? res.body : problem(res.status, "Service Error", `The service answered ${res.status}.`);
+
+const UNEXPECTED = problem(500, "Internal Server Error", "The dashboard failed to handle this cancel.");
+
+/** How reconciliation completes a cancel a crash left pending: nothing says whether it reached the service. */
+export const UNANSWERED_CANCEL = problem(
+  502,
+  "No Answer",
+  "The dashboard stopped before the service answered this cancel; the order's own status shows whether it was cancelled.",
+);

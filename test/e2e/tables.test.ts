@@ -1,0 +1,245 @@
+import { readFileSync } from "node:fs";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn, startApp, type AppServer } from "../support/app-server";
+import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { newRef, smallOrder, smallTransfer, TRADING } from "../support/dashboard";
+
+/**
+ * The desk's three tables in a browser at a desk monitor's, a laptop's and a phone's width:
+ * filters that reach every page and live in the URL, a CSV of every match, the row's identity
+ * and its Cancel in view, cards on a phone with no sideways scroll, activity for an auditor.
+ */
+
+let app: AppServer;
+let browser: Browser;
+/** Four SELLs placed first, so newest first they sit on page 2 of 25; then 30 BUYs. */
+const sells: string[] = [];
+let gttOrder = "";
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  const trader = await signIn(app, "trader@example.com");
+  const place = async (body: Record<string, unknown>) => {
+    const res = await trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.id as string;
+  };
+  for (let i = 1; i <= 4; i++)
+    sells.push(await place(smallOrder(newRef("sell"), { side: "SELL", price: "9000.00", base_amount: `0.0${i}` })));
+  for (let i = 1; i <= 30; i++) await place(smallOrder(newRef("buy"), { base_amount: `0.0${i}` }));
+  // Expires in 12 s, while the tests below run: the service cancels it then.
+  gttOrder = await place(
+    smallOrder(newRef("gtt"), { time_in_force: "GTT", expiration_date: String(Date.now() + 12_000) }),
+  );
+  const ops = await signIn(app, "ops@example.com");
+  for (const amount of ["10.00", "20.00"]) {
+    const res = await ops.call("POST", "/api/v2/transfer/internal", smallTransfer(newRef("t"), { amount }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+async function pageAs(email: string, width: number, path = "/orders"): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await signInAs(page, app.url, email);
+  if (path !== "/orders") await page.goto(`${app.url}${path}`);
+  return page;
+}
+
+/** The records' rows of the table captioned `caption` (their details rows aside). */
+const rowsOf = (page: Page, caption: string): Locator =>
+  page.locator("table", { has: page.locator(`caption:text-is("${caption}")`) }).locator("tr[data-row]");
+
+/** The rows once loading is over and their number settled at `n`. */
+async function expectRows(rows: Locator, n: number) {
+  await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(n);
+}
+
+async function downloadLines(page: Page): Promise<string[]> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: /Export CSV/ }).click();
+  const text = readFileSync((await (await download).path())!, "utf8");
+  return text.split("\r\n").filter(Boolean);
+}
+
+/**
+ * True when the element is wholly inside the viewport's width and its table's scroll box:
+ * seen without scrolling sideways, and not clipped by the box.
+ */
+async function inViewWidth(page: Page, element: Locator): Promise<boolean> {
+  const width = page.viewportSize()!.width;
+  return element.evaluate((el, width) => {
+    const box = el.getBoundingClientRect();
+    const frame = el.closest(".overflow-x-auto")?.getBoundingClientRect() ?? { left: 0, right: width };
+    return box.width > 0 && box.left >= Math.max(0, frame.left) && box.right <= Math.min(width, frame.right);
+  }, width);
+}
+
+describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width) => {
+  it("SELL finds the SELL orders of page 2; the filter is in the URL and survives a reload; CSV holds every match", async () => {
+    const page = await pageAs("trader@example.com", width);
+    const orders = rowsOf(page, "Orders");
+    await expectRows(orders, 25);
+    const filters = page.getByRole("toolbar", { name: "Filter orders" });
+    await filters.getByLabel("Side", { exact: true }).selectOption("SELL");
+    await expectRows(orders, 4);
+    for (const id of sells) expect(await orders.filter({ has: page.locator(`[title="${id}"]`) }).count()).toBe(1);
+    expect(await page.getByRole("navigation", { name: "Orders pages" }).textContent()).toContain(
+      "4 orders matched of 35 read",
+    );
+    expect(new URL(page.url()).searchParams.get("side")).toBe("SELL");
+
+    await page.reload();
+    await expectRows(rowsOf(page, "Orders"), 4);
+    expect(await filters.getByLabel("Side", { exact: true }).inputValue()).toBe("SELL");
+
+    const lines = await downloadLines(page);
+    expect(lines).toHaveLength(1 + 4);
+    expect(lines.slice(1).every((l) => l.includes(",SELL,"))).toBe(true);
+    await expectNoSidewaysScroll(page, `the orders page at ${width} px`);
+    await screenshot(page, `orders-sell-${width}`);
+
+    await filters.getByRole("button", { name: "Clear filters" }).click();
+    await expectRows(rowsOf(page, "Orders"), 25);
+    expect(new URL(page.url()).search).toBe("");
+    await page.close();
+  });
+
+  it("keeps each order's identity and its Cancel in view without scrolling sideways", async () => {
+    const page = await pageAs("trader@example.com", width);
+    await expectRows(rowsOf(page, "Orders"), 25);
+    const first = rowsOf(page, "Orders")
+      .filter({ has: page.getByRole("button", { name: /^Cancel order / }) })
+      .first();
+    const cancel = first.getByRole("button", { name: /^Cancel order / });
+    const identity = first.locator("time").first();
+    // Down to the row, never sideways: the table's own scroll box stays where it loaded.
+    await first.evaluate((row) => window.scrollBy(0, row.getBoundingClientRect().top - 200));
+    expect(await first.evaluate((row) => row.closest(".overflow-x-auto")?.scrollLeft ?? 0)).toBe(0);
+    expect(await inViewWidth(page, cancel), "Cancel in view").toBe(true);
+    expect(await inViewWidth(page, identity), "the order's time in view").toBe(true);
+    expect(await first.textContent()).toMatch(/Trading · ETH\/USD · (BUY|SELL)/);
+    await expectNoSidewaysScroll(page, `the orders page at ${width} px`);
+    if (name === "phone") {
+      // A card: label and value pairs stacked, the whole card inside the screen.
+      expect(await inViewWidth(page, first)).toBe(true);
+      expect(await first.locator('td[data-label="Amount"]').evaluate((td) => getComputedStyle(td).display)).toBe(
+        "flex",
+      );
+    }
+    // Its details open under it.
+    await first.getByRole("button", { name: /Show the details of order/ }).click();
+    await expect.poll(() => page.locator('tr[id^="order-details-"]:visible').count()).toBe(1);
+    await screenshot(page, `orders-${width}`);
+    await page.close();
+  });
+
+  it("transfers and activity: no sideways scroll, filters in the URL", async () => {
+    const page = await pageAs("ops@example.com", width, "/transfers?asset=USD");
+    const transfers = rowsOf(page, "Transfers, one row per transfer with its legs below");
+    await expect.poll(() => transfers.count(), { timeout: 10_000 }).toBeGreaterThan(1);
+    expect(
+      await page.getByRole("toolbar", { name: "Filter transfers" }).getByLabel("Asset", { exact: true }).inputValue(),
+    ).toBe("USD");
+    await expectNoSidewaysScroll(page, `the transfers page at ${width} px`);
+    await screenshot(page, `transfers-${width}`);
+
+    await page.goto(`${app.url}/activity`);
+    await expect.poll(() => rowsOf(page, "Activity: requests sent from the dashboard").count()).toBeGreaterThan(1);
+    await expectNoSidewaysScroll(page, `the activity page at ${width} px`);
+    await screenshot(page, `activity-${width}`);
+    await page.close();
+  });
+});
+
+describe("cancel", () => {
+  it("says the cancel was requested, shows Cancelling… until the status changes, then CANCELLED", async () => {
+    const page = await pageAs("trader@example.com", WIDTHS.desk);
+    const rows = rowsOf(page, "Orders");
+    await expectRows(rows, 25);
+    const row = rows.filter({ hasText: "OPEN" }).filter({ hasText: "BUY" }).first();
+    const id = (await row.locator(".font-mono[title]").getAttribute("title"))!;
+    const thisRow = rows.filter({ has: page.locator(`[title="${id}"]`) });
+    await thisRow.getByRole("button", { name: /^Cancel order / }).click();
+    // The list answers slowly for a moment, so the row is seen between the answer and the new status.
+    const list = (url: URL) => url.pathname === "/api/orders";
+    await page.route(list, async (route) => {
+      await new Promise((r) => setTimeout(r, 2500));
+      await route.continue();
+    });
+    await thisRow.getByRole("button", { name: "Cancel order", exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId("toast").textContent())
+      .toContain(`Cancel requested for order ${id.slice(0, 8)} — it will show CANCELLED shortly`);
+    await expect.poll(() => thisRow.getByRole("button", { name: "Cancelling…" }).count()).toBe(1);
+    await page.unroute(list);
+    await expect.poll(() => thisRow.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
+    expect(
+      await thisRow
+        .getByRole("button")
+        .filter({ hasText: /Cancel/ })
+        .count(),
+    ).toBe(0);
+    await page.close();
+  });
+});
+
+describe("an expired GTT order", () => {
+  it("shows EXPIRED, told apart from a cancel", async () => {
+    const page = await pageAs("viewer@example.com", WIDTHS.desk);
+    const row = rowsOf(page, "Orders").filter({ has: page.locator(`[title="${gttOrder}"]`) });
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/EXPIRED/);
+    expect(await row.textContent()).not.toMatch(/CANCELLED/);
+    await page.close();
+  });
+});
+
+describe("activity for an auditor", () => {
+  it("filters by any part of the user's email and by a date range, exports what matches, hides the technical columns", async () => {
+    const page = await pageAs("admin@example.com", WIDTHS.laptop, "/activity");
+    const rows = rowsOf(page, "Activity: requests sent from the dashboard");
+    await expect.poll(() => rows.count()).toBe(25);
+    expect(await page.getByRole("columnheader", { name: "HTTP" }).count()).toBe(0);
+    expect(await rows.first().textContent()).toMatch(/Transfer|Order|Cancel/);
+
+    const filters = page.getByRole("toolbar", { name: "Filter activity" });
+    await filters.getByLabel("User").fill("OPS@");
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.allTextContents()).toEqual([
+      expect.stringContaining("ops@example.com"),
+      expect.stringContaining("ops@example.com"),
+    ]);
+    await expect.poll(() => new URL(page.url()).searchParams.get("user")).toBe("OPS@");
+    const lines = await downloadLines(page);
+    expect(lines).toHaveLength(1 + 2);
+    expect(lines.slice(1).every((l) => l.includes("ops@example.com"))).toBe(true);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await filters.getByLabel("From (UTC)").fill(tomorrow);
+    await expect.poll(() => page.getByText("Nothing matches these filters.").count()).toBe(1);
+    await filters.getByLabel("From (UTC)").fill(today);
+    await filters.getByLabel("To (UTC)").fill(today);
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.reload();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await filters.getByLabel("User").inputValue()).toBe("OPS@");
+
+    await page.getByLabel(/Show technical columns/).check();
+    await expect.poll(() => page.getByRole("columnheader", { name: "HTTP" }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("marks each table's primary filter for the '/' shortcut", async () => {
+    const page = await pageAs("admin@example.com", WIDTHS.desk);
+    for (const path of ["/orders", "/transfers", "/activity"]) {
+      await page.goto(`${app.url}${path}`);
+      await expect.poll(() => page.locator("[data-table-filter]").count(), { message: path }).toBe(1);
+    }
+    await page.close();
+  });
+});
