@@ -90,6 +90,10 @@ export interface DeskTotals {
   unpriced: string[];
 }
 
+const rank = (asset: string) => (ASSETS.includes(asset) ? ASSETS.indexOf(asset) : ASSETS.length);
+/** The service's asset order, fiat first; an asset it does not list goes last, by name. */
+export const compareAssets = (a: string, b: string): number => rank(a) - rank(b) || a.localeCompare(b);
+
 /** Each asset held across `profiles`, in the service's asset order, with its USD value and the total. */
 export function deskTotals(profiles: readonly (readonly Balance[])[], mids: Mids): DeskTotals {
   const sums = new Map<string, { available: string; trading: string }>();
@@ -100,9 +104,8 @@ export function deskTotals(profiles: readonly (readonly Balance[])[], mids: Mids
       trading: addDecimal(sum.trading, balance.trading),
     });
   }
-  const rank = (asset: string) => (ASSETS.includes(asset) ? ASSETS.indexOf(asset) : ASSETS.length);
   const assets = [...sums]
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .sort(([a], [b]) => compareAssets(a, b))
     .map(([asset, { available, trading }]): AssetTotal => {
       const total = addDecimal(available, trading);
       return {
