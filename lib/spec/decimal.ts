@@ -118,3 +118,9 @@ export function divideDecimalHalfUp(a: string, b: string, scale: number): string
   // floor(a / b + 1/2), in whole units of the result's last place.
   return fromUnits((2n * toUnits(a, s) * 10n ** BigInt(scale) + divisor) / (2n * divisor), scale);
 }
+
+/** a - b, exact; negative when b is larger. */
+export function subtractDecimal(a: string, b: string): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return trimZeros(fromUnits(toUnits(a, scale) - toUnits(b, scale), scale));
+}

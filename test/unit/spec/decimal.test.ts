@@ -14,6 +14,7 @@ import {
   positiveDecimal,
   roundDecimalHalfUp,
   scaleOf,
+  subtractDecimal,
   toUnits,
   trimZeros,
 } from "@/lib/spec";
@@ -117,6 +118,13 @@ describe("decimal helpers for valuing balances", () => {
     expect(addDecimal("99999999999999999999.999999999999999999", "0.000000000000000001")).toBe("100000000000000000000");
     expect(addDecimal("5", "0")).toBe("5");
     expect(addDecimal("1.50", ".5")).toBe("2");
+  });
+
+  it("subtracts exactly, below zero too", () => {
+    expect(subtractDecimal("65000.25", "65000")).toBe("0.25");
+    expect(subtractDecimal("0.3", "0.1")).toBe("0.2");
+    expect(subtractDecimal("1", "1.5")).toBe("-0.5");
+    expect(subtractDecimal("2.50", "2.5")).toBe("0");
   });
 
   it("finds the midpoint of a bid and an ask exactly", () => {
