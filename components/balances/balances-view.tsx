@@ -2,7 +2,8 @@
 
 import { problemOf } from "@/lib/client/api";
 import { formatAmount, formatAsset } from "@/lib/client/format";
-import { useBalancesOfProfiles, useProfiles, useTickers, type Balance, type Profile } from "@/lib/client/queries";
+import { useBalancesOfProfiles, useTickers } from "@/lib/client/desk-queries";
+import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
 import { compareAssets, deskTotals, midOf, valuationMarkets, type AssetTotal } from "@/lib/client/valuation";
 import { marketLabel } from "@/lib/spec/markets";
 import { Card } from "../ui/card";

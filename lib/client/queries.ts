@@ -1,6 +1,6 @@
 "use client";
 
-import { queryOptions, useQueries, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { JournalEntry } from "@/lib/journal";
 import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
@@ -65,7 +65,8 @@ export function useProfiles() {
   });
 }
 
-const balancesQuery = (profileId: string) =>
+/** One profile's balances, as useBalances and useBalancesOfProfiles share them in the cache. */
+export const balancesQuery = (profileId: string) =>
   queryOptions({
     queryKey: keys.balances(profileId),
     queryFn: () =>
@@ -78,18 +79,8 @@ export function useBalances(profileId: string | undefined) {
   return useQuery(balancesQuery(profileId ?? ""));
 }
 
-/** Every listed profile's balances, in the order of `profileIds` (the same cache as useBalances). */
-export function useBalancesOfProfiles(profileIds: readonly string[]) {
-  return useQueries({
-    queries: profileIds.map(balancesQuery),
-    combine: (results) => ({
-      byProfile: results.map((r) => r.data),
-      error: results.find((r) => r.error)?.error ?? null,
-    }),
-  });
-}
-
-const tickerQuery = (market: string) =>
+/** One market's ticker, as useTicker and useTickers share it in the cache. */
+export const tickerQuery = (market: string) =>
   queryOptions({
     queryKey: keys.ticker(market),
     queryFn: () => api<Ticker>(`/api/v2/markets/${market}/ticker`),
@@ -98,17 +89,6 @@ const tickerQuery = (market: string) =>
 
 export function useTicker(market: string) {
   return useQuery(tickerQuery(market));
-}
-
-/** Several markets' tickers at once, by market (the same cache as useTicker). */
-export function useTickers(markets: readonly Market[]) {
-  return useQueries({
-    queries: markets.map(tickerQuery),
-    combine: (results) => ({
-      byMarket: new Map(markets.map((m, i) => [m, results[i]!.data])),
-      pending: results.some((r) => r.isPending),
-    }),
-  });
 }
 
 /*
