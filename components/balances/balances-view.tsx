@@ -10,7 +10,7 @@ import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
 
 /** Long amounts wrap inside their cell rather than push the page sideways. */
-const NUMBER = "text-right font-mono tabular-nums [overflow-wrap:anywhere]";
+const NUMBER = "font-mono tabular-nums [overflow-wrap:anywhere]";
 const usd = (value: string | undefined) => (value === undefined ? "no price" : formatAmount(value, { min: 2, max: 2 }));
 /** A USD price as the mid gives it: at least cents, all its places (a mid may end in a half tick). */
 const usdPrice = (value: string | undefined) =>
@@ -82,11 +82,11 @@ function DeskTotals({ assets }: { assets: AssetTotal[] }) {
               <th scope="row" className="py-2 pr-3 text-left font-semibold">
                 {a.asset}
               </th>
-              <td className={`px-3 py-2 ${NUMBER}`}>{formatAsset(a.available, a.asset)}</td>
-              <td className={`px-3 py-2 ${NUMBER}`}>{formatAsset(a.trading, a.asset)}</td>
-              <td className={`px-3 py-2 ${NUMBER}`}>{formatAsset(a.total, a.asset)}</td>
-              <td className={`px-3 py-2 ${NUMBER} text-ink-muted`}>{usdPrice(a.usdPrice)}</td>
-              <td className={`px-3 py-2 font-semibold ${NUMBER}`} data-testid="usd-value">
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.available, a.asset)}</td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.trading, a.asset)}</td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.total, a.asset)}</td>
+              <td className={`px-3 py-2 text-right text-ink-muted ${NUMBER}`}>{usdPrice(a.usdPrice)}</td>
+              <td className={`px-3 py-2 text-right font-semibold ${NUMBER}`} data-testid="usd-value">
                 {usd(a.usdValue)}
               </td>
             </tr>
@@ -98,9 +98,11 @@ function DeskTotals({ assets }: { assets: AssetTotal[] }) {
           <li key={a.asset} data-asset={a.asset} className="rounded-md bg-surface-raised p-3">
             <div className="flex items-baseline justify-between gap-3">
               <span className="font-semibold">{a.asset}</span>
-              <span className={`font-semibold ${NUMBER}`} data-testid="usd-value">
-                {usd(a.usdValue)}
-                <span className="font-sans text-xs font-normal text-ink-muted"> USD</span>
+              <span className="text-right">
+                <span className={`font-semibold ${NUMBER}`} data-testid="usd-value">
+                  {usd(a.usdValue)}
+                </span>
+                <span className="text-xs text-ink-muted"> USD</span>
               </span>
             </div>
             <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
@@ -114,7 +116,7 @@ function DeskTotals({ assets }: { assets: AssetTotal[] }) {
               ).map(([label, value]) => (
                 <div key={label} className="min-w-0">
                   <dt className="text-xs text-ink-muted">{label}</dt>
-                  <dd className={`${NUMBER} text-left`}>{value}</dd>
+                  <dd className={NUMBER}>{value}</dd>
                 </div>
               ))}
             </dl>
@@ -155,8 +157,8 @@ function ProfileBalances({ profile, balances }: { profile: Profile; balances: Ba
                   <th scope="row" className="py-1.5 pr-3 text-left font-semibold">
                     {b.asset}
                   </th>
-                  <td className={`px-3 py-1.5 ${NUMBER}`}>{formatAsset(b.available, b.asset)}</td>
-                  <td className={`py-1.5 pl-3 ${NUMBER}`}>{formatAsset(b.trading, b.asset)}</td>
+                  <td className={`px-3 py-1.5 text-right ${NUMBER}`}>{formatAsset(b.available, b.asset)}</td>
+                  <td className={`py-1.5 pl-3 text-right ${NUMBER}`}>{formatAsset(b.trading, b.asset)}</td>
                 </tr>
               ))}
           </tbody>
