@@ -15,7 +15,9 @@ import type { TicketValues } from "./ticket-form";
 /** The chart and the ladder load after the ticket, in their own chunk (the page's budget). */
 const MarketView = dynamic(() => import("../market/market-view").then((m) => m.MarketView), {
   ssr: false,
-  loading: () => <div aria-hidden className="h-[40rem] animate-pulse rounded-lg border border-slate-200 bg-surface lg:h-[21rem]" />,
+  loading: () => (
+    <div aria-hidden className="h-[40rem] animate-pulse rounded-lg border border-slate-200 bg-surface lg:h-[21rem]" />
+  ),
 });
 
 /**
