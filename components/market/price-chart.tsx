@@ -71,11 +71,13 @@ export function PriceChart({ market }: { market: Market }) {
 
   // Colours from the theme, again whenever the theme changes (a canvas cannot follow CSS).
   useEffect(() => {
+    const text = themeColor("ink-muted");
     chart.current?.api.applyOptions({
-      layout: { background: { color: "transparent" }, textColor: themeColor("ink-muted") },
+      layout: { background: { color: "transparent" }, textColor: text },
       grid: { vertLines: { visible: false }, horzLines: { color: themeColor("ink-faint", 0.25) } },
     });
     chart.current?.series.applyOptions({ color: themeColor("brand") });
+    container.current!.dataset.textColour = text; // what the tests can read of the canvas's colours
   }, [dark]);
 
   useEffect(() => {

@@ -53,6 +53,8 @@ export function useDarkTheme(): boolean {
   );
 }
 
+const CHOICE_LABELS: Record<ThemeChoice, string> = { system: "System", light: "Light", dark: "Dark" };
+
 /** System, light or dark, for the header. */
 export function ThemeToggle() {
   const choice = useThemeChoice();
@@ -61,15 +63,15 @@ export function ThemeToggle() {
   useEffect(() => apply(readChoice()), []);
   return (
     <div role="group" aria-label="Theme" className="flex overflow-hidden rounded-md border border-slate-300 text-xs">
-      {(["system", "light", "dark"] as const).map((option) => (
+      {(Object.keys(CHOICE_LABELS) as ThemeChoice[]).map((option) => (
         <button
           key={option}
           type="button"
           aria-pressed={choice === option}
           onClick={() => setThemeChoice(option)}
-          className={`px-2 py-1 capitalize ${choice === option ? "bg-brand text-white" : "bg-surface text-ink-muted hover:bg-slate-100"}`}
+          className={`px-2 py-1 ${choice === option ? "bg-brand text-white" : "bg-surface text-ink-muted hover:bg-slate-100"}`}
         >
-          {option}
+          {CHOICE_LABELS[option]}
         </button>
       ))}
     </div>
