@@ -148,8 +148,9 @@ describe("at the desk's widths", () => {
     const { page } = await traderPage(width);
     await expect.poll(() => page.getByTestId("price-chart").locator("canvas").count()).toBeGreaterThan(0);
     // Treasury's balances are the biggest: they still fit the market panel under the ticket.
-    await page.getByLabel("Profile", { exact: true }).selectOption({ label: "Treasury" });
-    const panel = page.getByRole("form", { name: "Order ticket" }).locator("dl").first();
+    const ticket = page.getByRole("form", { name: "Order ticket" });
+    await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Treasury" });
+    const panel = ticket.locator("dl").first();
     await expect.poll(() => panel.getByText("25,000,000.00").count()).toBe(1);
     const spills = await panel.evaluate(
       (dl) => [...dl.querySelectorAll("dd")].filter((d) => d.scrollWidth > d.clientWidth + 1).length,
