@@ -90,8 +90,11 @@ export function PriceChart({ market }: { market: Market }) {
   const key = points.map((p) => `${p.time}:${p.price}`).join(",");
   useEffect(() => {
     // Numbers for drawing only: the chart library plots floats; no amount is computed from them.
-    chart.current?.series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: Number(p.price) })));
-    chart.current?.api.timeScale().fitContent();
+    if (!chart.current) return;
+    chart.current.series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: Number(p.price) })));
+    chart.current.api.timeScale().fitContent();
+    // What was last handed to the chart, for the tests: a canvas cannot be read back as data.
+    container.current!.dataset.drawn = points.length ? `${points.length}@${points.at(-1)!.time}` : "";
     // `key` stands for `points`, which is a new array on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);

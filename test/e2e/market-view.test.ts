@@ -132,9 +132,12 @@ describe("the price chart", () => {
     expect(size!.width).toBeGreaterThan(100);
     expect(size!.height).toBeGreaterThan(100);
     await expect.poll(() => chart.getAttribute("data-trades"), { timeout: 15_000 }).not.toBe("0");
-    const [match, pixels] = [await chart.getAttribute("data-last-match"), await chartPixels(chart)];
-    // The flow trader trades about every other second on each market.
-    await expect.poll(() => chart.getAttribute("data-last-match"), { timeout: 20_000 }).not.toBe(match);
+    await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 15_000 }).toMatch(/^\d+@\d+$/);
+    const [drawn, pixels] = [await chart.getAttribute("data-drawn"), await chartPixels(chart)];
+    // The flow trader trades about every other second on each market: newer points are drawn.
+    await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 20_000 }).not.toBe(drawn);
+    const [before, after] = [drawn!, (await chart.getAttribute("data-drawn"))!].map((d) => Number(d.split("@")[1]));
+    expect(after).toBeGreaterThan(before!);
     await expect.poll(() => chartPixels(chart), { timeout: 10_000 }).not.toBe(pixels);
     expect(await chart.getAttribute("aria-label")).toMatch(
       /^Price chart of the last \d+ BTC\/USD trades; the last at /,
