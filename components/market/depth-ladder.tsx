@@ -87,7 +87,7 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
         </tbody>
         <tbody>{ladder?.bids.map((level) => row("bid", level))}</tbody>
       </table>
-      <p role="status" className="mt-2 min-h-4 text-ink-muted">
+      <p role="status" data-testid="depth-ladder-status" className="mt-2 min-h-4 text-ink-muted">
         {said || (pick ? "Pick a price to put it on the ticket." : "")}
       </p>
     </div>

@@ -97,8 +97,10 @@ describe("the depth ladder", () => {
     const bestAsk = ladder.locator("tr[data-side='ask'] button").last();
     const bestBid = ladder.locator("tr[data-side='bid'] button").first();
 
-    expect(shown(await pickOn(bestAsk)).eq(shown(await price.inputValue()))).toBe(true);
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Price set to" }).count()).toBe(1);
+    const askText = await pickOn(bestAsk);
+    const said = page.getByTestId("depth-ladder-status");
+    expect(await said.textContent()).toMatch(/^Price set to /);
+    expect(shown(askText).eq(shown(await price.inputValue()))).toBe(true);
     expect(shown(await pickOn(bestBid)).eq(shown(await price.inputValue()))).toBe(true);
 
     // A stop-market order takes a stop price, not a limit price.
