@@ -1,16 +1,21 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
+import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
+import { ThemeToggle } from "@/lib/client/theme";
 import { TimeZoneToggle } from "@/lib/client/time-zone";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { env } from "@/lib/server/env";
 
 export const dynamic = "force-dynamic";
 
-/** The signed-in shell: navigation, who is signed in and as what, and the sandbox badge. */
+/**
+ * The signed-in shell: navigation, who is signed in and as what, the sandbox badge, the time
+ * zone and theme choices, and the keyboard shortcuts.
+ */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   return (
@@ -30,8 +35,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </Link>
           {env.service.isSandbox && <SandboxBadge />}
           <NavLinks />
-          <div className="ml-auto flex items-center gap-3 text-sm">
+          <div className="ml-auto flex flex-wrap items-center justify-end gap-3 text-sm">
             <TimeZoneToggle />
+            <ThemeToggle />
+            <KeyboardShortcuts />
             <span className="text-right leading-tight">
               <span className="block font-medium">{user.name}</span>
               <span className="block text-xs text-ink-muted">

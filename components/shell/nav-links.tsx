@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/orders", label: "Orders" },
   { href: "/transfers", label: "Transfers" },
+  { href: "/balances", label: "Balances" },
   { href: "/activity", label: "Activity" },
 ];
 

@@ -2,6 +2,8 @@
  * Display formatting for amounts and times. Decimal strings are handed to Intl as strings,
  * which formats them exactly: an amount is never turned into a JS number to be shown.
  */
+import { BASE_AMOUNT_SCALE, isFiatAsset, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 export function formatAmount(
@@ -18,6 +20,13 @@ export function formatAmount(
   // Intl.NumberFormat formats a numeric string exactly (ECMA-402 "string decimal" input).
   return f.format(value as unknown as number);
 }
+
+/**
+ * An amount of `asset` to the asset's precision: fiat to the cent ("24,999,000.00"), crypto
+ * to at most 8 decimals, as the service counts base amounts.
+ */
+export const formatAsset = (value: string | undefined, asset: string): string =>
+  formatAmount(value, isFiatAsset(asset) ? { min: 2, max: QUOTE_AMOUNT_SCALE } : { max: BASE_AMOUNT_SCALE });
 
 /** Where times are shown: in UTC, or in the browser's own time zone. */
 export type TimeZoneChoice = "UTC" | "local";

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { JournalEntry } from "@/lib/journal";
 import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
@@ -27,6 +27,19 @@ export interface Ticker {
   best_ask: BookLevel;
   last_execution: BookLevel;
 }
+export interface OrderBook {
+  market: Market;
+  /** Aggregated levels, best first. */
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
+/** One trade of a market, as GET /markets/{market}/recent-executions lists it (newest first). */
+export interface Execution {
+  match_number: string;
+  price: string;
+  amount: string;
+  executed_at: string;
+}
 export interface Page<T> {
   items: T[];
   next_page_cursor: string;
@@ -36,6 +49,8 @@ export const keys = {
   profiles: ["profiles"] as const,
   balances: (profileId: string) => ["balances", profileId] as const,
   ticker: (market: string) => ["ticker", market] as const,
+  orderBook: (market: string) => ["order-book", market] as const,
+  executions: (market: string) => ["recent-executions", market] as const,
   orders: (filters: object) => ["orders", filters] as const,
   transfers: (filters: object) => ["transfers", filters] as const,
   activity: (filters: object) => ["activity", filters] as const,
@@ -50,20 +65,49 @@ export function useProfiles() {
   });
 }
 
-export function useBalances(profileId: string | undefined) {
-  return useQuery({
-    queryKey: keys.balances(profileId ?? ""),
+/** One profile's balances, as useBalances and useBalancesOfProfiles share them in the cache. */
+export const balancesQuery = (profileId: string) =>
+  queryOptions({
+    queryKey: keys.balances(profileId),
     queryFn: () =>
-      api<{ items: Balance[] }>(`/api/v2/profiles/${encodeURIComponent(profileId!)}/balances`).then((b) => b.items),
+      api<{ items: Balance[] }>(`/api/v2/profiles/${encodeURIComponent(profileId)}/balances`).then((b) => b.items),
     enabled: Boolean(profileId),
     refetchInterval: 5_000,
   });
+
+export function useBalances(profileId: string | undefined) {
+  return useQuery(balancesQuery(profileId ?? ""));
 }
 
-export function useTicker(market: string) {
-  return useQuery({
+/** One market's ticker, as useTicker and useTickers share it in the cache. */
+export const tickerQuery = (market: string) =>
+  queryOptions({
     queryKey: keys.ticker(market),
     queryFn: () => api<Ticker>(`/api/v2/markets/${market}/ticker`),
+    refetchInterval: 2_000,
+  });
+
+export function useTicker(market: string) {
+  return useQuery(tickerQuery(market));
+}
+
+/*
+ * The book and the trades poll while the page is visible (react-query pauses in a background
+ * tab); server-sent events will replace the polling here, behind the same hooks.
+ */
+
+export function useOrderBook(market: Market) {
+  return useQuery({
+    queryKey: keys.orderBook(market),
+    queryFn: () => api<OrderBook>(`/api/v2/markets/${market}/order-book`),
+    refetchInterval: 1_000,
+  });
+}
+
+export function useRecentExecutions(market: Market) {
+  return useQuery({
+    queryKey: keys.executions(market),
+    queryFn: () => api<{ items: Execution[] }>(`/api/v2/markets/${market}/recent-executions`).then((r) => r.items),
     refetchInterval: 2_000,
   });
 }

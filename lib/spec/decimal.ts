@@ -71,20 +71,6 @@ export function multiplyDecimal(a: string, b: string): string {
   return trimZeros(fromUnits(toUnits(a, sa) * toUnits(b, sb), sa + sb));
 }
 
-/** a + b, exact, as a decimal string. */
-export function addDecimal(a: string, b: string): string {
-  const scale = Math.max(scaleOf(a), scaleOf(b));
-  return trimZeros(fromUnits(toUnits(a, scale) + toUnits(b, scale), scale));
-}
-
-/** a - b, exact, for a at least b (amounts are never negative). */
-export function subtractDecimal(a: string, b: string): string {
-  const scale = Math.max(scaleOf(a), scaleOf(b));
-  const difference = toUnits(a, scale) - toUnits(b, scale);
-  if (difference < 0n) throw new RangeError(`${a} - ${b} is negative`);
-  return trimZeros(fromUnits(difference, scale));
-}
-
 /** a / b rounded down to `scale` decimals ("what this budget buys"); "0" when b is zero. */
 export function divideDecimalDown(a: string, b: string, scale: number): string {
   const s = Math.max(scaleOf(a), scaleOf(b));
@@ -101,4 +87,40 @@ export function percentOfDown(amount: string, percent: number, scale: number): s
 /** "12.500" -> "12.5", "3.000" -> "3". */
 export function trimZeros(text: string): string {
   return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+
+/** a + b, exact ("0.1" + "0.2" = "0.3"). */
+export function addDecimal(a: string, b: string): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return trimZeros(fromUnits(toUnits(a, scale) + toUnits(b, scale), scale));
+}
+
+/** Halfway between a and b, exact: halving needs at most one more decimal place. */
+export function midpointDecimal(a: string, b: string): string {
+  const sum = addDecimal(a, b);
+  const scale = scaleOf(sum) + 1;
+  return trimZeros(fromUnits(toUnits(sum, scale) / 2n, scale));
+}
+
+/** `text` (not negative) to `scale` decimals, a half rounded up: "2.345" -> "2.35" at 2. */
+export function roundDecimalHalfUp(text: string, scale: number): string {
+  const given = scaleOf(text);
+  if (given <= scale) return fromUnits(toUnits(text, scale), scale);
+  const step = 10n ** BigInt(given - scale);
+  return fromUnits((toUnits(text, given) + step / 2n) / step, scale);
+}
+
+/** a / b (neither negative) to `scale` decimals, a half rounded up; "0" when b is zero. */
+export function divideDecimalHalfUp(a: string, b: string, scale: number): string {
+  const s = Math.max(scaleOf(a), scaleOf(b));
+  const divisor = toUnits(b, s);
+  if (divisor === 0n) return "0";
+  // floor(a / b + 1/2), in whole units of the result's last place.
+  return fromUnits((2n * toUnits(a, s) * 10n ** BigInt(scale) + divisor) / (2n * divisor), scale);
+}
+
+/** a - b, exact; negative when b is larger. */
+export function subtractDecimal(a: string, b: string): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return trimZeros(fromUnits(toUnits(a, scale) - toUnits(b, scale), scale));
 }

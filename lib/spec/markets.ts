@@ -43,6 +43,9 @@ export const MARKET_DETAILS: Readonly<Record<Market, MarketDetails>> = Object.fr
   MARKETS.map((m) => [m, detailsOf(m)]),
 ) as Record<Market, MarketDetails>;
 
+/** USD, EUR and SGD: the service's fiat assets, the quote assets of its markets. */
+export const isFiatAsset = (asset: string): asset is QuoteAsset => (QUOTE_ASSETS as readonly string[]).includes(asset);
+
 /** Every asset the markets trade, fiat first. */
 export const ASSETS: readonly string[] = [
   ...QUOTE_ASSETS,

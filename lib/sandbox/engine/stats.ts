@@ -22,13 +22,37 @@ export interface Summary {
   end: number;
 }
 
-/** A market's trades in one-minute buckets over the last day, for its ticker. */
+/** One trade as GET /markets/{market}/recent-executions lists it. */
+export interface Trade {
+  /** The market's count of trades, from 1 (since the sandbox started: trades are not stored). */
+  matchNumber: number;
+  price: bigint;
+  amount: bigint;
+  at: number;
+}
+
+/** How many of a market's latest trades are kept for its recent executions. */
+export const RECENT_TRADES = 200;
+
+/**
+ * A market's trades in one-minute buckets over the last day, for its ticker, and its latest
+ * trades one by one, for its recent executions.
+ */
 export class TradeStats {
   private buckets: Bucket[] = [];
+  private trades: Trade[] = [];
   last: { price: bigint; amount: bigint; at: number } | null = null;
+
+  /** The latest trades, oldest first. */
+  get recent(): readonly Trade[] {
+    return this.trades;
+  }
 
   record(price: bigint, amount: bigint, notional: bigint, at: number): void {
     this.last = { price, amount, at };
+    const matchNumber = (this.trades[this.trades.length - 1]?.matchNumber ?? 0) + 1;
+    this.trades.push({ matchNumber, price, amount, at });
+    if (this.trades.length > RECENT_TRADES) this.trades.shift();
     const start = at - (at % MINUTE);
     let b = this.buckets[this.buckets.length - 1];
     if (!b || b.start !== start) {

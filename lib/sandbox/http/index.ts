@@ -3,7 +3,7 @@ import type { SandboxRuntime } from "../runtime";
 import { methodNotAllowed, problemResponse } from "@/lib/http";
 import { problem, ProblemError, type Scope } from "@/lib/spec";
 import type { Handler } from "./context";
-import { getOrderBook, getTicker, listMarkets } from "./markets";
+import { getOrderBook, getTicker, listMarkets, listRecentExecutions } from "./markets";
 import { cancelOrder, createOrder, getOrder, listOrders } from "./orders";
 import { createSandboxDeposit, listBalances, listProfiles } from "./profiles";
 import { issueToken } from "./token";
@@ -62,6 +62,7 @@ const ROUTES: Route[] = [
   { method: "GET", pattern: path("/markets"), handler: listMarkets },
   { method: "GET", pattern: path("/markets/:market/order-book"), handler: getOrderBook },
   { method: "GET", pattern: path("/markets/:market/ticker"), handler: getTicker },
+  { method: "GET", pattern: path("/markets/:market/recent-executions"), handler: listRecentExecutions },
 ];
 
 const challenge = (error?: string, description?: string, scope?: string) =>

@@ -43,3 +43,18 @@ export const getTicker: Handler = ({ params, sandbox }) => {
     snapshot_at: new Date(now).toISOString(),
   });
 };
+
+/** GET /v2/markets/{market}/recent-executions: the market's latest trades, newest first. */
+export const listRecentExecutions: Handler = ({ params, sandbox }) => {
+  const market = pathMarket(params.market!);
+  const items = sandbox.exchange
+    .tradeStats(market)
+    .recent.toReversed()
+    .map((t) => ({
+      match_number: String(t.matchNumber),
+      price: formatTrimmed(t.price),
+      amount: formatTrimmed(t.amount),
+      executed_at: new Date(t.at).toISOString(),
+    }));
+  return json({ items });
+};

@@ -152,6 +152,11 @@ const ROUTES = [
     action: "read",
     call: () => ({ method: "GET", path: "/api/v2/markets/BTCUSD/ticker" }),
   },
+  {
+    route: "GET /api/v2/markets/{market}/recent-executions",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/v2/markets/BTCUSD/recent-executions" }),
+  },
   { route: "GET /api/v2/orders", action: "read", call: () => ({ method: "GET", path: "/api/v2/orders?limit=5" }) },
   { route: "GET /api/v2/profiles", action: "read", call: () => ({ method: "GET", path: "/api/v2/profiles" }) },
   {
@@ -279,6 +284,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/transfers":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/transfers/export.csv":                    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/v2/markets/{market}/recent-executions":   { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
 };
 
 const PRICE_READ = /^GET \/sandbox\/v2\/markets\/\w+\/(ticker|order-book)$/;
@@ -417,6 +423,12 @@ describe("path parameters are checked before anything is sent", () => {
     ["cancel order", "trader", "profile_id", (x) => ({ method: "DELETE", path: `/api/v2/profiles/${x}/orders/abc` })],
     ["get transfer", "viewer", "id", (x) => ({ method: "GET", path: `/api/v2/transfer/transfers/${x}` })],
     ["ticker", "viewer", "market", (x) => ({ method: "GET", path: `/api/v2/markets/ETH${x}/ticker` })],
+    [
+      "recent executions",
+      "viewer",
+      "market",
+      (x) => ({ method: "GET", path: `/api/v2/markets/ETH${x}/recent-executions` }),
+    ],
   ];
   const cases = PLACES.flatMap(([place, role, field, make]) =>
     BAD.map(([what, bad]) => ({ place, role, field, make, what, bad })),

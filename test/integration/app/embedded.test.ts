@@ -54,6 +54,7 @@ describe("the embedded sandbox, served in-process", () => {
       "/api/v2/transfer/transfers?limit=2",
       "/api/v2/markets",
       "/api/v2/markets/BTCUSD/order-book",
+      "/api/v2/markets/BTCUSD/recent-executions",
     ]) {
       const res = await as.viewer.call("GET", path);
       expect(res.status, path).toBe(200);

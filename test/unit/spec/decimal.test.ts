@@ -1,15 +1,20 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import {
+  addDecimal,
   compareDecimal,
   decimalProblem,
   divideDecimalDown,
+  divideDecimalHalfUp,
   fromUnits,
   isMultipleOf,
+  midpointDecimal,
   multiplyDecimal,
   percentOfDown,
   positiveDecimal,
+  roundDecimalHalfUp,
   scaleOf,
+  subtractDecimal,
   toUnits,
   trimZeros,
 } from "@/lib/spec";
@@ -103,5 +108,46 @@ describe("decimal helpers for the order ticket", () => {
     expect(trimZeros("12.500")).toBe("12.5");
     expect(trimZeros("3.000")).toBe("3");
     expect(trimZeros("300")).toBe("300");
+  });
+});
+
+describe("decimal helpers for valuing balances", () => {
+  it("adds exactly, where numbers would not", () => {
+    expect(addDecimal("0.1", "0.2")).toBe("0.3");
+    expect(addDecimal("24999000.0001702", "0.00000001")).toBe("24999000.00017021");
+    expect(addDecimal("99999999999999999999.999999999999999999", "0.000000000000000001")).toBe("100000000000000000000");
+    expect(addDecimal("5", "0")).toBe("5");
+    expect(addDecimal("1.50", ".5")).toBe("2");
+  });
+
+  it("subtracts exactly, below zero too", () => {
+    expect(subtractDecimal("65000.25", "65000")).toBe("0.25");
+    expect(subtractDecimal("0.3", "0.1")).toBe("0.2");
+    expect(subtractDecimal("1", "1.5")).toBe("-0.5");
+    expect(subtractDecimal("2.50", "2.5")).toBe("0");
+  });
+
+  it("finds the midpoint of a bid and an ask exactly", () => {
+    expect(midpointDecimal("65000", "65000.25")).toBe("65000.125");
+    expect(midpointDecimal("0.0001", "0.0002")).toBe("0.00015");
+    expect(midpointDecimal("3", "3")).toBe("3");
+    expect(midpointDecimal("1", "2")).toBe("1.5");
+  });
+
+  it("rounds a half up, and pads to the places asked", () => {
+    expect(roundDecimalHalfUp("2.345", 2)).toBe("2.35");
+    expect(roundDecimalHalfUp("2.344999999", 2)).toBe("2.34");
+    expect(roundDecimalHalfUp("24999000.0001702", 2)).toBe("24999000.00");
+    expect(roundDecimalHalfUp("0.995", 2)).toBe("1.00");
+    expect(roundDecimalHalfUp("7", 2)).toBe("7.00");
+    expect(roundDecimalHalfUp("1.5", 0)).toBe("2");
+  });
+
+  it("divides rounding a half up", () => {
+    expect(divideDecimalHalfUp("2", "3", 2)).toBe("0.67");
+    expect(divideDecimalHalfUp("1", "3", 2)).toBe("0.33");
+    expect(divideDecimalHalfUp("1", "8", 2)).toBe("0.13");
+    expect(divideDecimalHalfUp("65000.125", "59800.125", 6)).toBe("1.086956");
+    expect(divideDecimalHalfUp("1", "0", 2)).toBe("0");
   });
 });

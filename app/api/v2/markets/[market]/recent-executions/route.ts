@@ -1,0 +1,11 @@
+import { methodNotAllowed, pathMarket } from "@/lib/http";
+import { relay, withRole } from "@/lib/server/route";
+
+export const GET = withRole<{ market: string }>("read", async ({ params, runtime }) =>
+  relay(
+    await runtime.upstream.request({ method: "GET", path: `/markets/${pathMarket(params.market)}/recent-executions` }),
+  ),
+);
+
+const notAllowed = () => methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

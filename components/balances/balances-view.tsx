@@ -1,0 +1,169 @@
+"use client";
+
+import { problemOf } from "@/lib/client/api";
+import { formatAmount, formatAsset } from "@/lib/client/format";
+import { useBalancesOfProfiles, useTickers } from "@/lib/client/desk-queries";
+import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
+import { compareAssets, deskTotals, midOf, valuationMarkets, type AssetTotal } from "@/lib/client/valuation";
+import { marketLabel } from "@/lib/spec/markets";
+import { Card } from "../ui/card";
+import { ProblemAlert } from "../ui/problem-alert";
+
+/** Long amounts wrap inside their cell rather than push the page sideways. */
+const NUMBER = "font-mono tabular-nums [overflow-wrap:anywhere]";
+const usd = (value: string | undefined) => (value === undefined ? "no price" : formatAmount(value, { min: 2, max: 2 }));
+/** A USD price as the mid gives it: at least cents, all its places (a mid may end in a half tick). */
+const usdPrice = (value: string | undefined) =>
+  value === undefined ? "no price" : formatAmount(value, { min: 2, max: 8 });
+
+/** Every profile's balances, and the desk's total per asset valued in USD. */
+export function BalancesView() {
+  const profiles = useProfiles();
+  const list = profiles.data ?? [];
+  const balances = useBalancesOfProfiles(list.map((p) => p.id));
+  const loaded = balances.byProfile.filter((b): b is Balance[] => b !== undefined);
+  const held = new Set(loaded.flat().map((b) => b.asset));
+  const tickers = useTickers([...new Set([...held].flatMap(valuationMarkets))].sort());
+  const totals = deskTotals(loaded, (m) => midOf(tickers.byMarket.get(m)));
+  const error = profiles.error ?? balances.error;
+  const ready = profiles.isSuccess && loaded.length === list.length && !tickers.pending;
+
+  return (
+    <div className="space-y-6">
+      {error && <ProblemAlert problem={problemOf(error)} title="Could not load the balances" />}
+      <Card
+        title="Across profiles"
+        actions={
+          <p className="text-sm" data-testid="usd-total">
+            <span className="text-ink-muted">Total value </span>
+            <span className="font-mono font-semibold tabular-nums">{ready ? usd(totals.usdTotal) : "…"}</span>
+            <span className="text-ink-muted"> USD</span>
+          </p>
+        }
+      >
+        {ready ? <DeskTotals assets={totals.assets} /> : <p className="text-sm text-ink-muted">Loading balances…</p>}
+        <p className="mt-3 text-xs text-ink-muted">
+          Valued at mid prices, (best bid + best ask) / 2: crypto on its USD market, EUR and SGD at the cross of{" "}
+          {marketLabel("BTCUSD")} and {marketLabel("BTCEUR")} or {marketLabel("BTCSGD")}; each value to the cent.
+          {ready &&
+            totals.unpriced.length > 0 &&
+            ` No price now for ${totals.unpriced.join(", ")}: left out of the total.`}
+        </p>
+      </Card>
+      <div className="grid gap-6 md:grid-cols-2">
+        {list.map((profile, i) => (
+          <ProfileBalances key={profile.id} profile={profile} balances={balances.byProfile[i]} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** A table from tablets up; a card per asset on phones, where six columns cannot fit. */
+function DeskTotals({ assets }: { assets: AssetTotal[] }) {
+  return (
+    <>
+      <table className="hidden w-full text-sm md:table" aria-label="Balances across profiles">
+        <thead>
+          <tr className="border-b border-slate-200 text-xs text-ink-muted">
+            <th scope="col" className="py-2 pr-3 text-left font-medium">
+              Asset
+            </th>
+            {["Available", "Trading", "Total", "Price (USD)", "Value (USD)"].map((h) => (
+              <th key={h} scope="col" className="px-3 py-2 text-right font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {assets.map((a) => (
+            <tr key={a.asset} data-asset={a.asset}>
+              <th scope="row" className="py-2 pr-3 text-left font-semibold">
+                {a.asset}
+              </th>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.available, a.asset)}</td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.trading, a.asset)}</td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.total, a.asset)}</td>
+              <td className={`px-3 py-2 text-right text-ink-muted ${NUMBER}`}>{usdPrice(a.usdPrice)}</td>
+              <td className={`px-3 py-2 text-right font-semibold ${NUMBER}`} data-testid="usd-value">
+                {usd(a.usdValue)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ul className="space-y-3 md:hidden" aria-label="Balances across profiles">
+        {assets.map((a) => (
+          <li key={a.asset} data-asset={a.asset} className="rounded-md bg-surface-raised p-3">
+            <div className="flex items-baseline justify-between gap-3">
+              <span className="font-semibold">{a.asset}</span>
+              <span className="text-right">
+                <span className={`font-semibold ${NUMBER}`} data-testid="usd-value">
+                  {usd(a.usdValue)}
+                </span>
+                <span className="text-xs text-ink-muted"> USD</span>
+              </span>
+            </div>
+            <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+              {(
+                [
+                  ["Available", formatAsset(a.available, a.asset)],
+                  ["Trading", formatAsset(a.trading, a.asset)],
+                  ["Total", formatAsset(a.total, a.asset)],
+                  ["Price (USD)", usdPrice(a.usdPrice)],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label} className="min-w-0">
+                  <dt className="text-xs text-ink-muted">{label}</dt>
+                  <dd className={NUMBER}>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function ProfileBalances({ profile, balances }: { profile: Profile; balances: Balance[] | undefined }) {
+  return (
+    <Card title={profile.nickname}>
+      {!balances ? (
+        <p className="text-sm text-ink-muted">Loading…</p>
+      ) : balances.length === 0 ? (
+        <p className="text-sm text-ink-muted">No balances.</p>
+      ) : (
+        <table className="w-full text-sm" aria-label={`Balances of ${profile.nickname}`}>
+          <thead>
+            <tr className="border-b border-slate-200 text-xs text-ink-muted">
+              <th scope="col" className="py-2 pr-3 text-left font-medium">
+                Asset
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Available
+              </th>
+              <th scope="col" className="py-2 pl-3 text-right font-medium">
+                Trading
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {balances
+              .toSorted((a, b) => compareAssets(a.asset, b.asset))
+              .map((b) => (
+                <tr key={b.asset} data-asset={b.asset}>
+                  <th scope="row" className="py-1.5 pr-3 text-left font-semibold">
+                    {b.asset}
+                  </th>
+                  <td className={`px-3 py-1.5 text-right ${NUMBER}`}>{formatAsset(b.available, b.asset)}</td>
+                  <td className={`py-1.5 pl-3 text-right ${NUMBER}`}>{formatAsset(b.trading, b.asset)}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import type { Market } from "@/lib/spec/enums";
+import { marketLabel } from "@/lib/spec/markets";
+import { Card } from "../ui/card";
+import { DepthLadder } from "./depth-ladder";
+
+/** The charting library is the heaviest part: it arrives last, in a chunk of its own. */
+const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChart), {
+  ssr: false,
+  loading: () => <div aria-hidden className="h-64 animate-pulse rounded-md bg-surface-raised lg:h-full" />,
+});
+
+/** A market at a glance beside the ticket: recent trades as a chart, and the book's top levels. */
+export function MarketView({ market, onPickPrice }: { market: Market; onPickPrice?: (price: string) => string }) {
+  return (
+    <Card title={`${marketLabel(market)} market`} className="min-w-0">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <PriceChart market={market} />
+        <DepthLadder market={market} onPickPrice={onPickPrice} />
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,134 @@
+"use client";
+
+/*
+ * TradingView Lightweight Charts™
+ * Copyright (c) 2025 TradingView, Inc. https://www.tradingview.com/
+ * (the library's attribution notice; the link it asks for is under the chart, since its
+ * logo, a link inside the chart's picture, would be a control nested in an image)
+ */
+import { createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
+import { useEffect, useRef } from "react";
+import { pricePoints } from "@/lib/client/executions";
+import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/client/format";
+import { useRecentExecutions } from "@/lib/client/queries";
+import { useDarkTheme } from "@/lib/client/theme";
+import { useTimeZone } from "@/lib/client/time-zone";
+import type { Market } from "@/lib/spec/enums";
+import { marketLabel } from "@/lib/spec/markets";
+
+/** A theme colour as the canvas needs it: the CSS variable resolved to rgb() on the page as it is now. */
+function themeColor(token: string, alpha = 1): string {
+  const probe = document.createElement("span");
+  probe.style.color = `var(--color-${token})`;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color;
+  probe.remove();
+  return alpha === 1 ? rgb : rgb.replace(/^rgb\((.*)\)$/, `rgba($1, ${alpha})`);
+}
+
+const clockFormats = new Map<TimeZoneChoice, Intl.DateTimeFormat>();
+/** "17:04:28" in the chosen zone, for the time axis. */
+function clock(seconds: number, zone: TimeZoneChoice): string {
+  let f = clockFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone === "UTC" ? "UTC" : undefined,
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    clockFormats.set(zone, f);
+  }
+  return f.format(seconds * 1000);
+}
+
+/** The market's recent trades as a line, redrawn as trades arrive. */
+export function PriceChart({ market }: { market: Market }) {
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<{ api: IChartApi; series: ISeriesApi<"Line"> } | null>(null);
+  const executions = useRecentExecutions(market);
+  const dark = useDarkTheme();
+  const { zone } = useTimeZone();
+  const points = pricePoints(executions.data ?? []);
+  const last = executions.data?.[0];
+
+  useEffect(() => {
+    const api = createChart(container.current!, {
+      autoSize: true,
+      layout: { attributionLogo: false },
+      timeScale: { timeVisible: true, secondsVisible: true },
+      rightPriceScale: { borderVisible: false },
+      handleScroll: false,
+      handleScale: false,
+    });
+    chart.current = { api, series: api.addSeries(LineSeries, { lineWidth: 2, priceLineVisible: true }) };
+    return () => {
+      api.remove();
+      chart.current = null;
+    };
+  }, []);
+
+  // Colours from the theme, again whenever the theme changes (a canvas cannot follow CSS).
+  useEffect(() => {
+    const text = themeColor("ink-muted");
+    chart.current?.api.applyOptions({
+      layout: { background: { color: "transparent" }, textColor: text },
+      grid: { vertLines: { visible: false }, horzLines: { color: themeColor("ink-faint", 0.25) } },
+    });
+    chart.current?.series.applyOptions({ color: themeColor("brand") });
+    container.current!.dataset.textColour = text; // what the tests can read of the canvas's colours
+  }, [dark]);
+
+  useEffect(() => {
+    chart.current?.api.applyOptions({
+      localization: { timeFormatter: (t: UTCTimestamp) => formatTime(t * 1000, zone) },
+      timeScale: { tickMarkFormatter: (t: UTCTimestamp) => clock(t, zone) },
+    });
+  }, [zone]);
+
+  const key = points.map((p) => `${p.time}:${p.price}`).join(",");
+  useEffect(() => {
+    // Numbers for drawing only: the chart library plots floats; no amount is computed from them.
+    if (!chart.current) return;
+    chart.current.series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: Number(p.price) })));
+    chart.current.api.timeScale().fitContent();
+    // What was last handed to the chart, for the tests: a canvas cannot be read back as data.
+    container.current!.dataset.drawn = points.length ? `${points.length}@${points.at(-1)!.time}` : "";
+    // `key` stands for `points`, which is a new array on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  const label = last
+    ? `Price chart of the last ${executions.data!.length} ${marketLabel(market)} trades; the last at ${formatAmount(last.price, { min: 2 })}`
+    : `Price chart of ${marketLabel(market)} trades: none yet`;
+  return (
+    <figure className="flex min-w-0 flex-col gap-1">
+      <div className="relative h-64 min-w-0 lg:h-auto lg:min-h-64 lg:flex-1">
+        <div
+          ref={container}
+          role="img"
+          aria-label={label}
+          data-testid="price-chart"
+          data-trades={executions.data?.length ?? 0}
+          data-last-match={last?.match_number ?? ""}
+          className="absolute inset-0"
+        />
+        {executions.data && points.length === 0 && (
+          <p className="absolute inset-0 grid place-items-center text-sm text-ink-muted">No trades yet.</p>
+        )}
+      </div>
+      <figcaption className="text-right text-xs text-ink-muted">
+        Chart by{" "}
+        <a
+          href="https://www.tradingview.com/"
+          className="underline underline-offset-2"
+          rel="noreferrer"
+          target="_blank"
+        >
+          TradingView
+        </a>
+      </figcaption>
+    </figure>
+  );
+}

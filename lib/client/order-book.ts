@@ -1,0 +1,38 @@
+import { addDecimal, subtractDecimal } from "@/lib/spec/decimal";
+import type { BookLevel, OrderBook } from "./queries";
+
+/** How many levels of each side the ladder shows. */
+export const LADDER_DEPTH = 10;
+
+export interface LadderLevel extends BookLevel {
+  /** The amount from the best price down to this level, in the base asset. */
+  total: string;
+}
+
+export interface Ladder {
+  /** Best (lowest) first. */
+  asks: LadderLevel[];
+  /** Best (highest) first. */
+  bids: LadderLevel[];
+  /** Best ask minus best bid, when both sides have orders. */
+  spread?: string;
+}
+
+/** Running totals of a side's levels, best first, exactly. */
+function withTotals(levels: readonly BookLevel[], depth: number): LadderLevel[] {
+  let total = "0";
+  return levels.slice(0, depth).map((level) => {
+    total = addDecimal(total, level.amount);
+    return { ...level, total };
+  });
+}
+
+/** The top `depth` levels of each side of the book, with cumulative totals and the spread. */
+export function ladderOf(book: Pick<OrderBook, "bids" | "asks">, depth = LADDER_DEPTH): Ladder {
+  const [bestBid, bestAsk] = [book.bids[0], book.asks[0]];
+  return {
+    asks: withTotals(book.asks, depth),
+    bids: withTotals(book.bids, depth),
+    spread: bestBid && bestAsk ? subtractDecimal(bestAsk.price, bestBid.price) : undefined,
+  };
+}

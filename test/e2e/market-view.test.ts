@@ -1,0 +1,181 @@
+import Decimal from "decimal.js";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import {
+  expectAccessible,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  screenshot,
+  signInAs,
+  WIDTHS,
+} from "../support/browser";
+
+/**
+ * The ticket's market beside it: the order book's top levels, whose prices fill the ticket,
+ * and a chart of recent trades, both following the market as it moves. The market maker
+ * quotes and its flow trader trades, as in a demo.
+ */
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+async function traderPage(width: number = WIDTHS.desk): Promise<{ page: Page; ticket: Locator; ladder: Locator }> {
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
+  await signInAs(page, app.url, "trader@example.com");
+  const ladder = page.getByTestId("depth-ladder");
+  await expect.poll(() => ladder.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  return { page, ticket: page.getByRole("form", { name: "Order ticket" }), ladder };
+}
+
+/** "65,000.25" as the decimal it shows. */
+const shown = (text: string | null) => new Decimal((text ?? "").replace(/,/g, "").trim());
+
+/** One side's rows as the ladder shows them: price, size and running total. */
+async function rowsOf(ladder: Locator, side: "ask" | "bid") {
+  return Promise.all(
+    (await ladder.locator(`tr[data-side='${side}']`).all()).map(async (row) => {
+      const [price, size, total] = await row.locator("td").allTextContents();
+      return { price: shown(price!), size: shown(size!), total: shown(total!) };
+    }),
+  );
+}
+
+/**
+ * Clicks a price on the ladder and answers the price it showed, read in the same moment: the
+ * book is requoted every second, so reading first and clicking after could meet another price.
+ */
+const pickOn = (button: Locator) =>
+  button.evaluate((b: HTMLButtonElement) => {
+    const text = b.textContent;
+    b.click();
+    return text;
+  });
+
+/** The chart's canvas as an image, to see that it was redrawn. */
+const chartPixels = (chart: Locator) =>
+  chart.evaluate((el) => [...el.querySelectorAll("canvas")].map((c) => c.toDataURL()).join("|"));
+
+describe("the depth ladder", () => {
+  it("shows the book's top levels: asks above bids, best prices at the spread, running totals exact", async () => {
+    const { page, ladder } = await traderPage();
+    await expect.poll(() => ladder.locator("tr[data-side='ask']").count()).toBeGreaterThan(0);
+    const [asks, bids] = await Promise.all([rowsOf(ladder, "ask"), rowsOf(ladder, "bid")]);
+    expect(asks.length).toBeLessThanOrEqual(10);
+    expect(bids.length).toBeLessThanOrEqual(10);
+    // Asks are shown highest first, so the best (lowest) ask sits just above the spread.
+    const bestAsk = asks.at(-1)!;
+    const bestBid = bids[0]!;
+    expect(bestAsk.price.gt(bestBid.price), "the book is not crossed").toBe(true);
+    for (let i = 1; i < asks.length; i++) expect(asks[i - 1]!.price.gt(asks[i]!.price)).toBe(true);
+    for (let i = 1; i < bids.length; i++) expect(bids[i - 1]!.price.gt(bids[i]!.price)).toBe(true);
+    // Each total adds the sizes from the best price outwards.
+    const expectRunning = (best: typeof asks) => {
+      let sum = new Decimal(0);
+      for (const level of best) {
+        sum = sum.plus(level.size);
+        expect(level.total.toString()).toBe(sum.toString());
+      }
+    };
+    expectRunning(bids);
+    expectRunning(asks.toReversed());
+    await screenshot(page, "market-view-trader-desk");
+    await page.close();
+  });
+
+  it("fills the ticket's limit price with a price clicked on the ladder", async () => {
+    const { page, ticket, ladder } = await traderPage();
+    const price = ticket.getByLabel("Price (USD)", { exact: true });
+    await expect.poll(() => price.inputValue()).toBe("");
+    const bestAsk = ladder.locator("tr[data-side='ask'] button").last();
+    const bestBid = ladder.locator("tr[data-side='bid'] button").first();
+
+    const askText = await pickOn(bestAsk);
+    const said = page.getByTestId("depth-ladder-status");
+    expect(await said.textContent()).toMatch(/^Price set to /);
+    expect(shown(askText).eq(shown(await price.inputValue()))).toBe(true);
+    expect(shown(await pickOn(bestBid)).eq(shown(await price.inputValue()))).toBe(true);
+
+    // A stop-market order takes a stop price, not a limit price.
+    await ticket.getByLabel("Order type", { exact: true }).selectOption("STOP_MARKET");
+    const stop = ticket.getByLabel("Stop price (USD)", { exact: true });
+    expect(shown(await pickOn(bestBid)).eq(shown(await stop.inputValue()))).toBe(true);
+    // A market order takes none, and says so.
+    await ticket.getByLabel("Order type", { exact: true }).selectOption("MARKET");
+    await bestBid.click();
+    await expect.poll(() => page.getByText("A market order takes no price").count()).toBe(1);
+    await page.close();
+  });
+
+  it("follows the market chosen on the ticket", async () => {
+    const { page, ticket } = await traderPage();
+    await ticket.getByLabel("Market", { exact: true }).selectOption("ETHEUR");
+    await expect.poll(() => page.getByRole("heading", { name: "ETH/EUR market" }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByTestId("depth-ladder").getByRole("columnheader", { name: "Price (EUR)" }).count())
+      .toBe(1);
+    await page.close();
+  });
+});
+
+describe("the price chart", () => {
+  it("draws recent trades with TradingView's library and redraws as trades arrive", async () => {
+    const { page } = await traderPage();
+    const chart = page.getByTestId("price-chart");
+    await expect.poll(() => chart.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const size = await chart.locator("canvas").first().boundingBox();
+    expect(size!.width).toBeGreaterThan(100);
+    expect(size!.height).toBeGreaterThan(100);
+    await expect.poll(() => chart.getAttribute("data-trades"), { timeout: 15_000 }).not.toBe("0");
+    await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 15_000 }).toMatch(/^\d+@\d+$/);
+    const [drawn, pixels] = [await chart.getAttribute("data-drawn"), await chartPixels(chart)];
+    // The flow trader trades about every other second on each market: newer points are drawn.
+    await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 20_000 }).not.toBe(drawn);
+    const [before, after] = [drawn!, (await chart.getAttribute("data-drawn"))!].map((d) => Number(d.split("@")[1]));
+    expect(after).toBeGreaterThan(before!);
+    await expect.poll(() => chartPixels(chart), { timeout: 10_000 }).not.toBe(pixels);
+    expect(await chart.getAttribute("aria-label")).toMatch(
+      /^Price chart of the last \d+ BTC\/USD trades; the last at /,
+    );
+    await page.close();
+  });
+});
+
+describe("at the desk's widths", () => {
+  it.each(Object.entries(WIDTHS))("fits at %s width (%i px), accessible", async (name, width) => {
+    const { page } = await traderPage(width);
+    await expect.poll(() => page.getByTestId("price-chart").locator("canvas").count()).toBeGreaterThan(0);
+    // Treasury's balances are the biggest: they still fit the market panel under the ticket.
+    const ticket = page.getByRole("form", { name: "Order ticket" });
+    await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Treasury" });
+    const panel = ticket.locator("dl").first();
+    await expect.poll(() => panel.getByText("25,000,000.00").count()).toBe(1);
+    const spills = await panel.evaluate(
+      (dl) => [...dl.querySelectorAll("dd")].filter((d) => d.scrollWidth > d.clientWidth + 1).length,
+    );
+    expect(spills, "market panel values overflowing their cell").toBe(0);
+    await expectNoSidewaysScroll(page, `/orders at ${width}px`);
+    await expectAccessible(page, `/orders with the market view at ${width}px`);
+    await screenshot(page, `orders-trader-${name}`);
+    await page.close();
+  });
+
+  it("shows a viewer a note where the ticket would be, and no market view", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    await signInAs(page, app.url, "viewer@example.com");
+    const note = page.getByTestId("read-only-note");
+    expect(await note.textContent()).toContain("You can read orders; placing them needs the trader role.");
+    expect(await page.getByRole("form", { name: "Order ticket" }).count()).toBe(0);
+    expect(await page.getByTestId("depth-ladder").count()).toBe(0);
+    await note.getByRole("link", { name: "See the balances" }).click();
+    await page.waitForURL(/\/balances$/);
+    await page.close();
+  });
+});

@@ -1,0 +1,185 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import { expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+
+/**
+ * Dark mode, by the system's setting and by choice, scanned by axe on every page in both
+ * themes; and the shell's keyboard shortcuts. The market maker quotes, so the orders page's
+ * ladder and chart have something to draw in each theme.
+ */
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+/** The page's background, surface-sunken in app/globals.css. */
+const LIGHT_BACKGROUND = "rgb(241, 245, 249)";
+const DARK_BACKGROUND = "rgb(2, 6, 23)";
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+const htmlClass = (page: Page) => page.evaluate(() => document.documentElement.className);
+
+/** Each page of the dashboard, loaded enough to be worth scanning. */
+const PAGES = [
+  { path: "/orders", ready: (page: Page) => page.getByTestId("depth-ladder").locator("tr[data-side]").first() },
+  { path: "/transfers", ready: (page: Page) => page.getByRole("form", { name: "Internal transfer" }) },
+  { path: "/activity", ready: (page: Page) => page.getByRole("table").first() },
+  { path: "/balances", ready: (page: Page) => page.getByRole("table", { name: "Balances of Treasury" }) },
+];
+
+async function scanEveryPage(page: Page, theme: string) {
+  for (const { path, ready } of PAGES) {
+    await page.goto(`${app.url}${path}`);
+    await ready(page).waitFor({ timeout: 20_000 });
+    await expectAccessible(page, `${path} in the ${theme} theme`);
+    await screenshot(page, `${theme}${path.replace("/", "-")}`);
+  }
+}
+
+describe("dark mode", () => {
+  it("follows a dark system on every page, sign-in included, with no axe violation", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`${app.url}/signin`);
+    expect(await background(page)).toBe(DARK_BACKGROUND);
+    await expectAccessible(page, "/signin in the system's dark theme");
+    await screenshot(page, "system-dark-signin");
+    await signInAs(page, app.url, "admin@example.com");
+    expect(await htmlClass(page), "no choice made: the system decides").toBe("");
+    await scanEveryPage(page, "system-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(await background(page)).toBe(LIGHT_BACKGROUND);
+    await page.close();
+  });
+
+  it("is chosen in the header, remembered, and rendered by the server before any script runs", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    await page.emulateMedia({ colorScheme: "light" });
+    await signInAs(page, app.url, "admin@example.com");
+    const theme = page.getByRole("group", { name: "Theme" });
+    expect(await theme.getByRole("button", { name: "System" }).getAttribute("aria-pressed")).toBe("true");
+    await theme.getByRole("button", { name: "Dark" }).click();
+    expect(await htmlClass(page)).toBe("dark");
+    expect(await background(page)).toBe(DARK_BACKGROUND);
+    expect(await page.evaluate(() => localStorage.getItem("dashboard.theme"))).toBe("dark");
+
+    // The server's own HTML already says dark: no light flash before hydration.
+    const response = await page.goto(`${app.url}/transfers`);
+    expect(await response!.text()).toMatch(/<html lang="en" class="dark"/);
+    expect(await theme.getByRole("button", { name: "Dark" }).getAttribute("aria-pressed")).toBe("true");
+    await scanEveryPage(page, "chosen-dark");
+
+    // Light, chosen against a dark system.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await theme.getByRole("button", { name: "Light" }).click();
+    expect(await htmlClass(page)).toBe("light");
+    expect(await background(page)).toBe(LIGHT_BACKGROUND);
+    await scanEveryPage(page, "chosen-light");
+    // Back to the system's: dark again.
+    await theme.getByRole("button", { name: "System" }).click();
+    expect(await htmlClass(page)).toBe("");
+    expect(await background(page)).toBe(DARK_BACKGROUND);
+    await page.close();
+  });
+
+  it("redraws the price chart in the theme's colours", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
+    await page.emulateMedia({ colorScheme: "light" });
+    await signInAs(page, app.url, "trader@example.com");
+    const chart = page.getByTestId("price-chart");
+    await expect.poll(() => chart.locator("canvas").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // The colour handed to the chart library for its text: ink-muted of each theme.
+    await expect.poll(() => chart.getAttribute("data-text-colour")).toBe("rgb(71, 85, 105)");
+    const pixels = await chart.evaluate((el) => [...el.querySelectorAll("canvas")].map((c) => c.toDataURL()).join());
+    await page.getByRole("group", { name: "Theme" }).getByRole("button", { name: "Dark" }).click();
+    await expect.poll(() => chart.getAttribute("data-text-colour")).toBe("rgb(148, 163, 184)");
+    expect(await chart.evaluate((el) => [...el.querySelectorAll("canvas")].map((c) => c.toDataURL()).join())).not.toBe(
+      pixels,
+    );
+    await page.close();
+  });
+});
+
+describe("keyboard shortcuts", () => {
+  async function ordersPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    await signInAs(page, app.url, "trader@example.com");
+    await page.getByRole("form", { name: "Order ticket" }).waitFor();
+    return page;
+  }
+  const dialog = (page: Page) => page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  const focusInside = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("dialog[open]")));
+
+  it('"?" lists the shortcuts in a modal dialog that keeps focus and gives it back on Esc', async () => {
+    const page = await ordersPage();
+    const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" });
+    await link.focus();
+    await page.keyboard.press("?");
+    await dialog(page).waitFor();
+    expect(await dialog(page).getAttribute("aria-modal")).toBe("true");
+    for (const words of ["Buy side", "Sell side", "table's filter", "Show this list", "Close this list"]) {
+      expect(await dialog(page).getByText(words).count(), words).toBe(1);
+    }
+    expect(await focusInside(page)).toBe(true);
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press("Tab");
+      expect(await focusInside(page), `after ${i + 1} Tab`).toBe(true);
+    }
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusInside(page)).toBe(true);
+    await expectAccessible(page, "the shortcuts dialog");
+    await screenshot(page, "shortcuts-dialog");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect(await link.evaluate((el) => el === document.activeElement), "focus back on the link").toBe(true);
+    await page.close();
+  });
+
+  it("opens from the header's ? button too, and Close gives focus back to it", async () => {
+    const page = await ordersPage();
+    const button = page.getByRole("button", { name: "Keyboard shortcuts" });
+    await button.click();
+    await dialog(page).getByRole("button", { name: "Close" }).click();
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.close();
+  });
+
+  it("leaves a ? typed into a field, or pressed with Ctrl, alone", async () => {
+    const page = await ordersPage();
+    const price = page.getByLabel("Price (USD)", { exact: true });
+    await price.focus();
+    await page.keyboard.type("?/");
+    expect(await price.inputValue()).toBe("?/");
+    await page.locator("body").click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press("Control+?");
+    await page.waitForTimeout(300);
+    expect(await dialog(page).count()).toBe(0);
+    await page.close();
+  });
+
+  it('"/" focuses the table filter, without typing the slash into it', async () => {
+    const page = await ordersPage();
+    // The tables mark their filter with data-table-filter; stand one in while none does.
+    if ((await page.locator("[data-table-filter]").count()) === 0) {
+      await page.evaluate(() => {
+        const input = Object.assign(document.createElement("input"), { type: "search" });
+        input.setAttribute("data-table-filter", "");
+        input.setAttribute("aria-label", "Filter orders");
+        document.querySelector("main")!.prepend(input);
+      });
+    }
+    const filter = page.locator("[data-table-filter]").first();
+    await page.locator("body").click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press("/");
+    expect(await filter.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await filter.evaluate((el) => (el as HTMLInputElement).value ?? "")).toBe("");
+    await page.close();
+  });
+});
