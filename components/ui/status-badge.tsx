@@ -1,6 +1,6 @@
 import type { OrderStatus, TransferStatus } from "@/lib/spec/enums";
 
-const TONES: Record<OrderStatus | TransferStatus | "succeeded" | "failed" | "pending", string> = {
+const TONES: Record<OrderStatus | TransferStatus | "succeeded" | "failed" | "pending" | "declined", string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
   SUBMITTED: "bg-brand-soft text-brand",
   OPEN: "bg-brand-soft text-brand",
@@ -13,6 +13,7 @@ const TONES: Record<OrderStatus | TransferStatus | "succeeded" | "failed" | "pen
   pending: "bg-warn-soft text-warn",
   succeeded: "bg-buy-soft text-buy",
   failed: "bg-sell-soft text-sell",
+  declined: "bg-slate-200 text-slate-700",
 };
 
 /** A status in words and colour; the colour is never the only signal. */

@@ -18,10 +18,12 @@ import {
   beginEntry,
   completeEntry,
   DuplicateJournalEntry,
+  findByRefId as journalEntryOf,
   reopenEntry,
   type JournalEntry,
   type JournalKind,
 } from "./db/journal";
+import { checkForDuplicate, sameJson } from "./duplicates";
 import type { Runtime } from "./runtime";
 import { UpstreamError, upstreamProblem, type UpstreamClient } from "./upstream/client";
 
@@ -29,6 +31,8 @@ import { UpstreamError, upstreamProblem, type UpstreamClient } from "./upstream/
  * The two creates of the service, Create Order and Create Internal Transfer, sent exactly
  * once in effect: validated with lib/spec, journaled before they are sent, retried only with
  * the same ref_id, and a 409 "already exists" for our own ref_id resolved to the original record.
+ * A new create that repeats one the same person sent moments ago is first asked about
+ * (lib/server/duplicates.ts).
  */
 
 export interface CreateResult {
@@ -36,8 +40,20 @@ export interface CreateResult {
   body: unknown;
 }
 
+/** What came with the request besides its body. */
+export interface CreateOptions {
+  /** The Confirm-Duplicate header: the ref_id of the recent create the person chose to repeat. */
+  confirmDuplicateOf?: string;
+}
+
 /** Create Order; `profileId` is a validated path id. */
-export async function createOrder(rt: Runtime, profileId: string, input: unknown, user: SignedInUser) {
+export async function createOrder(
+  rt: Runtime,
+  profileId: string,
+  input: unknown,
+  user: SignedInUser,
+  options: CreateOptions = {},
+) {
   const request = parseOr400(orderRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
   return createOnce(rt, user, {
@@ -46,6 +62,7 @@ export async function createOrder(rt: Runtime, profileId: string, input: unknown
     body,
     profileId,
     matches: (record) => isSameOrder(profileId, body, record),
+    confirmDuplicateOf: options.confirmDuplicateOf,
   });
 }
 
@@ -53,7 +70,12 @@ export async function createOrder(rt: Runtime, profileId: string, input: unknown
 const orderRequestSchema = createOrderRequestSchema();
 
 /** Create Internal Transfer. */
-export async function createInternalTransfer(rt: Runtime, input: unknown, user: SignedInUser) {
+export async function createInternalTransfer(
+  rt: Runtime,
+  input: unknown,
+  user: SignedInUser,
+  options: CreateOptions = {},
+) {
   const request = parseOr400(createInternalTransferRequestSchema, input);
   const body = { ...request, ref_id: request.ref_id ?? newRefId() };
   return createOnce(rt, user, {
@@ -66,6 +88,7 @@ export async function createInternalTransfer(rt: Runtime, input: unknown, user: 
       const t = record as Partial<Transfer>;
       return t.profile_id === body.from_profile_id && t.asset === body.asset && sameAmount(body.amount, t.amount);
     },
+    confirmDuplicateOf: options.confirmDuplicateOf,
   });
 }
 
@@ -79,6 +102,7 @@ export interface CreateSpec {
   toProfileId?: string;
   /** True when a record found by our ref_id is the one this request describes. */
   matches: (record: unknown) => boolean;
+  confirmDuplicateOf?: string;
 }
 
 const RETRY_DELAYS_MS = [300, 1000];
@@ -106,8 +130,11 @@ export async function createOnce(rt: Runtime, user: SignedInUser, spec: CreateSp
 async function claimEntry(rt: Runtime, user: SignedInUser, spec: CreateSpec) {
   const fresh = { userEmail: user.email, userRole: user.role, request: spec.body };
   try {
+    // A ref_id already journaled is a retry or replay of that create, never a new repeat to ask about.
+    const known = await journalEntryOf(rt.db, spec.kind, spec.body.ref_id);
+    const duplicateOf = known ? null : await checkForDuplicate(rt, user, spec, spec.confirmDuplicateOf);
     const base = { kind: spec.kind, refId: spec.body.ref_id, profileId: spec.profileId, toProfileId: spec.toProfileId };
-    return await beginEntry(rt.db, { ...base, ...fresh });
+    return await beginEntry(rt.db, { ...base, ...fresh, duplicateOf });
   } catch (error) {
     if (!(error instanceof DuplicateJournalEntry) || !error.existing) throw error;
     const existing = error.existing;
@@ -117,6 +144,10 @@ async function claimEntry(rt: Runtime, user: SignedInUser, spec: CreateSpec) {
       }
       // The same ref_id for a different request is a new create that must not pass for the old one.
       throw new ProblemError(differentRecord(spec));
+    }
+    if (existing.status === "declined") {
+      const detail = `ref_id ${spec.body.ref_id} was declined as a repeat and never sent. Start a new ${spec.kind} to get a new ref_id.`;
+      throw new ProblemError(problem(409, "Declined", detail, { ref_id: spec.body.ref_id }));
     }
     const reopened: JournalEntry | undefined =
       existing.status === "failed" ? await reopenEntry(rt.db, existing.id, fresh) : undefined;
@@ -198,21 +229,6 @@ function isSameOrder(profileId: string, request: CreateOrderRequest, record: unk
     sameAmount(request.quote_amount, o.quote_amount) &&
     sameAmount(request.price, o.price)
   );
-}
-
-/** Equal as JSON values, whatever the order of their keys. */
-function sameJson(a: unknown, b: unknown): boolean {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : typeof v === "object" && v !== null
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 const differentRecord = (spec: CreateSpec): Problem =>

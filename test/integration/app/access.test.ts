@@ -71,8 +71,18 @@ interface RouteCase {
   route: string;
   /** The action a 403 names. */
   action: Action;
-  call: () => Call | Promise<Call>;
+  call: (who: Who) => Call | Promise<Call>;
   local?: true;
+}
+
+/** A ref_id of an order `who` sent just now (what a "don't send" answer names), when the role may send one. */
+async function orderSentBy(who: Who): Promise<string> {
+  const ref = newRef("earlier");
+  if (who === "trader" || who === "admin") {
+    const res = await d.as[who].call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+  return ref;
 }
 
 /** Every route handler under app/api/v2 and app/api/activity, with the action it needs. */
@@ -82,6 +92,21 @@ const ROUTES = [
     action: "read",
     call: () => ({ method: "GET", path: "/api/activity?limit=1" }),
     local: true, // the journal: answered from the dashboard's own database
+  },
+  {
+    route: "POST /api/activity/declined",
+    action: "orders:create", // the role to send the kind of create declined
+    call: async (who) => ({
+      method: "POST",
+      path: "/api/activity/declined",
+      body: {
+        kind: "order",
+        profile_id: TRADING,
+        request: smallOrder(newRef("declined")),
+        duplicate_of: await orderSentBy(who),
+      },
+    }),
+    local: true, // journaled, never sent
   },
   { route: "GET /api/v2/markets", action: "read", call: () => ({ method: "GET", path: "/api/v2/markets" }) },
   {
@@ -144,6 +169,7 @@ type Status = 200 | 401 | 403;
 // prettier-ignore
 const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/activity":                                { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
+  "POST /api/activity/declined":                      { viewer: 403, trader: 200, ops: 403, admin: 200, anonymous: 401 },
   "GET /api/v2/markets":                              { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
   "GET /api/v2/markets/{market}/order-book":          { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
   "GET /api/v2/markets/{market}/ticker":              { viewer: 200, trader: 200, ops: 200, admin: 200, anonymous: 401 },
@@ -174,7 +200,7 @@ describe("each role on each route", () => {
   });
 
   it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, expected }) => {
-    const c = await call();
+    const c = await call(who);
     const { result: res, sent } = await sentDuring(() => callAs(who, c));
     if (expected === 200) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
