@@ -16,6 +16,11 @@ export interface SpecResolverParts<Values extends FieldValues, Request, Output e
   formErrors: (values: Values) => FieldErrors<Values>;
   /** The output from the request the schema accepted (and the values, for what is not sent in it). */
   output: (request: Request, values: Values) => Output;
+  /**
+   * Rules on the accepted request against what the page knows, handed in as the form's
+   * `context` (the balance that must cover it); run once every other rule holds.
+   */
+  checks?: (request: Request, values: Values, context: unknown) => FieldErrors<Values>;
 }
 
 /**
@@ -46,6 +51,8 @@ export function specResolver<Values extends FieldValues, Request, Output extends
     });
     const errors: FieldErrors<Values> = { ...(result.errors as FieldErrors<Values>), ...parts.formErrors(values) };
     if (Object.keys(errors).length > 0) return { values: {}, errors };
+    const checked = parts.checks?.(result.values as Request, values, context) ?? {};
+    if (Object.keys(checked).length > 0) return { values: {}, errors: checked };
     return { values: parts.output(result.values as Request, values), errors: {} };
   };
 }
