@@ -47,10 +47,14 @@ describe("enough funds, before the review", () => {
       base_amount: "Buy 0.5 BTC at 70,000.00 USD needs 35,000 USD: Trading has 10,000 USD available",
     });
     expect(await ticketErrors(ticket({ side: "BUY", price: "20000.00", base_amount: "0.5" }))).toEqual({});
-    expect(await ticketErrors(ticket({ type: "MARKET", side: "BUY", quote_amount: "10000.01", time_in_force: "IOC" }))).toEqual({
+    expect(
+      await ticketErrors(ticket({ type: "MARKET", side: "BUY", quote_amount: "10000.01", time_in_force: "IOC" })),
+    ).toEqual({
       quote_amount: "Buy BTC for 10,000.01 USD: Trading has 10,000 USD available",
     });
-    expect(await ticketErrors(ticket({ type: "MARKET", side: "BUY", quote_amount: "10000.00", time_in_force: "IOC" }))).toEqual({});
+    expect(
+      await ticketErrors(ticket({ type: "MARKET", side: "BUY", quote_amount: "10000.00", time_in_force: "IOC" })),
+    ).toEqual({});
   });
 
   it("counts an asset the profile does not hold as none, and stops nothing while balances are unknown", async () => {
