@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
 import { CONFIRM_DUPLICATE_HEADER, previousCreateOf, type PreviousCreate } from "@/lib/duplicates";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/ref-id";
 import { problemOf } from "@/lib/client/api";
 import { useToast } from "../ui/toasts";
+import { preloadReviewPanel } from "./lazy-review-panel";
 import type { ReviewAsk } from "./review-panel";
 import { canRetry, showFieldErrors } from "./server-problem";
 import type { FormOutput } from "./spec-resolver";
@@ -100,7 +101,7 @@ export function useCreateFlow<
     },
   });
 
-  const openReview = form.handleSubmit((output) => {
+  const checkThenReview = form.handleSubmit((output) => {
     setProblem(null);
     setResult(null);
     setRepeat(null);
@@ -108,6 +109,10 @@ export function useCreateFlow<
     setReviewKey((k) => k + 1);
     setReview(output);
   });
+  const openReview = (event?: BaseSyntheticEvent) => {
+    preloadReviewPanel();
+    return checkThenReview(event);
+  };
 
   function confirm() {
     if (!review) return;

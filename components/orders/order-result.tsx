@@ -8,7 +8,7 @@ import type { Order } from "@/lib/spec/order";
 import { useFollowRecord } from "../forms/use-follow-record";
 import { StatusBadge } from "../ui/status-badge";
 import { useToast } from "../ui/toasts";
-import { describeOutcome, expiredGtt } from "./describe-order";
+import { describeOutcome, expiredGtt } from "./order-outcome";
 
 const isFinal = (status: string) => FINAL_ORDER_STATUSES.includes(status as OrderStatus);
 

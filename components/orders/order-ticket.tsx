@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useEffect } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { api } from "@/lib/client/api";
@@ -17,7 +18,7 @@ import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
-import { ReviewPanel } from "../forms/review-panel";
+import { ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
@@ -25,7 +26,6 @@ import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
 import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
-import { OrderResult } from "./order-result";
 import {
   expiryInBothZones,
   sideForKey,
@@ -44,6 +44,9 @@ const TIF_LABELS = {
   FOK: "FOK — fill or kill",
   GTT: "GTT — good till time",
 };
+/** The result card loads with the first send, not with the page (the first-load budget). */
+const OrderResult = dynamic(() => import("./order-result").then((m) => m.OrderResult));
+
 /** Quantity fields in the order a trader reads them. */
 const QUANTITY_ORDER: QuantityField[] = ["stop_price", "price", "base_amount", "quote_amount"];
 const isDecimal = (v: string) => v !== "" && decimalProblem(v) === null;

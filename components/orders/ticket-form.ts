@@ -7,7 +7,6 @@ import type { CreateOrderRequest } from "@/lib/spec/order";
 import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { newRefId } from "@/lib/ref-id";
-import { orderShortfall } from "../forms/funds";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
@@ -165,8 +164,9 @@ export const ticketResolver = specResolver<TicketValues, CreateOrderRequest, Tic
   toRequest: toOrderRequest,
   formErrors: ticketErrors,
   output: (request, v) => ({ profileId: v.profile_id, request }),
-  checks: (request, v, context) => {
-    const short = orderShortfall(request, v.profile_id, context);
-    return short ? { [short.field]: { type: "funds", message: short.message } } : {};
-  },
+  checks: () =>
+    import("../forms/funds").then(({ orderShortfall }) => (request, v, context) => {
+      const short = orderShortfall(request, v.profile_id, context);
+      return short ? { [short.field]: { type: "funds", message: short.message } } : {};
+    }),
 });

@@ -1,7 +1,6 @@
 import type { FieldErrors } from "react-hook-form";
 import { newRefId } from "@/lib/ref-id";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
-import { transferShortfall } from "../forms/funds";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
@@ -76,8 +75,9 @@ export const transferResolver = specResolver<TransferValues, CreateInternalTrans
   toRequest: toTransferRequest,
   formErrors: transferErrors,
   output: (request) => ({ request }),
-  checks: (request, _values, context) => {
-    const short = transferShortfall(request, context);
-    return short ? { amount: { type: "funds", message: short } } : {};
-  },
+  checks: () =>
+    import("../forms/funds").then(({ transferShortfall }) => (request, _values, context) => {
+      const short = transferShortfall(request, context);
+      return short ? { amount: { type: "funds", message: short } } : {};
+    }),
 });

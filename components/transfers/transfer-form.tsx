@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
@@ -12,7 +13,7 @@ import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
-import { ReviewPanel } from "../forms/review-panel";
+import { ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
@@ -20,7 +21,9 @@ import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
 import { describeTransfer, type TransferNames } from "./describe-transfer";
 import { transferDefaults, transferResolver, type TransferOutput, type TransferValues } from "./transfer-form-values";
-import { TransferResult } from "./transfer-result";
+
+/** The result card loads with the first send, not with the page (the first-load budget). */
+const TransferResult = dynamic(() => import("./transfer-result").then((m) => m.TransferResult));
 
 const AMOUNT_SCALE = 8;
 const IDENTITY_FIELDS = [

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { orderShortfall, transferShortfall, type FundsContext } from "@/components/forms/funds";
 import { canRetry, inDeskWords } from "@/components/forms/server-problem";
-import { describeOrder, describeOutcome } from "@/components/orders/describe-order";
+import { describeOrder } from "@/components/orders/describe-order";
+import { describeOutcome } from "@/components/orders/order-outcome";
 import {
   expiryInBothZones,
   sideForKey,
