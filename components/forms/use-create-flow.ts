@@ -89,6 +89,7 @@ export function useCreateFlow<
       const previous = previousCreateOf(p);
       setReviewKey((k) => k + 1);
       if (previous) {
+        setProblem(null);
         setRepeat(previous);
         return;
       }

@@ -227,6 +227,7 @@ describe("the same order or transfer again within a minute asks first", () => {
       expect(await focusedTestId(page), "the question is read first").toBe("review");
       await screenshot(page, `entry-repeat-question-${size}`);
       await expectNoSidewaysScroll(page, `the question at ${width} px`);
+      await expectAccessible(page, `the repeat question at ${width} px`);
       await ticket.getByRole("button", { name: "Don't send" }).click();
       await poll(() => ticket.getByTestId("review").count()).toBe(0);
       await poll(() => page.getByTestId("toast").filter({ hasText: "Not sent" }).count()).toBe(1);
