@@ -1,7 +1,15 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type AppServer } from "../support/app-server";
-import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs, watchWrites, WIDTHS } from "../support/browser";
+import {
+  expectAccessible,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  screenshot,
+  signInAs,
+  watchWrites,
+  WIDTHS,
+} from "../support/browser";
 
 /**
  * Entry that can't be rushed (issue 9): the review takes a deliberate act, a repeat is asked
