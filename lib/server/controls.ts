@@ -73,7 +73,11 @@ async function valueOf(rt: Runtime, create: ControlledCreate) {
   const body = create.body as Record<string, string>;
   const markets =
     create.kind === "order"
-      ? [body.market as Market, ...marketsToValue(MARKET_DETAILS[body.market as Market].quote_asset)]
+      ? [
+          body.market as Market,
+          ...marketsToValue(MARKET_DETAILS[body.market as Market].quote_asset),
+          ...marketsToValue(MARKET_DETAILS[body.market as Market].base_asset),
+        ]
       : marketsToValue(body.asset!);
   const mids = await midsOf(rt, markets);
   const valueUsd =

@@ -73,8 +73,14 @@ export function orderNotional(order: OrderAmounts, mid: string | undefined): str
   return base && price ? multiplyDecimal(base, price) : undefined;
 }
 
-/** An order's notional in USD, or undefined when a price it needs is missing. */
+/**
+ * An order's notional in USD, or undefined when a price it needs is missing. When its quote
+ * currency has no USD price (say, BTCEUR while BTCEUR's own book is empty), its base amount is
+ * valued at the base asset's USD price instead.
+ */
 export function orderValueInUsd(order: OrderAmounts, mids: Mids): string | undefined {
+  const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[order.market];
   const notional = orderNotional(order, mids[order.market]);
-  return notional === undefined ? undefined : valueInUsd(notional, MARKET_DETAILS[order.market].quote_asset, mids);
+  const byQuote = notional === undefined ? undefined : valueInUsd(notional, quote, mids);
+  return byQuote ?? (order.base_amount ? valueInUsd(order.base_amount, base, mids) : undefined);
 }

@@ -35,7 +35,7 @@ const ROLES = [
  */
 async function cancelButtonOfOpenOrder(page: Page) {
   const row = page.getByRole("row").filter({ hasText: openOrder.id.slice(0, 8) });
-  await expect.poll(() => row.count()).toBe(1);
+  await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
   const label = `${openOrder.side} ${marketLabel(openOrder.market)} ${openOrder.id.slice(0, 8)}`;
   return { button: row.getByRole("button", { name: `Cancel order ${label}` }), label };
 }
