@@ -4,8 +4,9 @@ import { problemOf } from "@/lib/client/api";
 import { formatAmount, formatAsset } from "@/lib/client/format";
 import { useBalancesOfProfiles, useTickers } from "@/lib/client/desk-queries";
 import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
-import { compareAssets, deskTotals, midOf, valuationMarkets, type AssetTotal } from "@/lib/client/valuation";
+import { compareAssets, deskTotals, type AssetTotal } from "@/lib/client/valuation";
 import { marketLabel } from "@/lib/spec/markets";
+import { marketsToValue, midsOf } from "@/lib/spec/valuation";
 import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
 
@@ -23,8 +24,8 @@ export function BalancesView() {
   const balances = useBalancesOfProfiles(list.map((p) => p.id));
   const loaded = balances.byProfile.filter((b): b is Balance[] => b !== undefined);
   const held = new Set(loaded.flat().map((b) => b.asset));
-  const tickers = useTickers([...new Set([...held].flatMap(valuationMarkets))].sort());
-  const totals = deskTotals(loaded, (m) => midOf(tickers.byMarket.get(m)));
+  const tickers = useTickers([...new Set([...held].flatMap(marketsToValue))].sort());
+  const totals = deskTotals(loaded, midsOf(tickers.byMarket));
   const error = profiles.error ?? balances.error;
   const ready = profiles.isSuccess && loaded.length === list.length && !tickers.pending;
 
@@ -43,8 +44,9 @@ export function BalancesView() {
       >
         {ready ? <DeskTotals assets={totals.assets} /> : <p className="text-sm text-ink-muted">Loading balances…</p>}
         <p className="mt-3 text-xs text-ink-muted">
-          Valued at mid prices, (best bid + best ask) / 2: crypto on its USD market, EUR and SGD at the cross of{" "}
-          {marketLabel("BTCUSD")} and {marketLabel("BTCEUR")} or {marketLabel("BTCSGD")}; each value to the cent.
+          Valued at mid prices, (best bid + best ask) / 2, or the last trade while a side of the book is empty: crypto
+          on its USD market, EUR and SGD at the cross of {marketLabel("BTCUSD")} and {marketLabel("BTCEUR")} or{" "}
+          {marketLabel("BTCSGD")}; each value to the cent.
           {ready &&
             totals.unpriced.length > 0 &&
             ` No price now for ${totals.unpriced.join(", ")}: left out of the total.`}

@@ -11,7 +11,15 @@ import {
   subtractDecimal,
   type Market,
 } from "@/lib/spec";
-import { marketsToValue, midOf, orderValueInUsd, valueInUsd, type Mids, type OrderAmounts } from "@/lib/spec/valuation";
+import {
+  marketsToValue,
+  midsOf,
+  orderValueInUsd,
+  valueInUsd,
+  type Mids,
+  type OrderAmounts,
+  type TickerPrices,
+} from "@/lib/spec/valuation";
 import { getApproval, requestApproval, type Approval } from "./approvals";
 import type { SignedInUser } from "./auth/session";
 import { findByRefId as journalEntryOf } from "./db/journal";
@@ -79,7 +87,7 @@ async function valueOf(rt: Runtime, create: ControlledCreate) {
           ...marketsToValue(MARKET_DETAILS[body.market as Market].base_asset),
         ]
       : marketsToValue(body.asset!);
-  const mids = await midsOf(rt, markets);
+  const mids = await pricesOf(rt, markets);
   const valueUsd =
     create.kind === "order"
       ? orderValueInUsd(create.body as unknown as OrderAmounts, mids)
@@ -94,15 +102,14 @@ async function valueOf(rt: Runtime, create: ControlledCreate) {
   return { valueUsd, mids };
 }
 
-async function midsOf(rt: Runtime, markets: readonly Market[]): Promise<Mids> {
-  const entries = await Promise.all(
+async function pricesOf(rt: Runtime, markets: readonly Market[]): Promise<Mids> {
+  const tickers = await Promise.all(
     [...new Set(markets)].map(async (market) => {
       const res = await rt.upstream.request({ method: "GET", path: `/markets/${market}/ticker` });
-      const t = res.body as { best_bid?: { price?: string }; best_ask?: { price?: string } } | null;
-      return [market, res.status === 200 ? midOf(t?.best_bid?.price, t?.best_ask?.price) : undefined] as const;
+      return [market, res.status === 200 ? (res.body as TickerPrices) : undefined] as const;
     }),
   );
-  return Object.fromEntries(entries.filter(([, mid]) => mid !== undefined));
+  return midsOf(tickers);
 }
 
 const limitRefused = (detail: string, meta: Record<string, unknown>) =>

@@ -3,23 +3,47 @@ import type { Market } from "./enums";
 import { MARKET_DETAILS } from "./markets";
 
 /**
- * What an amount is worth in USD, from the service's own prices: a crypto asset at the mid
- * of its USD market; EUR and SGD, which no market of the service quotes against USD, by the
- * cross of BTC's mids (EUR in USD = mid BTCUSD / mid BTCEUR; SGD likewise with BTCSGD).
- * Exact decimals throughout; USD values are kept to 8 decimals, rounded down.
+ * What an amount is worth in USD, from the service's own prices: a crypto asset at the
+ * reference price of its USD market; EUR and SGD, which no market of the service quotes
+ * against USD, by the cross of BTC's (EUR in USD = BTCUSD / BTCEUR; SGD likewise with
+ * BTCSGD). The one rule for the controls on the server and the Balances page in the browser.
+ * Exact decimals; USD values are kept to 8 decimals, rounded down (a page rounds them to the
+ * cent for showing, which gives the same cents as rounding the exact value).
  */
 
-/** The mid of each market whose book has both sides (see `midOf`). */
+/** Each market's reference price (see `referencePriceOf`); a market without one is absent. */
 export type Mids = Partial<Record<Market, string>>;
 
 const SCALE = 8;
 
-/** Best bid and best ask halved; one side alone when the other is empty; undefined with neither. */
-export function midOf(bestBid: string | undefined, bestAsk: string | undefined): string | undefined {
-  const bid = bestBid && compareDecimal(bestBid, "0") > 0 ? bestBid : undefined;
-  const ask = bestAsk && compareDecimal(bestAsk, "0") > 0 ? bestAsk : undefined;
+/** A ticker's prices, as the service answers GET /markets/{market}/ticker ("0" for none). */
+export interface TickerPrices {
+  best_bid?: { price?: string };
+  best_ask?: { price?: string };
+  last_execution?: { price?: string };
+}
+
+const positive = (price: string | undefined) => (price && compareDecimal(price, "0") > 0 ? price : undefined);
+
+/**
+ * A market's reference price: the mid of a two-sided book, (best bid + best ask) / 2; with a
+ * side empty, the last execution's price; with no trade yet, the side there is.
+ */
+export function referencePriceOf(ticker: TickerPrices | undefined): string | undefined {
+  const bid = positive(ticker?.best_bid?.price);
+  const ask = positive(ticker?.best_ask?.price);
   if (bid && ask) return divideDecimalDown(addDecimal(bid, ask), "2", SCALE);
-  return bid ?? ask;
+  return positive(ticker?.last_execution?.price) ?? bid ?? ask;
+}
+
+/** The reference prices of the markets whose tickers are given. */
+export function midsOf(tickers: Iterable<readonly [Market, TickerPrices | undefined]>): Mids {
+  const mids: Mids = {};
+  for (const [market, ticker] of tickers) {
+    const price = referencePriceOf(ticker);
+    if (price !== undefined) mids[market] = price;
+  }
+  return mids;
 }
 
 /** The markets whose mids value `asset` in USD. */

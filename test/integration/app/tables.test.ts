@@ -272,6 +272,13 @@ describe("GET /api/transfers and its CSV", () => {
   let before = "";
   beforeAll(async () => {
     before = new Date().toISOString();
+    // The controls value a BTC transfer at BTCUSD's price: rest a bid there, as no market maker runs.
+    const bid = await d.sandbox.call(
+      "POST",
+      `/profiles/${TREASURY}/orders`,
+      smallOrder(newRef("bid"), { market: "BTCUSD", price: "60000.00", base_amount: "0.0001" }),
+    );
+    expect(bid.status, JSON.stringify(bid.body)).toBe(200);
     for (const [asset, amount] of [
       ["USD", "12.50"],
       ["BTC", "0.00100000"],

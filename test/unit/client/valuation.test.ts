@@ -1,35 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { Ticker } from "@/lib/client/queries";
-import { deskTotals, midOf, usdPriceOf, usdValueOf, valuationMarkets, type Mids } from "@/lib/client/valuation";
-import type { Market } from "@/lib/spec/enums";
-
-const ticker = (bid: string, ask: string): Ticker => ({
-  market: "BTCUSD",
-  best_bid: { price: bid, amount: "1" },
-  best_ask: { price: ask, amount: "1" },
-  last_execution: { price: "0", amount: "0" },
-});
+import { deskTotals, usdValueOf } from "@/lib/client/valuation";
+import { marketsToValue, usdPriceOf, type Mids } from "@/lib/spec/valuation";
 
 /** Mids of a quiet afternoon: BTC at 65,000.125 USD and 59,800.125 EUR. */
-const MIDS: Partial<Record<Market, string>> = {
+const mids: Mids = {
   BTCUSD: "65000.125",
   BTCEUR: "59800.125",
   BTCSGD: "87750.5",
   ETHUSD: "3200.025",
 };
-const mids: Mids = (m) => MIDS[m];
-
-describe("the mid price", () => {
-  it("is halfway between the best bid and ask, exactly", () => {
-    expect(midOf(ticker("65000", "65000.25"))).toBe("65000.125");
-    expect(midOf(ticker("0.7001", "0.7002"))).toBe("0.70015");
-  });
-  it("is unknown while a side of the book is empty", () => {
-    expect(midOf(ticker("0", "65000"))).toBeUndefined();
-    expect(midOf(ticker("65000", "0"))).toBeUndefined();
-    expect(midOf(undefined)).toBeUndefined();
-  });
-});
 
 describe("an amount in USD", () => {
   it("is USD itself, to the cent", () => {
@@ -48,16 +27,16 @@ describe("an amount in USD", () => {
     expect(usdValueOf("EUR", "1000", mids)).toBe("1086.96");
     // 2500.5 * 65000.125 / 87750.5 = 1852.21523...
     expect(usdValueOf("SGD", "2500.5", mids)).toBe("1852.22");
-    expect(usdPriceOf("EUR", mids)).toBe("1.086956");
-    expect(valuationMarkets("EUR")).toEqual(["BTCUSD", "BTCEUR"]);
+    expect(usdPriceOf("EUR", mids)).toBe("1.08695633");
+    expect(marketsToValue("EUR")).toEqual(["BTCUSD", "BTCEUR"]);
   });
 
   it("has no value without a price", () => {
     expect(usdValueOf("LINK", "10", mids)).toBeUndefined();
-    expect(usdValueOf("EUR", "10", (m) => (m === "BTCEUR" ? undefined : MIDS[m]))).toBeUndefined();
+    expect(usdValueOf("EUR", "10", { ...mids, BTCEUR: undefined })).toBeUndefined();
     expect(usdValueOf("NOPE", "10", mids)).toBeUndefined();
-    expect(valuationMarkets("USD")).toEqual([]);
-    expect(valuationMarkets("LINK")).toEqual(["LINKUSD"]);
+    expect(marketsToValue("USD")).toEqual([]);
+    expect(marketsToValue("LINK")).toEqual(["LINKUSD"]);
   });
 });
 
@@ -88,7 +67,7 @@ describe("the desk's totals", () => {
         available: "1000",
         trading: "0",
         total: "1000",
-        usdPrice: "1.086956",
+        usdPrice: "1.08695633",
         usdValue: "1086.96",
       },
       {

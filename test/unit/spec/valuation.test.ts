@@ -1,13 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { midOf, orderNotional, orderValueInUsd, usdPriceOf, valueInUsd } from "@/lib/spec/valuation";
+import { midsOf, orderNotional, orderValueInUsd, referencePriceOf, usdPriceOf, valueInUsd } from "@/lib/spec/valuation";
 
 const mids = { BTCUSD: "60000", BTCEUR: "50000", BTCSGD: "80000", ETHUSD: "3000.5" };
 
 describe("valuation in USD", () => {
-  it("takes the mid of a two-sided book, or the side there is", () => {
-    expect(midOf("99.5", "100.5")).toBe("100.00000000");
-    expect(midOf("0", "100.5")).toBe("100.5");
-    expect(midOf(undefined, undefined)).toBeUndefined();
+  it("takes the mid of a two-sided book, else the last trade, else the side there is", () => {
+    const ticker = (bid: string, ask: string, last = "0") => ({
+      best_bid: { price: bid },
+      best_ask: { price: ask },
+      last_execution: { price: last },
+    });
+    expect(referencePriceOf(ticker("99.5", "100.5", "98"))).toBe("100.00000000");
+    expect(referencePriceOf(ticker("65000", "65000.25"))).toBe("65000.12500000");
+    expect(referencePriceOf(ticker("0", "100.5", "99"))).toBe("99");
+    expect(referencePriceOf(ticker("99.5", "0", "101"))).toBe("101");
+    expect(referencePriceOf(ticker("0", "100.5"))).toBe("100.5");
+    expect(referencePriceOf(ticker("0", "0"))).toBeUndefined();
+    expect(referencePriceOf(undefined)).toBeUndefined();
+    expect(
+      midsOf([
+        ["BTCUSD", ticker("1", "3")],
+        ["ETHUSD", ticker("0", "0")],
+        ["BTCEUR", undefined],
+      ]),
+    ).toEqual({
+      BTCUSD: "2.00000000",
+    });
   });
 
   it("values crypto at its USD mid and EUR and SGD by the BTC cross", () => {
