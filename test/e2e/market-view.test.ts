@@ -38,26 +38,34 @@ async function traderPage(width: number = WIDTHS.desk): Promise<{ page: Page; ti
 /** "65,000.25" as the decimal it shows. */
 const shown = (text: string | null) => new Decimal((text ?? "").replace(/,/g, "").trim());
 
-/** One side's rows as the ladder shows them: price, size and running total. */
-async function rowsOf(ladder: Locator, side: "ask" | "bid") {
-  return Promise.all(
-    (await ladder.locator(`tr[data-side='${side}']`).all()).map(async (row) => {
-      const [price, size, total] = await row.locator("td").allTextContents();
-      return { price: shown(price!), size: shown(size!), total: shown(total!) };
-    }),
+/** Both sides as the ladder shows them, price, size and running total, read in one moment. */
+async function ladderRows(ladder: Locator) {
+  const rows = await ladder.evaluate((table) =>
+    [...table.querySelectorAll<HTMLTableRowElement>("tr[data-side]")].map((row) => ({
+      side: row.dataset.side,
+      cells: [...row.cells].map((c) => c.textContent ?? ""),
+    })),
   );
+  const side = (name: string) =>
+    rows
+      .filter((r) => r.side === name)
+      .map(({ cells: [price, size, total] }) => ({ price: shown(price!), size: shown(size!), total: shown(total!) }));
+  return { asks: side("ask"), bids: side("bid") };
 }
 
 /**
- * Clicks a price on the ladder and answers the price it showed, read in the same moment: the
- * book is requoted every second, so reading first and clicking after could meet another price.
+ * Clicks the best price of a side of the ladder and answers the price it showed, found, read
+ * and clicked in one step in the page: the book is requoted every second, and a row found
+ * first and clicked after may be another price's, or gone.
  */
-const pickOn = (button: Locator) =>
-  button.evaluate((b: HTMLButtonElement) => {
-    const text = b.textContent;
-    b.click();
-    return text;
-  });
+const pickBest = (ladder: Locator, side: "ask" | "bid") =>
+  ladder.evaluate((table, side) => {
+    const buttons = [...table.querySelectorAll<HTMLButtonElement>(`tr[data-side='${side}'] button`)];
+    // Asks are shown highest first: the best ask is the last one.
+    const best = side === "ask" ? buttons.at(-1) : buttons[0];
+    best!.click();
+    return best!.textContent;
+  }, side);
 
 /** The chart's canvas as an image, to see that it was redrawn. */
 const chartPixels = (chart: Locator) =>
@@ -67,7 +75,7 @@ describe("the depth ladder", () => {
   it("shows the book's top levels: asks above bids, best prices at the spread, running totals exact", async () => {
     const { page, ladder } = await traderPage();
     await expect.poll(() => ladder.locator("tr[data-side='ask']").count()).toBeGreaterThan(0);
-    const [asks, bids] = await Promise.all([rowsOf(ladder, "ask"), rowsOf(ladder, "bid")]);
+    const { asks, bids } = await ladderRows(ladder);
     expect(asks.length).toBeLessThanOrEqual(10);
     expect(bids.length).toBeLessThanOrEqual(10);
     // Asks are shown highest first, so the best (lowest) ask sits just above the spread.
@@ -94,22 +102,19 @@ describe("the depth ladder", () => {
     const { page, ticket, ladder } = await traderPage();
     const price = ticket.getByLabel("Price (USD)", { exact: true });
     await expect.poll(() => price.inputValue()).toBe("");
-    const bestAsk = ladder.locator("tr[data-side='ask'] button").last();
-    const bestBid = ladder.locator("tr[data-side='bid'] button").first();
-
-    const askText = await pickOn(bestAsk);
+    const askText = await pickBest(ladder, "ask");
     const said = page.getByTestId("depth-ladder-status");
     expect(await said.textContent()).toMatch(/^Price set to /);
     expect(shown(askText).eq(shown(await price.inputValue()))).toBe(true);
-    expect(shown(await pickOn(bestBid)).eq(shown(await price.inputValue()))).toBe(true);
+    expect(shown(await pickBest(ladder, "bid")).eq(shown(await price.inputValue()))).toBe(true);
 
     // A stop-market order takes a stop price, not a limit price.
     await ticket.getByLabel("Order type", { exact: true }).selectOption("STOP_MARKET");
     const stop = ticket.getByLabel("Stop price (USD)", { exact: true });
-    expect(shown(await pickOn(bestBid)).eq(shown(await stop.inputValue()))).toBe(true);
+    expect(shown(await pickBest(ladder, "bid")).eq(shown(await stop.inputValue()))).toBe(true);
     // A market order takes none, and says so.
     await ticket.getByLabel("Order type", { exact: true }).selectOption("MARKET");
-    await bestBid.click();
+    await ladder.locator("tr[data-side='bid'] button").first().click();
     await expect.poll(() => page.getByText("A market order takes no price").count()).toBe(1);
     await page.close();
   });
