@@ -1,10 +1,12 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import type { RefObject } from "react";
 import type { Market } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import { Card } from "../ui/card";
 import { DepthLadder } from "./depth-ladder";
+import { useTicketPricePick } from "./ticket-price-pick";
 
 /** The charting library is the heaviest part: it arrives last, in a chunk of its own. */
 const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChart), {
@@ -12,8 +14,12 @@ const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChar
   loading: () => <div aria-hidden className="h-64 animate-pulse rounded-md bg-surface-raised lg:h-full" />,
 });
 
-/** A market at a glance beside the ticket: recent trades as a chart, and the book's top levels. */
-export function MarketView({ market, onPickPrice }: { market: Market; onPickPrice?: (price: string) => string }) {
+/**
+ * A market at a glance beside the ticket: recent trades as a chart, and the book's top levels,
+ * whose prices fill the ticket when drawn inside its form context.
+ */
+export function MarketView({ market, ticketPart }: { market: Market; ticketPart: RefObject<HTMLElement | null> }) {
+  const onPickPrice = useTicketPricePick(ticketPart);
   return (
     <Card title={`${marketLabel(market)} market`} className="min-w-0">
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">

@@ -119,6 +119,21 @@ describe("the depth ladder", () => {
     await page.close();
   });
 
+  it("leaves the price of an order under review as it is", async () => {
+    const { page, ticket, ladder } = await traderPage();
+    await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
+    await pickBest(ladder, "bid");
+    await ticket.getByLabel("Base amount (BTC)", { exact: true }).fill("0.01");
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    await page.getByTestId("order-review").waitFor();
+    const price = ticket.getByLabel("Price (USD)", { exact: true });
+    const reviewed = await price.inputValue();
+    await pickBest(ladder, "ask");
+    expect(await page.getByTestId("depth-ladder-status").textContent()).toMatch(/under review/);
+    expect(await price.inputValue()).toBe(reviewed);
+    await page.close();
+  });
+
   it("follows the market chosen on the ticket", async () => {
     const { page, ticket } = await traderPage();
     await ticket.getByLabel("Market", { exact: true }).selectOption("ETHEUR");
