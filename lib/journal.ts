@@ -6,7 +6,8 @@ import type { Problem } from "@/lib/spec/problem";
  * and completed with the outcome. Shared by the back end that writes it and the pages that show it.
  */
 export type JournalKind = "order" | "transfer" | "cancel";
-export type JournalStatus = "pending" | "succeeded" | "failed";
+/** "declined": never sent, the person answered "don't send" to "You sent this N s ago. Send another?". */
+export type JournalStatus = "pending" | "succeeded" | "failed" | "declined";
 
 export interface JournalEntry {
   id: string;
@@ -34,6 +35,8 @@ export interface JournalEntry {
   problem: Problem | null;
   /** The resulting order or transfer id; the cancelled order's id. */
   result_id: string | null;
+  /** The ref_id of the earlier create this one repeats, when the person was asked: sent anyway, or declined. */
+  duplicate_of: string | null;
 }
 
 /** What a cancel entry records: the order, and what was asked when the dashboard placed it. */

@@ -1,41 +1,117 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "../ui/button";
 
 /**
- * The step between a checked form and the request: the request in words, its ref_id,
- * and Confirm (focused) or Edit. After a failure, Confirm says it retries the same ref_id.
+ * How long the button that sends ignores activation after it appears. Enter in a field opens
+ * the review; a second Enter (or a Space, or a click) a moment later must not send an order
+ * nobody read: sending takes a deliberate act after the review is on screen.
+ */
+export const REVIEW_ARMING_MS = 700;
+
+/** What the review asks for: the first send, a retry of the same ref_id, or an answer about a repeat. */
+export type ReviewAsk = "confirm" | "retry" | "repeat";
+
+/**
+ * The step between a checked form and the request: the request in words and its details,
+ * then Confirm or Edit. Focus lands on the review itself (a region read first), never on the
+ * button that sends, and that button ignores activation for REVIEW_ARMING_MS. After a
+ * timeout, a 5xx or a lost connection it retries the same ref_id; when the back end asks
+ * about a repeat, "Send another" or "Don't send". Give it a new `key` for each answer that keeps
+ * it open, so focus and the pause start again.
  */
 export function ReviewPanel({
   testId,
   sentence,
-  refId,
+  details,
+  ask,
+  secondsAgo,
   pending,
-  failed,
   onConfirm,
   onEdit,
+  onDecline,
 }: {
   testId: string;
   sentence: string;
-  refId: string | undefined;
+  /** Exact values under the sentence: the ref_id, a GTT expiry's 13 digits. */
+  details: [string, string | undefined][];
+  ask: ReviewAsk;
+  /** For "repeat": how long ago the same create was sent. */
+  secondsAgo?: number;
   pending: boolean;
-  failed: boolean;
+  /** Sends (or retries, or sends another). */
   onConfirm: () => void;
   onEdit: () => void;
+  /** "Don't send", for "repeat". */
+  onDecline: () => void;
 }) {
+  const headingId = useId();
+  const region = useRef<HTMLElement>(null);
+  const armed = useArmed();
+  // The question is read from its start, not from the button that would answer it.
+  useEffect(() => region.current?.focus(), []);
+  const send = () => armed && !pending && onConfirm();
+
   return (
-    <section aria-label="Review" className="space-y-3 rounded-md border border-brand/30 bg-brand-soft/40 p-3">
-      <h3 className="text-sm font-semibold">Review</h3>
+    <section
+      ref={region}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      data-testid="review"
+      className="space-y-3 rounded-md border border-brand/30 bg-brand-soft/40 p-3 focus:outline-2 focus:outline-brand"
+    >
+      <h3 id={headingId} className="text-sm font-semibold">
+        Review
+      </h3>
       <p data-testid={testId} className="text-sm">
         {sentence}
       </p>
-      <p className="font-mono text-xs text-ink-muted">ref_id {refId}</p>
-      <div className="flex gap-2">
-        <Button onClick={onConfirm} disabled={pending} autoFocus>
-          {pending ? "Sending…" : failed ? "Retry with the same ref_id" : "Confirm and send"}
+      <dl className="font-mono text-xs text-ink-muted">
+        {details
+          .filter(([, value]) => value)
+          .map(([name, value]) => (
+            <div key={name} className="flex gap-2">
+              <dt>{name}</dt>
+              <dd className="break-all">{value}</dd>
+            </div>
+          ))}
+      </dl>
+      {ask === "repeat" && (
+        <p role="alert" data-testid="repeat-question" className="text-sm font-semibold text-warn">
+          You sent this {secondsAgo} s ago. Send another?
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button
+          onClick={send}
+          disabled={pending}
+          aria-disabled={!armed || undefined}
+          data-armed={armed}
+          className={armed ? "" : "opacity-60"}
+        >
+          {pending ? "Sending…" : SEND_WORDS[ask]}
         </Button>
-        <Button variant="secondary" onClick={onEdit} disabled={pending}>
-          Edit
+        <Button variant="secondary" onClick={ask === "repeat" ? onDecline : onEdit} disabled={pending}>
+          {ask === "repeat" ? "Don't send" : "Edit"}
         </Button>
       </div>
     </section>
   );
+}
+
+const SEND_WORDS: Record<ReviewAsk, string> = {
+  confirm: "Confirm and send",
+  retry: "Retry with the same ref_id",
+  repeat: "Send another",
+};
+
+/** False for REVIEW_ARMING_MS after the panel appears, then true. */
+function useArmed(): boolean {
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setArmed(true), REVIEW_ARMING_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return armed;
 }

@@ -1,4 +1,5 @@
 import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { formatAmount } from "@/lib/client/format";
 import type { Problem } from "@/lib/spec/problem";
 
 /** A 400 from the server names fields: show each rule on its own field too. */
@@ -7,4 +8,45 @@ export function showFieldErrors<T extends FieldValues, O>(form: UseFormReturn<T,
     const field = e.field.split(".")[0]!;
     if (field in form.getValues()) form.setError(field as never, { type: "server", message: e.message });
   }
+}
+
+/** A retry can help after a timeout (504), another 5xx or a lost connection (0); a 4xx is an answer. */
+export const canRetry = (p: Problem): boolean => p.status === 0 || p.status >= 500;
+
+interface InsufficientFunds {
+  profile_id: string;
+  asset: string;
+  available: string;
+  needed: string;
+}
+
+const insufficientFundsOf = (p: Problem): InsufficientFunds | undefined => {
+  const meta = p.meta as Partial<InsufficientFunds> | undefined;
+  const named = /insufficient-funds$/.test(p.type) || p.title === "Insufficient Funds";
+  return named && meta?.profile_id && meta.asset && meta.available && meta.needed
+    ? (meta as InsufficientFunds)
+    : undefined;
+};
+
+/**
+ * The service's problem in the desk's words: profiles by nickname instead of id, amounts
+ * formatted. "insufficient USD funds in profile 7f3c…: 5000 needed, 350 available" becomes
+ * "Trading has 350 USD available; this order needs 5,000 USD."
+ */
+export function inDeskWords(
+  p: Problem,
+  what: "order" | "transfer",
+  profiles: readonly { id: string; nickname: string }[],
+): Problem {
+  const nickname = (id: string) => profiles.find((x) => x.id === id)?.nickname ?? `profile ${id}`;
+  const funds = insufficientFundsOf(p);
+  if (funds) {
+    const has = `${formatAmount(funds.available)} ${funds.asset}`;
+    const detail = `${nickname(funds.profile_id)} has ${has} available; this ${what} needs ${formatAmount(funds.needed)} ${funds.asset}.`;
+    return { ...p, detail };
+  }
+  let detail = p.detail;
+  for (const { id, nickname: name } of profiles)
+    detail = detail?.split(`profile ${id}`).join(name).split(id).join(name);
+  return { ...p, detail };
 }

@@ -16,7 +16,19 @@ export interface SpecResolverParts<Values extends FieldValues, Request, Output e
   formErrors: (values: Values) => FieldErrors<Values>;
   /** The output from the request the schema accepted (and the values, for what is not sent in it). */
   output: (request: Request, values: Values) => Output;
+  /**
+   * Rules on the accepted request against what the page knows, handed in as the form's
+   * `context` (the balance that must cover it); run once every other rule holds. Loaded with
+   * the schema, on the first check.
+   */
+  checks?: () => Promise<RequestChecks<Values, Request>>;
 }
+
+export type RequestChecks<Values extends FieldValues, Request> = (
+  request: Request,
+  values: Values,
+  context: unknown,
+) => FieldErrors<Values>;
 
 /**
  * react-hook-form's zod resolver on a lib/spec schema, so the browser refuses exactly what
@@ -26,17 +38,17 @@ export interface SpecResolverParts<Values extends FieldValues, Request, Output e
 export function specResolver<Values extends FieldValues, Request, Output extends FormOutput<Request>>(
   parts: SpecResolverParts<Values, Request, Output>,
 ): Resolver<Values, unknown, Output> {
-  let check: Promise<Resolver<FieldValues, unknown, Request>> | undefined;
+  let check: Promise<[Resolver<FieldValues, unknown, Request>, RequestChecks<Values, Request>]> | undefined;
   return async (values, context, options) => {
     // A failed load (a chunk lost to the network) is tried again on the next check.
-    check ??= parts.schema().then(
-      (schema) => zodResolver(schema),
+    check ??= Promise.all([parts.schema(), parts.checks?.() ?? noChecks]).then(
+      ([schema, checks]) => [zodResolver(schema), checks],
       (error: unknown) => {
         check = undefined;
         throw error;
       },
     );
-    const checkRequest = await check;
+    const [checkRequest, checkFacts] = await check;
     const result = await checkRequest(parts.toRequest(values), context, {
       ...options,
       // The schema checks the request, not the form's fields: no field refs, no native messages.
@@ -46,6 +58,10 @@ export function specResolver<Values extends FieldValues, Request, Output extends
     });
     const errors: FieldErrors<Values> = { ...(result.errors as FieldErrors<Values>), ...parts.formErrors(values) };
     if (Object.keys(errors).length > 0) return { values: {}, errors };
+    const checked = checkFacts(result.values as Request, values, context);
+    if (Object.keys(checked).length > 0) return { values: {}, errors: checked };
     return { values: parts.output(result.values as Request, values), errors: {} };
   };
 }
+
+const noChecks = () => ({});

@@ -1,59 +1,169 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
+import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
+import { CONFIRM_DUPLICATE_HEADER, previousCreateOf, type PreviousCreate } from "@/lib/duplicates";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/ref-id";
 import { problemOf } from "@/lib/client/api";
-import { showFieldErrors } from "./server-problem";
+import { useToast } from "../ui/toasts";
+import { preloadReviewPanel } from "./lazy-review-panel";
+import type { ReviewAsk } from "./review-panel";
+import { canRetry, showFieldErrors } from "./server-problem";
 import type { FormOutput } from "./spec-resolver";
+
+export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
+  /** Sends the create; `headers` carries the answer "send another" (Confirm-Duplicate). */
+  send: (output: Output, headers: Record<string, string>) => Promise<Created>;
+  /** Journals the answer "don't send" about a repeat of `duplicateOf`; nothing is sent. */
+  decline: (output: Output, duplicateOf: string) => Promise<unknown>;
+  /** Query keys whose data a send changes. */
+  refresh: readonly string[];
+  /** Emptied after a send, so the same create is not sent again by a second Enter: the amounts. */
+  clearAfterSend: readonly Path<Values>[];
+  /** Where a keyboard user carries on after a send: the first amount field. */
+  focusAfterSend: () => Path<Values>;
+  /** A rule that can break while the review is open (a GTT expiry), checked again at Confirm. */
+  recheck?: (output: Output) => { field: Path<Values>; message: string } | undefined;
+}
 
 /**
  * Check → review → send, shared by the order ticket and the transfer form, whose resolvers
- * (specResolver) hand over the checked request as `output.request`. The ref_id is
- * kept after a failure (a retry is the same create to the service) and renewed after a
- * success (the next create is a new one).
+ * (specResolver) hand over the checked request as `output.request`.
+ *
+ * - Only a timeout, a 5xx or a lost connection keeps the review open to retry the same ref_id
+ *   (the same create to the service). A refusal (4xx) closes it back to the form with the
+ *   problem, and a new ref_id: the next attempt is an edit, a new create.
+ * - A repeat of a create sent moments ago comes back as a question (409 possible-duplicate);
+ *   the answer is sent with the create (Confirm-Duplicate) or journaled (decline).
+ * - After a success the amounts are emptied, the ref_id renewed and focus returns to the form.
  */
 export function useCreateFlow<
   Values extends FieldValues & { ref_id: string },
   Output extends FormOutput<unknown>,
   Created,
->(
-  form: UseFormReturn<Values, unknown, Output>,
-  send: (output: Output) => Promise<Created>,
-  refresh: readonly string[],
-) {
+>(form: UseFormReturn<Values, unknown, Output>, parts: CreateFlowParts<Values, Output, Created>) {
   const [review, setReview] = useState<Output | null>(null);
   const [result, setResult] = useState<Created | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
+  /** The recent create the back end asked about, until the person answers. */
+  const [repeat, setRepeat] = useState<PreviousCreate | null>(null);
+  /** The repeat the person chose to send, kept for a retry of the same ref_id. */
+  const [confirmedOf, setConfirmedOf] = useState<string | undefined>();
+  /** A new panel (focus and pause again) for each answer that keeps the review open. */
+  const [reviewKey, setReviewKey] = useState(0);
+  const focusTo = useRef<Path<Values> | null>(null);
   const queryClient = useQueryClient();
+  const notify = useToast();
+
+  // Focus moves once the fieldset the review disabled is enabled again.
+  useEffect(() => {
+    if (review === null && focusTo.current) {
+      form.setFocus(focusTo.current);
+      focusTo.current = null;
+    }
+  }, [form, review]);
+
+  const renewRefId = () => form.setValue("ref_id" as Path<Values>, newRefId() as PathValue<Values, Path<Values>>);
+  const backToForm = (field: Path<Values>) => {
+    setReview(null);
+    setRepeat(null);
+    setConfirmedOf(undefined);
+    focusTo.current = field;
+  };
+
   const mutation = useMutation({
-    mutationFn: send,
+    mutationFn: ({ output, confirm }: { output: Output; confirm?: string }) =>
+      parts.send(output, confirm ? { [CONFIRM_DUPLICATE_HEADER]: confirm } : {}),
     onSuccess: (created) => {
       setResult(created);
-      setReview(null);
-      form.setValue("ref_id" as never, newRefId() as never);
-      for (const key of refresh) void queryClient.invalidateQueries({ queryKey: [key] });
+      setProblem(null);
+      renewRefId();
+      for (const field of parts.clearAfterSend) form.setValue(field, "" as PathValue<Values, Path<Values>>);
+      for (const key of parts.refresh) void queryClient.invalidateQueries({ queryKey: [key] });
+      backToForm(parts.focusAfterSend());
     },
     onError: (error) => {
       const p = problemOf(error);
+      const previous = previousCreateOf(p);
+      setReviewKey((k) => k + 1);
+      if (previous) {
+        setProblem(null);
+        setRepeat(previous);
+        return;
+      }
       setProblem(p);
+      if (canRetry(p)) return;
       showFieldErrors(form, p);
+      renewRefId();
+      const refused = Object.keys(form.formState.errors)[0] as Path<Values> | undefined;
+      backToForm(refused ?? parts.focusAfterSend());
     },
   });
-  const openReview = form.handleSubmit((output) => {
+
+  const checkThenReview = form.handleSubmit((output) => {
     setProblem(null);
     setResult(null);
+    setRepeat(null);
+    setConfirmedOf(undefined);
+    setReviewKey((k) => k + 1);
     setReview(output);
   });
+  const openReview = (event?: BaseSyntheticEvent) => {
+    preloadReviewPanel();
+    return checkThenReview(event);
+  };
+
+  function confirm() {
+    if (!review) return;
+    const stale = parts.recheck?.(review);
+    if (stale) {
+      form.setError(stale.field, { type: "stale", message: stale.message });
+      backToForm(stale.field);
+      return;
+    }
+    mutation.mutate({ output: review, confirm: confirmedOf });
+  }
+
+  function sendAnother() {
+    if (!review || !repeat) return;
+    setConfirmedOf(repeat.ref_id);
+    setRepeat(null);
+    mutation.mutate({ output: review, confirm: repeat.ref_id });
+  }
+
+  function decline() {
+    if (!review || !repeat) return;
+    const answer = parts.decline(review, repeat.ref_id);
+    renewRefId();
+    backToForm(parts.focusAfterSend());
+    answer.then(
+      () => {
+        notify({ title: "Not sent", detail: "Your answer is in Activity.", tone: "info" });
+        void queryClient.invalidateQueries({ queryKey: ["activity"] });
+      },
+      (error: unknown) =>
+        notify({
+          title: "Not sent",
+          detail: `The answer was not journaled: ${problemOf(error).detail}`,
+          tone: "warning",
+        }),
+    );
+  }
+
+  const ask: ReviewAsk = repeat ? "repeat" : problem && canRetry(problem) ? "retry" : "confirm";
   return {
     review,
     result,
     problem,
     pending: mutation.isPending,
+    ask,
+    secondsAgo: repeat?.seconds_ago,
+    reviewKey,
     openReview,
-    confirm: () => review && mutation.mutate(review),
-    edit: () => setReview(null),
+    confirm: ask === "repeat" ? sendAnother : confirm,
+    decline,
+    edit: () => backToForm(parts.focusAfterSend()),
   };
 }

@@ -1,24 +1,38 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
 import { Time } from "@/lib/client/time-zone";
-import { FINAL_ORDER_STATUSES } from "@/lib/spec/enums";
+import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
+import { useFollowRecord } from "../forms/use-follow-record";
 import { StatusBadge } from "../ui/status-badge";
+import { useToast } from "../ui/toasts";
+import { describeOutcome, expiredGtt } from "./order-outcome";
+
+const isFinal = (status: string) => FINAL_ORDER_STATUSES.includes(status as OrderStatus);
+
+/** The notice when the order the card follows fills, is cancelled (a GTT expiry too) or is rejected. */
+function finalNotice(order: Order) {
+  const detail = describeOutcome(order);
+  if (order.status === "FILLED") return { title: "Order filled", detail, tone: "success" as const };
+  if (order.status === "REJECTED") return { title: "Order rejected", detail, tone: "error" as const };
+  return { title: expiredGtt(order) ? "GTT order expired" : "Order cancelled", detail, tone: "warning" as const };
+}
 
 /**
- * What the service answered, kept current: the create answers SUBMITTED, and the order
- * fills or rests an instant later, so the record is re-read until it is final.
+ * What the service answered, kept current until the order is final, in words next to what was
+ * asked ("Bought 0.0154 BTC of 0.0154 BTC at avg 64,912.50 USD"), with a notice when it ends.
  */
 export function OrderResult({ order: created }: { order: Order }) {
-  const { data: order = created } = useQuery({
+  const notify = useToast();
+  const order = useFollowRecord({
+    created,
     queryKey: ["orders", "one", created.id],
-    queryFn: () =>
+    read: () =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(created.profile_id)}/orders/${encodeURIComponent(created.id)}`),
-    initialData: created,
-    refetchInterval: (q) => (q.state.data && FINAL_ORDER_STATUSES.includes(q.state.data.status) ? false : 1_000),
+    isFinal,
+    onFinal: (o) => notify(finalNotice(o)),
   });
   const filled = /[1-9]/.test(order.amount_filled);
   return (
@@ -31,6 +45,9 @@ export function OrderResult({ order: created }: { order: Order }) {
         <span className="font-semibold">Order sent</span>
         <StatusBadge status={order.status} />
       </div>
+      <p className="mt-2 font-medium" data-testid="order-outcome">
+        {describeOutcome(order)}
+      </p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
         <dt className="text-ink-muted">Amount filled</dt>
         <dd className="font-mono" data-testid="order-result-filled">

@@ -1,7 +1,11 @@
 "use client";
 
+import dynamic from "next/dynamic";
+import { useEffect } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { api } from "@/lib/client/api";
+import { useProfileNames } from "@/lib/client/profile-names";
+import { useTimeZone } from "@/lib/client/time-zone";
 import { useBalances, useProfiles, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { MARKETS, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
@@ -11,21 +15,25 @@ import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
+import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
-import { ReviewPanel } from "../forms/review-panel";
+import { ReviewPanel } from "../forms/lazy-review-panel";
+import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
 import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
-import { OrderResult } from "./order-result";
 import {
+  expiryInBothZones,
+  sideForKey,
+  staleExpiry,
+  stopTriggersAtOnce,
   ticketDefaults,
   ticketResolver,
   timeInForceAfterTypeChange,
-  toOrderRequest,
   type TicketOutput,
   type TicketValues,
 } from "./ticket-form";
@@ -36,6 +44,9 @@ const TIF_LABELS = {
   FOK: "FOK — fill or kill",
   GTT: "GTT — good till time",
 };
+/** The result card loads with the first send, not with the page (the first-load budget). */
+const OrderResult = dynamic(() => import("./order-result").then((m) => m.OrderResult));
+
 /** Quantity fields in the order a trader reads them. */
 const QUANTITY_ORDER: QuantityField[] = ["stop_price", "price", "base_amount", "quote_amount"];
 const isDecimal = (v: string) => v !== "" && decimalProblem(v) === null;
@@ -50,22 +61,41 @@ function estimateNotional(v: TicketValues, bestBid?: string): string | undefined
   return isDecimal(price) && isDecimal(v.base_amount) ? multiplyDecimal(price, v.base_amount) : undefined;
 }
 
+/** The amount field a trader types next: the base amount, or a market buy's quote amount. */
+const firstAmountField = (v: TicketValues): "base_amount" | "quote_amount" =>
+  quantityRuleFor(v.type, v.side).required.includes("base_amount") ? "base_amount" : "quote_amount";
+
 /** Treasury's order ticket: every rule of the service checked on its field before anything is sent. */
 export function OrderTicket() {
+  const { profiles, nickname } = useProfileNames();
+  const { zone } = useTimeZone();
+  const funds = useFundsContext(nickname);
   const form = useForm<TicketValues, unknown, TicketOutput>({
     resolver: ticketResolver,
     defaultValues: ticketDefaults(),
     // Checked on Review, then as the user corrects: no error appears (and moves the button) mid-click.
     mode: "onSubmit",
+    // The balance the order must fit, for the funds check before the review.
+    context: funds,
   });
-  const profiles = useProfiles();
-  const flow = useCreateFlow(
-    form,
-    ({ profileId, request }: TicketOutput) =>
-      api<Order>(`/api/v2/profiles/${encodeURIComponent(profileId)}/orders`, { method: "POST", body: request }),
-    ["orders", "balances", "activity", "submitters"],
-  );
-  const profileName = (id: string) => profiles.data?.find((p) => p.id === id)?.nickname ?? id;
+  const flow = useCreateFlow(form, {
+    send: ({ profileId: id, request }, headers) =>
+      api<Order>(`/api/v2/profiles/${encodeURIComponent(id)}/orders`, { method: "POST", body: request, headers }),
+    decline: ({ profileId: id, request }, duplicateOf) =>
+      api("/api/activity/declined", {
+        method: "POST",
+        body: { kind: "order", profile_id: id, request, duplicate_of: duplicateOf },
+      }),
+    refresh: ["orders", "balances", "activity", "submitters"],
+    clearAfterSend: ["base_amount", "quote_amount"],
+    focusAfterSend: () => firstAmountField(form.getValues()),
+    recheck: ({ request }) => {
+      const message = staleExpiry(request);
+      return message ? { field: "expiration_date", message } : undefined;
+    },
+  });
+  useSideShortcuts(form, flow.review !== null);
+  const review = flow.review?.request;
 
   return (
     <Card title="Order ticket">
@@ -74,15 +104,24 @@ export function OrderTicket() {
           <fieldset disabled={flow.review !== null} className="space-y-4">
             <TicketFields form={form} />
           </fieldset>
-          {flow.review ? (
+          {flow.review && review ? (
             <ReviewPanel
+              key={flow.reviewKey}
               testId="order-review"
-              sentence={describeOrder(flow.review.request, profileName(flow.review.profileId))}
-              refId={flow.review.request.ref_id}
+              sentence={describeOrder(review, nickname(flow.review.profileId), {
+                recipientName: review.recipient_profile_id && nickname(review.recipient_profile_id),
+                zone,
+              })}
+              details={[
+                ["ref_id", review.ref_id],
+                ["expiration_date", review.expiration_date],
+              ]}
+              ask={flow.ask}
+              secondsAgo={flow.secondsAgo}
               pending={flow.pending}
-              failed={flow.problem !== null}
               onConfirm={flow.confirm}
               onEdit={flow.edit}
+              onDecline={flow.decline}
             />
           ) : (
             <Button type="submit" className="w-full">
@@ -90,13 +129,30 @@ export function OrderTicket() {
             </Button>
           )}
           {flow.problem && (
-            <ProblemAlert problem={flow.problem} title={`The order was not placed: ${flow.problem.title}`} />
+            <ProblemAlert
+              problem={inDeskWords(flow.problem, "order", profiles)}
+              title={`The order was not placed: ${flow.problem.title}`}
+            />
           )}
           {flow.result && <OrderResult order={flow.result} />}
         </form>
       </FormProvider>
     </Card>
   );
+}
+
+/** B and S choose Buy and Sell while focus is not in a field that takes text, and no review is open. */
+function useSideShortcuts(form: UseFormReturn<TicketValues, unknown, TicketOutput>, reviewing: boolean) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const side = sideForKey(e);
+      if (!side || reviewing || !sidesFor(form.getValues("type")).includes(side)) return;
+      e.preventDefault();
+      form.setValue("side", side);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [form, reviewing]);
 }
 
 function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, TicketOutput> }) {
@@ -111,6 +167,17 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const rule = quantityRuleFor(type, side);
   const shown = QUANTITY_ORDER.filter((f) => rule.required.includes(f));
   const available = (asset: string) => balances.data?.find((b) => b.asset === asset)?.available;
+  const stopWarning = stopTriggersAtOnce(values, ticker.data?.last_execution.price);
+  const priceHint = (field: QuantityField) => (
+    <>
+      Tick size {MARKET_DETAILS[market].tick_rate}
+      {field === "stop_price" && stopWarning && (
+        <span data-testid="stop-warning" className="mt-0.5 block font-medium text-warn">
+          {stopWarning}
+        </span>
+      )}
+    </>
+  );
 
   function preset(field: QuantityField, percent: number) {
     if (field === "quote_amount") {
@@ -170,7 +237,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
             name={field}
             label={`${FIELD_LABELS[field]} (${field === "base_amount" ? base : quote})`}
             inputMode="decimal"
-            hint={field.endsWith("price") ? `Tick size ${MARKET_DETAILS[market].tick_rate}` : undefined}
+            hint={field.endsWith("price") ? priceHint(field) : undefined}
           />
           {presetsFor(field) && (
             <div className="mt-1 flex gap-1" role="group" aria-label={`${FIELD_LABELS[field]} from balance`}>
@@ -200,9 +267,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
             type="datetime-local"
             step={1}
             hint={
-              values.expiration_date
-                ? `Sent as ${toOrderRequest(values).expiration_date ?? "—"}`
-                : "More than 10 seconds from now"
+              (values.expiration_date && expiryInBothZones(values.expiration_date)) ?? "More than 10 seconds from now"
             }
           />
         )}

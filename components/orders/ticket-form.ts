@@ -1,6 +1,8 @@
 import type { FieldErrors } from "react-hook-form";
-import { toUnixMillis } from "@/lib/client/format";
+import { formatAmount, formatTime, toUnixMillis } from "@/lib/client/format";
+import { compareDecimal, decimalProblem } from "@/lib/spec/decimal";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
+import { GTT_MIN_LEAD_MILLIS } from "@/lib/spec/limits";
 import type { CreateOrderRequest } from "@/lib/spec/order";
 import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
@@ -87,6 +89,66 @@ export function toOrderRequest(v: TicketValues): Record<string, unknown> {
 export const timeInForceAfterTypeChange = (type: OrderType, current: TimeInForce): TimeInForce =>
   timeInForceFor(type).valid.includes(current) ? current : timeInForceFor(type).default;
 
+/** The GTT expiry the picker holds, in UTC and in local time: "2026-11-23 17:04:28 UTC · 2026-11-23 18:04:28 GMT+1". */
+export function expiryInBothZones(local: string): string | undefined {
+  const ms = toUnixMillis(local);
+  return /^\d+$/.test(ms) ? `${formatTime(Number(ms), "UTC")} · ${formatTime(Number(ms), "local")}` : undefined;
+}
+
+/**
+ * A GTT expiry that passed, or came within the service's 10 s minimum, while the review was
+ * open: checked again at Confirm, so the order goes back to its expiration field unsent.
+ */
+export function staleExpiry(r: CreateOrderRequest, now = Date.now()): string | undefined {
+  if (r.time_in_force !== "GTT" || !r.expiration_date) return undefined;
+  if (Number(r.expiration_date) - now > GTT_MIN_LEAD_MILLIS) return undefined;
+  return "The expiry passed, or is now less than 10 seconds away, while the review was open: choose a later time";
+}
+
+/** A sell stop at or above the last trade triggers the moment it is placed: a warning, not a refusal. */
+export function stopTriggersAtOnce(v: TicketValues, lastTrade: string | undefined): string | undefined {
+  const stop = v.stop_price.trim();
+  if (!v.type.startsWith("STOP_") || v.side !== "SELL" || decimalProblem(stop) !== null) return undefined;
+  if (!lastTrade || decimalProblem(lastTrade) !== null) return undefined;
+  const where = compareDecimal(stop, lastTrade);
+  if (where < 0) return undefined;
+  const last = formatAmount(lastTrade, { min: 2 });
+  return `This stop is ${where === 0 ? "at" : "above"} the last trade (${last}): it would trigger at once.`;
+}
+
+/** The focused element as far as shortcuts care: a tag, an input type, contenteditable. */
+interface KeyTarget {
+  tagName?: string;
+  type?: string;
+  isContentEditable?: boolean;
+  closest?: (selector: string) => unknown;
+}
+const TYPING_INPUTS = /^(?:text|search|email|password|number|tel|url|date|datetime-local|month|time|week)$/;
+
+/**
+ * B and S set the ticket's side, unless the key is meant for something else: a modifier held,
+ * or focus in a text field, a select, a text area or a dialog.
+ */
+export function sideForKey(e: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  target: unknown;
+}): OrderSide | undefined {
+  if (e.ctrlKey || e.metaKey || e.altKey) return undefined;
+  const side = ({ b: "BUY", s: "SELL" } as const)[e.key.toLowerCase() as "b" | "s"];
+  const t = (e.target ?? {}) as KeyTarget;
+  const tag = t.tagName?.toUpperCase();
+  const typing =
+    tag === "TEXTAREA" ||
+    tag === "SELECT" ||
+    (tag === "INPUT" && TYPING_INPUTS.test(t.type ?? "text")) ||
+    t.isContentEditable;
+  if (!side || typing || t.closest?.('[role="dialog"]')) return undefined;
+  return side;
+}
+
 /** The form's own rules beyond the service's: a profile to place the order from, unique metadata keys. */
 function ticketErrors(v: TicketValues): FieldErrors<TicketValues> {
   const errors: FieldErrors<TicketValues> = {};
@@ -102,4 +164,9 @@ export const ticketResolver = specResolver<TicketValues, CreateOrderRequest, Tic
   toRequest: toOrderRequest,
   formErrors: ticketErrors,
   output: (request, v) => ({ profileId: v.profile_id, request }),
+  checks: () =>
+    import("../forms/funds").then(({ orderShortfall }) => (request, v, context) => {
+      const short = orderShortfall(request, v.profile_id, context);
+      return short ? { [short.field]: { type: "funds", message: short.message } } : {};
+    }),
 });

@@ -75,4 +75,9 @@ export const transferResolver = specResolver<TransferValues, CreateInternalTrans
   toRequest: toTransferRequest,
   formErrors: transferErrors,
   output: (request) => ({ request }),
+  checks: () =>
+    import("../forms/funds").then(({ transferShortfall }) => (request, _values, context) => {
+      const short = transferShortfall(request, context);
+      return short ? { amount: { type: "funds", message: short } } : {};
+    }),
 });

@@ -1,23 +1,29 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
-import { Time } from "@/lib/client/time-zone";
+import { useProfileNames } from "@/lib/client/profile-names";
 import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
 import { ASSETS } from "@/lib/spec/markets";
 import type { Transfer } from "@/lib/spec/transfer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
+import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
-import { ReviewPanel } from "../forms/review-panel";
+import { ReviewPanel } from "../forms/lazy-review-panel";
+import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
-import { StatusBadge } from "../ui/status-badge";
+import { describeTransfer, type TransferNames } from "./describe-transfer";
 import { transferDefaults, transferResolver, type TransferOutput, type TransferValues } from "./transfer-form-values";
+
+/** The result card loads with the first send, not with the page (the first-load budget). */
+const TransferResult = dynamic(() => import("./transfer-result").then((m) => m.TransferResult));
 
 const AMOUNT_SCALE = 8;
 const IDENTITY_FIELDS = [
@@ -32,25 +38,42 @@ const availableOf = (balances: Balance[] | undefined, asset: string) =>
 
 /** Operations' internal transfer between two profiles, checked against the service's rules first. */
 export function TransferForm() {
+  const { profiles, nickname } = useProfileNames();
+  const profilesLoading = useProfiles().isLoading;
+  const funds = useFundsContext(nickname);
+  const namesOf = (r: { from_profile_id: string; to_profile_id: string }): TransferNames => ({
+    from: nickname(r.from_profile_id),
+    to: nickname(r.to_profile_id),
+  });
   const form = useForm<TransferValues, unknown, TransferOutput>({
     resolver: transferResolver,
     defaultValues: transferDefaults(),
     // Checked on Review, then as the user corrects: no error appears (and moves the button) mid-click.
     mode: "onSubmit",
+    // The balance the transfer must fit, for the funds check before the review.
+    context: funds,
   });
   const values = useWatch({ control: form.control }) as TransferValues;
-  const profiles = useProfiles();
   const fromBalances = useBalances(values.from_profile_id || undefined);
   const toBalances = useBalances(values.to_profile_id || undefined);
-  const flow = useCreateFlow(
-    form,
-    ({ request }: TransferOutput) => api<Transfer>("/api/v2/transfer/internal", { method: "POST", body: request }),
-    ["transfers", "balances", "activity", "submitters"],
-  );
-  const name = (id: string) => profiles.data?.find((p) => p.id === id)?.nickname ?? id;
+  const flow = useCreateFlow(form, {
+    send: ({ request }, headers) =>
+      api<Transfer>("/api/v2/transfer/internal", { method: "POST", body: request, headers }).then((transfer) => ({
+        transfer,
+        names: namesOf(request),
+      })),
+    decline: ({ request }, duplicateOf) =>
+      api("/api/activity/declined", {
+        method: "POST",
+        body: { kind: "transfer", request, duplicate_of: duplicateOf },
+      }),
+    refresh: ["transfers", "balances", "activity", "submitters"],
+    clearAfterSend: ["amount"],
+    focusAfterSend: () => "amount",
+  });
   const available = availableOf(fromBalances.data, values.asset);
-  const profileOptions = (profiles.data ?? []).map((p) => ({ value: p.id, label: p.nickname }));
-  const placeholder = profiles.isLoading ? "Loading profiles…" : "Choose a profile";
+  const profileOptions = profiles.map((p) => ({ value: p.id, label: p.nickname }));
+  const placeholder = profilesLoading ? "Loading profiles…" : "Choose a profile";
   const balanceHint = (id: string, balances: Balance[] | undefined) =>
     id ? `${values.asset} available: ${formatAmount(availableOf(balances, values.asset)) ?? "…"}` : undefined;
 
@@ -113,13 +136,16 @@ export function TransferForm() {
           </fieldset>
           {flow.review ? (
             <ReviewPanel
+              key={flow.reviewKey}
               testId="transfer-review"
-              sentence={`Move ${formatAmount(flow.review.request.amount)} ${flow.review.request.asset} from ${name(flow.review.request.from_profile_id)} to ${name(flow.review.request.to_profile_id)}.`}
-              refId={flow.review.request.ref_id}
+              sentence={describeTransfer(flow.review.request, namesOf(flow.review.request))}
+              details={[["ref_id", flow.review.request.ref_id]]}
+              ask={flow.ask}
+              secondsAgo={flow.secondsAgo}
               pending={flow.pending}
-              failed={flow.problem !== null}
               onConfirm={flow.confirm}
               onEdit={flow.edit}
+              onDecline={flow.decline}
             />
           ) : (
             <Button type="submit" className="w-full">
@@ -127,41 +153,14 @@ export function TransferForm() {
             </Button>
           )}
           {flow.problem && (
-            <ProblemAlert problem={flow.problem} title={`The transfer was not made: ${flow.problem.title}`} />
+            <ProblemAlert
+              problem={inDeskWords(flow.problem, "transfer", profiles)}
+              title={`The transfer was not made: ${flow.problem.title}`}
+            />
           )}
-          {flow.result && <TransferResult transfer={flow.result} />}
+          {flow.result && <TransferResult transfer={flow.result.transfer} names={flow.result.names} />}
         </form>
       </FormProvider>
     </Card>
-  );
-}
-
-/** The DEBIT leg the service answered with, and the group that ties it to its CREDIT leg. */
-function TransferResult({ transfer }: { transfer: Transfer }) {
-  return (
-    <div
-      role="status"
-      data-testid="transfer-result"
-      className="rounded-md border border-buy/30 bg-buy-soft/40 p-3 text-sm"
-    >
-      <div className="flex items-center justify-between">
-        <span className="font-semibold">Transfer sent ({transfer.direction})</span>
-        <StatusBadge status={transfer.status} />
-      </div>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-        <dt className="text-ink-muted">Amount</dt>
-        <dd className="font-mono">
-          {formatAmount(transfer.amount)} {transfer.asset}
-        </dd>
-        <dt className="text-ink-muted">Group id</dt>
-        <dd className="truncate font-mono text-xs">{transfer.group_id}</dd>
-        <dt className="text-ink-muted">Transfer id</dt>
-        <dd className="truncate font-mono text-xs">{transfer.id}</dd>
-        <dt className="text-ink-muted">Created</dt>
-        <dd>
-          <Time iso={transfer.created_at} />
-        </dd>
-      </dl>
-    </div>
   );
 }

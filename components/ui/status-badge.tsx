@@ -1,7 +1,7 @@
 import type { OrderStatus, TransferStatus } from "@/lib/spec/enums";
 
 /** What a badge may show: the service's statuses, the journal's, and an expired GTT order. */
-export type BadgeStatus = OrderStatus | TransferStatus | "EXPIRED" | "succeeded" | "failed" | "pending";
+export type BadgeStatus = OrderStatus | TransferStatus | "EXPIRED" | "succeeded" | "failed" | "pending" | "declined";
 
 const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
@@ -18,6 +18,7 @@ const TONES: Record<BadgeStatus, string> = {
   pending: "bg-warn-soft text-warn",
   succeeded: "bg-buy-soft text-buy",
   failed: "bg-sell-soft text-sell",
+  declined: "bg-slate-200 text-slate-700",
 };
 
 const TITLES: Partial<Record<BadgeStatus, string>> = {

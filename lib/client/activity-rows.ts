@@ -101,10 +101,11 @@ export function describeAsked(a: Asked): string {
   return `${a.side} ${formatAmount(a.amount)} ${a.asset}${price}${stop} · ${where}`;
 }
 
-/** What came of it: accepted (with the record's status then), a cancel acknowledged, or the problem's title. */
+/** What came of it: accepted (with the record's status then), a cancel acknowledged, declined, or the problem's title. */
 export function outcomeOf(e: Pick<JournalEntry, "kind" | "status" | "record" | "problem">): string {
   if (e.status === "pending") return "Waiting for the service";
   if (e.status === "failed") return e.problem?.title ?? "Failed";
+  if (e.status === "declined") return "Not sent: declined as a repeat";
   if (e.kind === "cancel") return "Cancel acknowledged";
   // The record's status when the service answered: it may have moved on since (see the table).
   const status = text((e.record as { status?: unknown } | null)?.status);

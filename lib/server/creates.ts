@@ -19,11 +19,13 @@ import {
   beginEntry,
   completeEntry,
   DuplicateJournalEntry,
+  findByRefId as journalEntryOf,
   reopenEntry,
   type JournalEntry,
   type JournalKind,
 } from "./db/journal";
 import { applyControls } from "./controls";
+import { checkForDuplicate, sameJson } from "./duplicates";
 import type { Runtime } from "./runtime";
 import { UpstreamError, upstreamProblem, type UpstreamClient } from "./upstream/client";
 
@@ -31,6 +33,8 @@ import { UpstreamError, upstreamProblem, type UpstreamClient } from "./upstream/
  * The two creates of the service, Create Order and Create Internal Transfer, sent exactly
  * once in effect: validated with lib/spec, journaled before they are sent, retried only with
  * the same ref_id, and a 409 "already exists" for our own ref_id resolved to the original record.
+ * A new create that repeats one the same person sent moments ago is first asked about
+ * (lib/server/duplicates.ts).
  */
 
 export interface CreateResult {
@@ -44,6 +48,8 @@ export interface CreateContext {
   ip: string | null;
   /** The market's name, typed to confirm an order past the price guard (header Confirm-Price-Guard). */
   confirmedMarket?: string | null;
+  /** The Confirm-Duplicate header: the ref_id of the recent create the person chose to repeat. */
+  confirmDuplicateOf?: string | null;
 }
 
 /** Create Order; `profileId` is a validated path id. */
@@ -66,6 +72,7 @@ export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: C
 /** Through the desk's controls (lib/server/controls.ts): refused, held for approval (202), or sent. */
 async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Promise<CreateResult> {
   const { kind, profileId, body } = spec;
+  const duplicateOf = await repeatOf(rt, ctx, spec);
   const controls = await applyControls(
     rt,
     ctx.user,
@@ -74,7 +81,17 @@ async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Pr
   );
   if ("hold" in controls) return { status: 202, body: { approval: controls.hold } };
   const valueUsd = "send" in controls ? controls.send.valueUsd : undefined;
-  return createOnce(rt, ctx.user, { ...spec, valueUsd }, ctx.ip);
+  return createOnce(rt, ctx.user, { ...spec, valueUsd, duplicateOf }, ctx.ip);
+}
+
+/**
+ * "You sent this 3 s ago. Send another?" (lib/server/duplicates.ts), asked of the person
+ * before the controls, so an approver's later send of the held request is never asked. A
+ * ref_id already journaled is a retry or replay of that create, never a new repeat.
+ */
+async function repeatOf(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Promise<string | null> {
+  if (await journalEntryOf(rt.db, spec.kind, spec.body.ref_id)) return null;
+  return checkForDuplicate(rt, ctx.user, spec, ctx.confirmDuplicateOf ?? undefined);
 }
 
 /** One create, described for the journal and the service. */
@@ -89,6 +106,8 @@ export interface CreateSpec {
   matches: (record: unknown) => boolean;
   /** Its worth in USD, as the controls valued it (for the daily limit). */
   valueUsd?: string;
+  /** The earlier create this one repeats, when the person confirmed sending it again. */
+  duplicateOf?: string | null;
 }
 
 const RETRY_DELAYS_MS = [300, 1000];
@@ -141,6 +160,7 @@ async function claimEntry(rt: Runtime, user: SignedInUser, spec: CreateSpec) {
       profileId: spec.profileId,
       toProfileId: spec.toProfileId,
       valueUsd: spec.valueUsd,
+      duplicateOf: spec.duplicateOf,
     };
     return await beginEntry(rt.db, { ...base, ...fresh });
   } catch (error) {
@@ -152,6 +172,10 @@ async function claimEntry(rt: Runtime, user: SignedInUser, spec: CreateSpec) {
       }
       // The same ref_id for a different request is a new create that must not pass for the old one.
       throw new ProblemError(differentRecord(spec));
+    }
+    if (existing.status === "declined") {
+      const detail = `ref_id ${spec.body.ref_id} was declined as a repeat and never sent. Start a new ${spec.kind} to get a new ref_id.`;
+      throw new ProblemError(problem(409, "Declined", detail, { ref_id: spec.body.ref_id }));
     }
     const reopened: JournalEntry | undefined =
       existing.status === "failed" ? await reopenEntry(rt.db, existing.id, fresh) : undefined;
@@ -233,21 +257,6 @@ function isSameOrder(profileId: string, request: CreateOrderRequest, record: unk
     sameAmount(request.quote_amount, o.quote_amount) &&
     sameAmount(request.price, o.price)
   );
-}
-
-/** Equal as JSON values, whatever the order of their keys. */
-function sameJson(a: unknown, b: unknown): boolean {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : typeof v === "object" && v !== null
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 const differentRecord = (spec: CreateSpec): Problem =>

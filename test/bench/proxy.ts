@@ -9,7 +9,7 @@
  * POST /api/v2/profiles/{id}/orders with a trader's session cookie, which checks the
  * session and role, validates, journals, and sends the order to the same sandbox. Each
  * order is a small LIMIT buy far below the market (it rests, nothing fills) with its own
- * ref_id. After a warm-up, blocks of each mode alternate so machine noise hits both.
+ * ref_id and amount. After a warm-up, blocks of each mode alternate so machine noise hits both.
  */
 import { randomUUID } from "node:crypto";
 import { profileId } from "@/lib/sandbox/seed";
@@ -24,12 +24,14 @@ const PROFILE = profileId("trading");
 type Mode = "direct" | "proxy";
 type Send = (body: object) => Promise<number>;
 
+let sent = 0;
+/** Each order a little different: the dashboard asks before sending a repeat of a create made a minute ago. */
 const order = () => ({
   market: "ETHUSD",
   side: "BUY",
   type: "LIMIT",
   price: "100.00",
-  base_amount: "0.01",
+  base_amount: `0.01${String(++sent % 1_000_000).padStart(6, "0")}`,
   ref_id: `bench-${randomUUID()}`,
 });
 

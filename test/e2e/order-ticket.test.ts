@@ -206,7 +206,9 @@ describe("keyboard only", () => {
     await key.press("Enter");
     await page.waitForURL(/\/orders$/);
     const ticket = page.getByRole("form", { name: "Order ticket" });
-    await expect.poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count()).toBeGreaterThan(1);
+    await expect
+      .poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count(), { timeout: 15_000 })
+      .toBeGreaterThan(1);
 
     /** Tabs forward until the focused element is the one named. */
     async function tabTo(name: string) {
@@ -235,7 +237,13 @@ describe("keyboard only", () => {
     await key.press("Enter"); // submits the form: the review opens
     await ticket.getByTestId("order-review").waitFor();
     expect(await ticket.getByTestId("order-review").textContent()).toContain("Buy 0.02 BTC at 30,000.25 USD");
-    await key.press("Enter"); // "Confirm and send" has the focus
+    // The review's text has the focus, not Confirm: sending is a deliberate Tab and Enter, after a pause.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("review");
+    await page.waitForTimeout(900); // longer than REVIEW_ARMING_MS
+
+    await key.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Confirm and send");
+    await key.press("Enter");
     await ticket.getByTestId("order-result").waitFor();
     await expect.poll(() => ticket.getByTestId("order-result").textContent()).toMatch(/OPEN|SUBMITTED/);
     await page.close();

@@ -43,7 +43,8 @@ export interface JournalItem {
   id: string;
   kind: string;
   ref_id: string;
-  status: "pending" | "succeeded" | "failed";
+  status: "pending" | "succeeded" | "failed" | "declined";
+  duplicate_of: string | null;
   http_status: number | null;
   user_email: string;
   user_role: string;
@@ -66,6 +67,12 @@ export const SERVICE_TIMEOUT_MS = 2000;
 
 export const newRef = (prefix = "it") => `${prefix}-${randomUUID()}`;
 
+/**
+ * Each test's own create: its ref_id in the metadata too, so that two tests' orders are not the
+ * same request (the back end asks before sending a repeat of a create sent a minute ago).
+ */
+const ownRequest = (ref_id?: string) => (ref_id ? { ref_id, metadata: { test: ref_id.slice(0, 100) } } : {});
+
 /** A LIMIT buy far below the market: it rests, never fills, and costs little. */
 export const smallOrder = (ref_id?: string, extra: Record<string, unknown> = {}) => ({
   market: "ETHUSD",
@@ -73,7 +80,7 @@ export const smallOrder = (ref_id?: string, extra: Record<string, unknown> = {})
   type: "LIMIT",
   price: "100.00",
   base_amount: "0.01",
-  ...(ref_id ? { ref_id } : {}),
+  ...ownRequest(ref_id),
   ...extra,
 });
 
@@ -82,7 +89,7 @@ export const smallTransfer = (ref_id?: string, extra: Record<string, unknown> = 
   to_profile_id: SETTLEMENT,
   asset: "USD",
   amount: "1.25",
-  ...(ref_id ? { ref_id } : {}),
+  ...ownRequest(ref_id),
   ...extra,
 });
 

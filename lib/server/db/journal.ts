@@ -5,6 +5,7 @@ import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
 import { fieldProblem } from "@/lib/http";
 import type { Problem } from "@/lib/spec/problem";
 import { isUniqueViolation, type Db } from "./index";
+import { requestKey } from "./request-key";
 import type { JournalTable } from "./schema";
 
 /**
@@ -29,6 +30,8 @@ export interface NewJournalEntry {
   request: unknown;
   /** Its worth in USD, as the controls valued it. */
   valueUsd?: string | null;
+  /** The earlier create this one repeats, when the person confirmed sending it again. */
+  duplicateOf?: string | null;
 }
 
 export type JournalOutcome =
@@ -56,7 +59,16 @@ export class DuplicateJournalEntry extends Error {
 }
 
 /** Writes a 'pending' entry before the create is sent. Throws DuplicateJournalEntry when the ref_id is taken. */
-export async function beginEntry(db: Db, input: NewJournalEntry): Promise<JournalEntry> {
+export const beginEntry = (db: Db, input: NewJournalEntry): Promise<JournalEntry> => insertEntry(db, input, "pending");
+
+/**
+ * Writes a 'declined' entry: a create the person chose not to send when asked whether it
+ * repeats `duplicateOf`. Nothing was sent. Throws DuplicateJournalEntry when the ref_id is taken.
+ */
+export const recordDeclined = (db: Db, input: NewJournalEntry & { duplicateOf: string }): Promise<JournalEntry> =>
+  insertEntry(db, input, "declined");
+
+async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "declined"): Promise<JournalEntry> {
   const now = new Date();
   const row: Selectable<JournalTable> = {
     // UUIDv7: ordered by creation, which breaks ties between entries of the same millisecond.
@@ -68,15 +80,17 @@ export async function beginEntry(db: Db, input: NewJournalEntry): Promise<Journa
     profile_id: input.profileId,
     to_profile_id: input.toProfileId ?? null,
     request_json: JSON.stringify(input.request),
-    status: "pending",
+    request_key: requestKey(input.request),
+    status,
     created_at: now.toISOString(),
-    completed_at: null,
+    completed_at: status === "declined" ? now.toISOString() : null,
     http_status: null,
     latency_ms: null,
     record_json: null,
     problem_json: null,
     result_id: null,
     value_usd: input.valueUsd ?? null,
+    duplicate_of: input.duplicateOf ?? null,
   };
   try {
     await db.insertInto("journal").values(row).execute();
@@ -127,6 +141,7 @@ export async function reopenEntry(
       user_email: input.userEmail,
       user_role: input.userRole,
       request_json: JSON.stringify(input.request),
+      request_key: requestKey(input.request),
       completed_at: null,
       http_status: null,
       latency_ms: null,
@@ -161,6 +176,30 @@ export async function findByResultId(db: Db, kind: JournalKind, resultId: string
     .orderBy("created_at", "desc")
     .executeTakeFirst();
   return row && toEntry(row);
+}
+
+/**
+ * The creates of `kind` from `profileId` this person sent since `since` with the same request
+ * apart from its ref_id, newest first: entries pending or succeeded (a failed or declined
+ * create made nothing to repeat). The duplicate check reads it.
+ */
+export async function listRepeatsSince(
+  db: Db,
+  filter: { kind: JournalKind; userEmail: string; profileId: string; request: unknown; since: Date },
+): Promise<JournalEntry[]> {
+  const rows = await db
+    .selectFrom("journal")
+    .selectAll()
+    .where("request_key", "=", requestKey(filter.request))
+    .where("user_email", "=", filter.userEmail)
+    .where("created_at", ">=", filter.since.toISOString())
+    .where("kind", "=", filter.kind)
+    .where("profile_id", "=", filter.profileId)
+    .where("status", "in", ["pending", "succeeded"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map(toEntry);
 }
 
 /** Entries still pending, oldest first: what reconciliation at start asks the service about. */
@@ -256,6 +295,7 @@ function toEntry(row: Selectable<JournalTable>): JournalEntry {
     record: row.record_json === null ? null : JSON.parse(row.record_json),
     problem: row.problem_json === null ? null : (JSON.parse(row.problem_json) as Problem),
     result_id: row.result_id,
+    duplicate_of: row.duplicate_of,
   };
 }
 

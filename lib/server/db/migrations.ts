@@ -126,6 +126,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("journal").dropColumn("value_usd").execute();
     },
   },
+  // "You sent this 3 s ago. Send another?" (lib/server/duplicates.ts): request_key finds a recent
+  // repeat of the same request; duplicate_of is the earlier ref_id a create repeats when the person
+  // was asked, on the entry sent anyway or on the 'declined' entry never sent.
+  "0007_journal_duplicates": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("journal").addColumn("request_key", "text").execute();
+      await db.schema.alterTable("journal").addColumn("duplicate_of", "text").execute();
+      await db.schema
+        .createIndex("journal_request_key_idx")
+        .on("journal")
+        .columns(["request_key", "created_at"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex("journal_request_key_idx").execute();
+      await db.schema.alterTable("journal").dropColumn("duplicate_of").execute();
+      await db.schema.alterTable("journal").dropColumn("request_key").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,7 +17,7 @@ export interface JournalTable {
   /** The transfer's receiving profile; null for orders. */
   to_profile_id: string | null;
   request_json: string;
-  /** 'pending' | 'succeeded' | 'failed' */
+  /** 'pending' | 'succeeded' | 'failed' | 'declined' (not sent: the person answered "don't send") */
   status: string;
   created_at: string;
   completed_at: string | null;
@@ -29,6 +29,10 @@ export interface JournalTable {
   problem_json: string | null;
   /** The resulting order or transfer id. */
   result_id: string | null;
+  /** The request apart from its ref_id, hashed (request-key.ts); null on entries older than migration 0007. */
+  request_key: string | null;
+  /** The ref_id of the earlier create this one repeats, when the person was asked (migration 0007). */
+  duplicate_of: string | null;
   /** What the create was worth in USD when it was checked against the controls; null before 0006. */
   value_usd: string | null;
 }

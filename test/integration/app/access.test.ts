@@ -98,6 +98,16 @@ interface RouteCase {
   csv?: true;
 }
 
+/** A ref_id of an order `who` sent just now (what a "don't send" answer names), when the role may send one. */
+async function orderSentBy(who: Who): Promise<string> {
+  const ref = newRef("earlier");
+  if (who === "trader" || who === "admin") {
+    const res = await d.as[who].call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+  return ref;
+}
+
 /** Every route handler under app/api, next-auth's aside, with the action it needs. */
 const ROUTES = [
   {
@@ -140,6 +150,21 @@ const ROUTES = [
     call: () => ({ method: "GET", path: "/api/transfers/export.csv?type=WIRE_DEPOSIT" }),
     sends: ["GET /sandbox/v2/profiles", "GET /sandbox/v2/transfer/transfers"],
     csv: true,
+  },
+  {
+    route: "POST /api/activity/declined",
+    action: "orders:create", // the role to send the kind of create declined
+    call: async (who) => ({
+      method: "POST",
+      path: "/api/activity/declined",
+      body: {
+        kind: "order",
+        profile_id: TRADING,
+        request: smallOrder(newRef("declined")),
+        duplicate_of: await orderSentBy(who),
+      },
+    }),
+    local: true, // journaled, never sent
   },
   { route: "GET /api/v2/markets", action: "read", call: () => ({ method: "GET", path: "/api/v2/markets" }) },
   {
@@ -285,6 +310,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/transfers":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/transfers/export.csv":                    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/v2/markets/{market}/recent-executions":   { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/activity/declined":                      { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
 };
 
 const PRICE_READ = /^GET \/sandbox\/v2\/markets\/\w+\/(ticker|order-book)$/;

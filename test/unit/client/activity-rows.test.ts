@@ -19,6 +19,7 @@ const entry = (over: Partial<JournalEntry>): JournalEntry => ({
   record: null,
   problem: null,
   result_id: null,
+  duplicate_of: null,
   ...over,
 });
 const nickname = (id: string) => ({ "p-trading": "Trading", "p-settle": "Settlement" })[id] ?? id;
@@ -76,6 +77,7 @@ describe("an entry in an auditor's words", () => {
     const problem = { type: "about:blank", title: "Insufficient Funds", status: 422, detail: "USD available is 5" };
     expect(outcomeOf(entry({ status: "failed", problem }))).toBe("Insufficient Funds");
     expect(outcomeOf(entry({ status: "pending" }))).toBe("Waiting for the service");
+    expect(outcomeOf(entry({ status: "declined", duplicate_of: "ref-0" }))).toBe("Not sent: declined as a repeat");
   });
 
   it("writes a CSV row per entry with amounts exactly as sent and every column filled in its place", () => {

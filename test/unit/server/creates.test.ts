@@ -1,10 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createInternalTransfer, createOrder } from "@/lib/server/creates";
 import { findByRefId as journalEntryOf, listEntries } from "@/lib/server/db/journal";
+import { declineDuplicate } from "@/lib/server/duplicates";
+import type { SignedInUser } from "@/lib/server/auth/session";
 import { TokenRequestError, UpstreamTimeout, UpstreamUnreachable } from "@/lib/server/upstream/errors";
 import { testRuntime, type FakeAnswer } from "../../support/runtime";
 
-const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" as const };
+const trader: SignedInUser = { email: "trader@example.com", name: "Taylor Trader", role: "trader" };
 const asTrader = { user: trader, ip: null };
 const limitBuy = { market: "ETHUSD", side: "BUY", type: "LIMIT", price: "100.00", base_amount: "0.01" };
 const orderRecord = (refId: string) => ({
@@ -182,5 +184,186 @@ describe("createInternalTransfer", () => {
     expect(posted()).toHaveLength(3);
     expect(result).toMatchObject({ status: 502, body: { title: "Service Unreachable" } });
     expect(await journalEntryOf(runtime.db, "transfer", "t-1")).toMatchObject({ status: "failed", profile_id: "a" });
+  });
+});
+
+describe("a create that repeats one the same person sent moments ago", () => {
+  const sendAll = (req: { body?: unknown }) => ({ body: orderRecord((req.body as { ref_id: string }).ref_id) });
+  const problemOf = (promise: Promise<unknown>) => promise.then(() => undefined).catch((e) => e.problem);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("asks before sending it, naming the earlier create and how many seconds ago it was sent", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-23T17:04:25.000Z") });
+    const { runtime, posted } = await setUp([sendAll]);
+    await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
+    vi.setSystemTime(new Date("2026-11-23T17:04:28.200Z"));
+    const asked = await problemOf(createOrder(runtime, "trading", { ...limitBuy, ref_id: "second" }, asTrader));
+    expect(asked).toEqual({
+      type: "/problems/possible-duplicate",
+      title: "Possible Duplicate",
+      status: 409,
+      detail: "You sent this 3 s ago. Send another?",
+      meta: {
+        previous: { ref_id: "first", created_at: "2026-11-23T17:04:25.000Z", seconds_ago: 3 },
+        confirm_header: "Confirm-Duplicate",
+      },
+    });
+    expect(posted()).toHaveLength(1);
+    expect(await journalEntryOf(runtime.db, "order", "second")).toBeUndefined();
+  });
+
+  it("sends it when the person confirms the earlier ref_id, and the journal records the answer", async () => {
+    const { runtime, posted } = await setUp([sendAll]);
+    await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
+    const sent = await createOrder(
+      runtime,
+      "trading",
+      { ...limitBuy, ref_id: "second" },
+      { ...asTrader, confirmDuplicateOf: "first" },
+    );
+    expect(sent.status).toBe(200);
+    expect(posted()).toHaveLength(2);
+    expect(await journalEntryOf(runtime.db, "order", "second")).toMatchObject({
+      status: "succeeded",
+      duplicate_of: "first",
+    });
+    expect(await journalEntryOf(runtime.db, "order", "first")).toMatchObject({ duplicate_of: null });
+    // A third one is asked about the newest repeat: confirming the older one is not enough.
+    const third = await problemOf(
+      createOrder(runtime, "trading", { ...limitBuy, ref_id: "third" }, { ...asTrader, confirmDuplicateOf: "first" }),
+    );
+    expect(third).toMatchObject({ status: 409, meta: { previous: { ref_id: "second" } } });
+  });
+
+  it("does not ask about a different request, profile, person or kind, a failed create, or after the window", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-23T17:00:00.000Z") });
+    const funds = { type: "/problems/insufficient-funds", title: "Insufficient Funds", status: 403 };
+    const { runtime, posted } = await setUp([
+      sendAll,
+      sendAll,
+      sendAll,
+      sendAll,
+      () => ({ status: 403, body: funds }),
+      sendAll,
+      sendAll,
+    ]);
+    const order = (ref: string, extra = {}, profile = "trading", who = trader) =>
+      createOrder(runtime, profile, { ...limitBuy, ...extra, ref_id: ref }, { user: who, ip: null });
+    await order("a");
+    await order("b", { base_amount: "0.02" });
+    await order("c", {}, "treasury");
+    await order("d", {}, "trading", { ...trader, email: "admin@example.com", role: "admin" });
+    expect((await order("e", { price: "101.00" })).status).toBe(403);
+    await order("f", { price: "101.00" }); // e failed: nothing to repeat
+    vi.setSystemTime(new Date("2026-11-23T17:01:00.001Z"));
+    await order("g"); // a was sent 60.001 s ago
+    expect(posted()).toHaveLength(7);
+  });
+
+  it("answers a retry or replay of a journaled ref_id as before, never with the question", async () => {
+    const { runtime, posted } = await setUp([sendAll]);
+    await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
+    await createOrder(
+      runtime,
+      "trading",
+      { ...limitBuy, ref_id: "second" },
+      { ...asTrader, confirmDuplicateOf: "first" },
+    );
+    const replay = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "second" }, asTrader);
+    expect(replay).toMatchObject({ status: 200, body: { ref_id: "second" } });
+    expect(posted()).toHaveLength(2);
+  });
+
+  it("asks about a transfer repeated while the first is still being sent", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const ops: SignedInUser = { ...trader, role: "ops" };
+    const transfer = { from_profile_id: "a", to_profile_id: "b", asset: "USD", amount: "10" };
+    const { runtime, posted } = await setUp([
+      async (req) => {
+        await held;
+        return {
+          body: {
+            id: "t",
+            profile_id: "a",
+            asset: "USD",
+            amount: "10",
+            ref_id: (req.body as { ref_id: string }).ref_id,
+          },
+        };
+      },
+    ]);
+    const first = createInternalTransfer(runtime, { ...transfer, ref_id: "t-1" }, { user: ops, ip: null });
+    await vi.waitFor(() => expect(posted()).toHaveLength(1));
+    const asked = await problemOf(
+      createInternalTransfer(runtime, { ...transfer, ref_id: "t-2" }, { user: ops, ip: null }),
+    );
+    expect(asked).toMatchObject({ status: 409, title: "Possible Duplicate", meta: { previous: { ref_id: "t-1" } } });
+    release();
+    await first;
+    expect(posted()).toHaveLength(1);
+  });
+});
+
+describe("declineDuplicate", () => {
+  const sendAll = (req: { body?: unknown }) => ({ body: orderRecord((req.body as { ref_id: string }).ref_id) });
+  const answer = (ref: string, duplicateOf = "first") => ({
+    kind: "order",
+    profile_id: "trading",
+    request: { ...limitBuy, ref_id: ref },
+    duplicate_of: duplicateOf,
+  });
+
+  it("journals the create that was not sent, once, and its ref_id can never be sent", async () => {
+    const { runtime, posted } = await setUp([sendAll]);
+    await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
+    const declined = await declineDuplicate(runtime, trader, answer("second"));
+    expect(declined).toMatchObject({
+      kind: "order",
+      ref_id: "second",
+      status: "declined",
+      duplicate_of: "first",
+      user_email: "trader@example.com",
+      profile_id: "trading",
+      http_status: null,
+      request: { ...limitBuy, ref_id: "second" },
+    });
+    expect(declined.completed_at).toBe(declined.created_at);
+    expect(await declineDuplicate(runtime, trader, answer("second"))).toEqual(declined);
+    expect(posted()).toHaveLength(1);
+    const sendIt = await createOrder(
+      runtime,
+      "trading",
+      { ...limitBuy, ref_id: "second" },
+      { ...asTrader, confirmDuplicateOf: "first" },
+    )
+      .then(() => undefined)
+      .catch((e) => e.problem);
+    expect(sendIt).toMatchObject({ status: 409, title: "Declined" });
+    expect(posted()).toHaveLength(1);
+  });
+
+  it("refuses an answer from a role that may not send it, about a create the person never sent, or malformed", async () => {
+    const { runtime } = await setUp([sendAll]);
+    await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
+    const refusal = (who: typeof trader, input: unknown) =>
+      declineDuplicate(runtime, who, input)
+        .then(() => undefined)
+        .catch((e) => e.problem);
+    expect(await refusal({ ...trader, role: "viewer" }, answer("x"))).toMatchObject({ status: 403 });
+    expect(await refusal({ ...trader, email: "admin@example.com", role: "admin" }, answer("x"))).toMatchObject({
+      status: 404,
+    });
+    expect(await refusal(trader, answer("x", "never-sent"))).toMatchObject({ status: 404 });
+    expect(await refusal(trader, { ...answer("x"), request: { ...limitBuy, price: "-1", ref_id: "x" } })).toMatchObject(
+      {
+        status: 400,
+        meta: { errors: [{ field: "price" }] },
+      },
+    );
+    expect(await refusal(trader, { ...answer("x"), profile_id: undefined })).toMatchObject({ status: 400 });
+    expect((await listEntries(runtime.db)).items).toHaveLength(1);
   });
 });

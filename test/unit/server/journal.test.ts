@@ -10,6 +10,8 @@ import {
   findByResultId,
   listEntries,
   listPending,
+  listRepeatsSince,
+  recordDeclined,
   type JournalEntry,
   type NewJournalEntry,
 } from "@/lib/server/db/journal";
@@ -82,6 +84,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0004_audit",
       "0005_approvals",
       "0006_journal_value",
+      "0007_journal_duplicates",
     ]);
   });
 
@@ -177,6 +180,40 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       a.id,
       c.id,
     ]);
+  });
+
+  it("finds this person's recent repeats of a request (apart from ref_id), pending or succeeded, newest first", async () => {
+    const since = new Date(Date.now() - 60_000);
+    const first = await beginEntry(db, order("r-1"));
+    await completeEntry(db, first.id, { status: "succeeded", httpStatus: 200, latencyMs: 5, record: { id: "o-1" } });
+    const failed = await beginEntry(db, order("r-2"));
+    await completeEntry(db, failed.id, {
+      status: "failed",
+      httpStatus: 403,
+      latencyMs: 5,
+      problem: { type: "about:blank", title: "No", status: 403 },
+    });
+    await recordDeclined(db, { ...order("r-3"), duplicateOf: "r-1" });
+    await beginEntry(db, order("r-4", { duplicateOf: "r-1" }));
+    await beginEntry(db, order("other-profile", { profileId: "prof-b" }));
+    await beginEntry(db, order("other-user", { userEmail: "admin@example.com" }));
+    const keysInOtherOrder = {
+      ref_id: "x",
+      price: "65000.25",
+      base_amount: "0.10000001",
+      type: "LIMIT",
+      market: "BTCUSD",
+      side: "BUY",
+    };
+    const find = (request: unknown, at = since) =>
+      listRepeatsSince(db, { kind: "order", userEmail: "trader@example.com", profileId: "prof-a", request, since: at });
+    expect((await find(keysInOtherOrder)).map((e) => [e.ref_id, e.status, e.duplicate_of])).toEqual([
+      ["r-4", "pending", "r-1"],
+      ["r-1", "succeeded", null],
+    ]);
+    expect(await find({ ...keysInOtherOrder, base_amount: "0.1" })).toEqual([]);
+    expect(await find(keysInOtherOrder, new Date(Date.now() + 1000))).toEqual([]);
+    expect(await findByRefId(db, "order", "r-3")).toMatchObject({ status: "declined", duplicate_of: "r-1" });
   });
 
   it("pages newest first with a cursor that new entries do not disturb", async () => {

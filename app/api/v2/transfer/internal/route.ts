@@ -1,10 +1,17 @@
+import { CONFIRM_DUPLICATE_HEADER } from "@/lib/duplicates";
 import { jsonBody, methodNotAllowed } from "@/lib/http";
 import { createInternalTransfer } from "@/lib/server/creates";
 import { relay, withRole } from "@/lib/server/route";
 
-/** Create Internal Transfer: validated, through four eyes, journaled, sent once. */
+/** Create Internal Transfer: validated, through four eyes, journaled, sent once; a recent repeat asked about first (Confirm-Duplicate). */
 export const POST = withRole("transfers:create", async ({ request, user, runtime, ip }) =>
-  relay(await createInternalTransfer(runtime, await jsonBody(request), { user, ip })),
+  relay(
+    await createInternalTransfer(runtime, await jsonBody(request), {
+      user,
+      ip,
+      confirmDuplicateOf: request.headers.get(CONFIRM_DUPLICATE_HEADER),
+    }),
+  ),
 );
 
 const notAllowed = () => methodNotAllowed("POST");

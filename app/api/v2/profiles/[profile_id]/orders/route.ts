@@ -1,14 +1,22 @@
+import { CONFIRM_DUPLICATE_HEADER } from "@/lib/duplicates";
 import { jsonBody, methodNotAllowed, pathId } from "@/lib/http";
 import { createOrder } from "@/lib/server/creates";
 import { relay, withRole } from "@/lib/server/route";
 
-/** Create Order: validated, through the desk's controls (limits, price guard, four eyes), journaled, sent once. */
+/** Create Order: validated, through the desk's controls (limits, price guard, four eyes), journaled, sent once; a recent repeat asked about first (Confirm-Duplicate). */
 export const POST = withRole<{ profile_id: string }>(
   "orders:create",
   async ({ request, params, user, runtime, ip }) => {
     const profileId = pathId("profile_id", params.profile_id);
     const confirmedMarket = request.headers.get("confirm-price-guard");
-    return relay(await createOrder(runtime, profileId, await jsonBody(request), { user, ip, confirmedMarket }));
+    return relay(
+      await createOrder(runtime, profileId, await jsonBody(request), {
+        user,
+        ip,
+        confirmedMarket,
+        confirmDuplicateOf: request.headers.get(CONFIRM_DUPLICATE_HEADER),
+      }),
+    );
   },
 );
 

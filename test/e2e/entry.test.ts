@@ -1,0 +1,508 @@
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import {
+  expectAccessible,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  screenshot,
+  signInAs,
+  watchWrites,
+  WIDTHS,
+} from "../support/browser";
+
+/**
+ * Entry that can't be rushed (issue 9): the review takes a deliberate act, a repeat is asked
+ * about, a shortfall is stopped before the review, only a retry that can help is offered, and
+ * the result follows its record. "Nothing sent" is read off the requests the page makes.
+ */
+
+// Several of these wait for the service (fills, settling, an expiry) on a shared 2-core machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  // The market maker quotes and trades, so market orders fill and there is a last trade.
+  [app, browser] = await Promise.all([
+    startApp({ SANDBOX_MARKET_MAKER: "on", SANDBOX_TRANSFER_SETTLE_MS: "2500" }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+/** expect.poll with room for a loaded machine: 10 s unless told. */
+const poll = <T>(probe: () => T | Promise<T>, options: { timeout?: number; message?: string } = {}) =>
+  expect.poll(probe, { timeout: 10_000, ...options });
+
+const SIZES = Object.entries(WIDTHS) as [keyof typeof WIDTHS, number][];
+/** An amount of each width's own, so that one width's order is no repeat of another's. */
+const OWN: Record<keyof typeof WIDTHS, string> = { desk: "0.0144", laptop: "0.0128", phone: "0.0039" };
+/** Longer than REVIEW_ARMING_MS (700 ms): the pause after which Confirm acts. */
+const PAUSE_MS = 900;
+
+async function signedIn(email: string, width: number = WIDTHS.desk): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
+  await signInAs(page, app.url, email);
+  return page;
+}
+
+async function tradingTicket(page: Page): Promise<Locator> {
+  const ticket = page.getByRole("form", { name: "Order ticket" });
+  await poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count(), {
+    timeout: 15_000,
+  }).toBeGreaterThan(1);
+  await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
+  return ticket;
+}
+
+async function transferForm(page: Page): Promise<Locator> {
+  await page.getByRole("link", { name: "Transfers" }).click();
+  await page.waitForURL(/\/transfers$/);
+  const form = page.getByRole("form", { name: "Internal transfer" });
+  await poll(() => form.getByLabel("From profile").locator("option").count(), { timeout: 15_000 }).toBeGreaterThan(1);
+  return form;
+}
+
+const field = (form: Locator, name: string) => form.getByLabel(name, { exact: true });
+const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+/** The label of the focused field. */
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    const id = document.activeElement?.id;
+    return (id && document.querySelector(`label[for="${id}"]`)?.textContent) || "";
+  });
+const orderPosts = (writes: string[]) => writes.filter((w) => /^POST .*\/orders$/.test(w));
+/** The journal's entries for one ref_id, read with the page's own session. */
+async function journal(page: Page, refId: string) {
+  const res = await page.request.get(`${app.url}/api/activity?ref_ids=${encodeURIComponent(refId)}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { items: { status: string; duplicate_of: string | null }[] }).items;
+}
+const reviewRefId = async (form: Locator) =>
+  (await form
+    .getByTestId("review")
+    .locator("dt", { hasText: "ref_id" })
+    .locator("xpath=following-sibling::dd")
+    .textContent())!;
+
+/** What a datetime-local input holds for a moment `msFromNow` ahead, in the browser's time zone. */
+const localInputValue = (page: Page, msFromNow: number) =>
+  page.evaluate((ms) => {
+    const d = new Date(Date.now() + ms);
+    const p = (n: number) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  }, msFromNow);
+
+describe("Enter twice does not skip the review", () => {
+  it.each(SIZES)(
+    "order ticket at %s width (%i px): Enter, Enter; Enter ×3; Enter+Space; an early Confirm",
+    async (size, width) => {
+      const page = await signedIn("trader@example.com", width);
+      const ticket = await tradingTicket(page);
+      const writes = watchWrites(page);
+      await field(ticket, "Price (USD)").fill("30000.00");
+      const amount = OWN[size];
+      await field(ticket, "Base amount (BTC)").fill(amount);
+      const review = ticket.getByTestId("review");
+      const edit = async () => {
+        await ticket.getByRole("button", { name: "Edit" }).click();
+        await field(ticket, "Base amount (BTC)").focus();
+      };
+
+      await field(ticket, "Base amount (BTC)").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(150);
+      await page.keyboard.press("Enter");
+      await review.waitFor();
+      await page.waitForTimeout(PAUSE_MS);
+      expect(writes.writes(), "Enter, Enter sends nothing").toEqual([]);
+      expect(await focusedTestId(page), "focus on the review's text, not on Confirm").toBe("review");
+      expect(await ticket.getByTestId("order-review").textContent()).toContain(`Buy ${amount} BTC at 30,000.00 USD`);
+      await screenshot(page, `entry-review-${size}`);
+      await expectNoSidewaysScroll(page, `the review at ${width} px`);
+
+      await edit();
+      for (let i = 0; i < 3; i++) {
+        await page.keyboard.press("Enter");
+        await page.waitForTimeout(100);
+      }
+      await review.waitFor();
+      await page.waitForTimeout(PAUSE_MS);
+      expect(writes.writes(), "Enter, Enter, Enter sends nothing").toEqual([]);
+
+      await edit();
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(100);
+      await page.keyboard.press(" ");
+      await review.waitFor();
+      await page.waitForTimeout(PAUSE_MS);
+      expect(writes.writes(), "Enter then Space sends nothing").toEqual([]);
+
+      // Someone who reaches Confirm at once (Tab, a click) before the pause ends sends nothing either.
+      await edit();
+      await page.keyboard.press("Enter");
+      const confirm = ticket.getByRole("button", { name: "Confirm and send" });
+      await confirm.waitFor();
+      await confirm.focus();
+      await page.keyboard.press("Enter");
+      await page.keyboard.press(" ");
+      await confirm.click({ force: true });
+      await page.waitForTimeout(PAUSE_MS);
+      expect(writes.writes(), "an early Confirm sends nothing").toEqual([]);
+
+      // After the pause, Confirm sends: once.
+      await confirm.click();
+      await ticket.getByTestId("order-result").waitFor();
+      expect(orderPosts(writes.writes())).toHaveLength(1);
+      await page.close();
+    },
+  );
+
+  it("transfer form: Enter, Enter opens the review and sends nothing", async () => {
+    const page = await signedIn("ops@example.com");
+    const form = await transferForm(page);
+    const writes = watchWrites(page);
+    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+    await field(form, "Amount").fill("12.34");
+    await field(form, "Amount").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("Enter");
+    await form.getByTestId("review").waitFor();
+    await page.waitForTimeout(PAUSE_MS);
+    expect(writes.writes()).toEqual([]);
+    expect(await focusedTestId(page)).toBe("review");
+    expect(await form.getByTestId("transfer-review").textContent()).toBe("Move 12.34 USD from Treasury to Settlement.");
+    await page.close();
+  });
+});
+
+describe("after a send", () => {
+  it("clears the amount, keeps side, market, profile and price, renews the ref_id and returns focus to the amount", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    await ticket.getByText("Sell", { exact: true }).click();
+    await field(ticket, "Market").selectOption("ETHUSD");
+    await field(ticket, "Price (USD)").fill("9000.00");
+    await field(ticket, "Base amount (ETH)").fill("0.031");
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    const sentRef = await reviewRefId(ticket);
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    await ticket.getByTestId("order-result").waitFor();
+    await poll(() => focusedLabel(page)).toBe("Base amount (ETH)");
+    expect(await field(ticket, "Base amount (ETH)").inputValue()).toBe("");
+    expect(await field(ticket, "Price (USD)").inputValue()).toBe("9000.00");
+    expect(await field(ticket, "Market").inputValue()).toBe("ETHUSD");
+    expect(await ticket.getByRole("radio", { name: "Sell" }).isChecked()).toBe(true);
+    expect(await field(ticket, "Profile").locator("option:checked").textContent()).toBe("Trading");
+    await ticket.getByText("Advanced").click();
+    const nextRef = await field(ticket, "Ref ID").inputValue();
+    expect(nextRef).toMatch(/^dash-/);
+    expect(nextRef).not.toBe(sentRef);
+    await poll(() => ticket.getByTestId("order-outcome").textContent()).toBe("Resting: 0 of 0.031 ETH filled");
+    await page.close();
+  });
+});
+
+describe("the same order or transfer again within a minute asks first", () => {
+  it.each(SIZES)(
+    "at %s width (%i px): asks, 'Don't send' journals the answer, 'Send another' sends it",
+    async (size, width) => {
+      const page = await signedIn("trader@example.com", width);
+      const ticket = await tradingTicket(page);
+      const writes = watchWrites(page);
+      const amount = `1${OWN[size]}`;
+      await field(ticket, "Price (USD)").fill("31000.00");
+      const review = async () => {
+        await field(ticket, "Base amount (BTC)").fill(amount);
+        await ticket.getByRole("button", { name: "Review order" }).click();
+        const ref = await reviewRefId(ticket);
+        await ticket.getByRole("button", { name: "Confirm and send" }).click();
+        return ref;
+      };
+      const first = await review();
+      await ticket.getByTestId("order-result").waitFor();
+
+      const declinedRef = await review();
+      const question = ticket.getByTestId("repeat-question");
+      await question.waitFor();
+      expect(await question.textContent()).toMatch(/^You sent this \d+ s ago\. Send another\?$/);
+      expect(await focusedTestId(page), "the question is read first").toBe("review");
+      await screenshot(page, `entry-repeat-question-${size}`);
+      await expectNoSidewaysScroll(page, `the question at ${width} px`);
+      await expectAccessible(page, `the repeat question at ${width} px`);
+      await ticket.getByRole("button", { name: "Don't send" }).click();
+      await poll(() => ticket.getByTestId("review").count()).toBe(0);
+      await poll(() => page.getByTestId("toast").filter({ hasText: "Not sent" }).count()).toBe(1);
+      await poll(() => journal(page, declinedRef)).toEqual([
+        expect.objectContaining({ status: "declined", duplicate_of: first }),
+      ]);
+
+      const sentRef = await review();
+      await question.waitFor();
+      await ticket.getByRole("button", { name: "Send another" }).click();
+      await ticket.getByTestId("order-result").waitFor();
+      expect(await journal(page, sentRef)).toEqual([
+        expect.objectContaining({ status: "succeeded", duplicate_of: first }),
+      ]);
+      // Posted: the first, the repeat answered "don't send", the repeat asked about again, and "send another".
+      expect(orderPosts(writes.writes())).toHaveLength(4);
+      await page.close();
+    },
+  );
+
+  it("asks about a transfer too", async () => {
+    const page = await signedIn("ops@example.com");
+    const form = await transferForm(page);
+    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("To profile").selectOption({ label: "Operations reserve" });
+    for (let i = 0; i < 2; i++) {
+      await field(form, "Amount").fill("7.77");
+      await form.getByRole("button", { name: "Review transfer" }).click();
+      await form.getByRole("button", { name: "Confirm and send" }).click();
+      if (i === 0) await form.getByTestId("transfer-result").waitFor();
+    }
+    await form.getByTestId("repeat-question").waitFor();
+    expect(await form.getByTestId("repeat-question").textContent()).toMatch(/You sent this \d+ s ago\. Send another\?/);
+    await page.close();
+  });
+});
+
+describe("a shortfall is stopped on its field before the review", () => {
+  it.each(SIZES)(
+    "at %s width (%i px): a sell for more than the profile has, a transfer for more than it holds",
+    async (size, width) => {
+      const page = await signedIn("admin@example.com", width);
+      const ticket = await tradingTicket(page);
+      const writes = watchWrites(page);
+      await ticket.getByText("Sell", { exact: true }).click();
+      await field(ticket, "Price (USD)").fill("60000.00");
+      await field(ticket, "Base amount (BTC)").fill("5000");
+      // The balances arrive a moment after the profile is chosen.
+      await poll(async () => {
+        await ticket.getByRole("button", { name: "Review order" }).click();
+        return ticket.getByText(/^Sell 5,000 BTC: Trading has [\d,.]+ BTC available$/).count();
+      }).toBe(1);
+      expect(await field(ticket, "Base amount (BTC)").getAttribute("aria-invalid")).toBe("true");
+      expect(await ticket.getByTestId("review").count()).toBe(0);
+      await screenshot(page, `entry-funds-ticket-${size}`);
+      await expectNoSidewaysScroll(page, `the ticket's funds error at ${width} px`);
+
+      const form = await transferForm(page);
+      await form.getByLabel("From profile").selectOption({ label: "Operations reserve" });
+      await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+      await form.getByLabel("Asset").selectOption("BTC");
+      await field(form, "Amount").fill("2.5");
+      await poll(async () => {
+        await form.getByRole("button", { name: "Review transfer" }).click();
+        return form.getByText("Move 2.5 BTC: Operations reserve has 2 BTC available").count();
+      }).toBe(1);
+      await screenshot(page, `entry-funds-transfer-${size}`);
+      await expectNoSidewaysScroll(page, `the transfer's funds error at ${width} px`);
+      expect(writes.writes()).toEqual([]);
+      await page.close();
+    },
+  );
+});
+
+describe("refusals in the desk's words; a retry only where it can help", () => {
+  it("words the service's 403 with the nickname and amounts, closes the review and renews the ref_id", async () => {
+    const page = await signedIn("trader@example.com");
+    // Balances that say more than the service holds: the browser lets the order through, the service refuses it.
+    await page.route("**/api/v2/profiles/*/balances", async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { items: { available: string }[] };
+      await route.fulfill({ response: res, json: { items: body.items.map((b) => ({ ...b, available: "999999" })) } });
+    });
+    const ticket = await tradingTicket(page);
+    await ticket.getByText("Sell", { exact: true }).click();
+    await field(ticket, "Price (USD)").fill("60000.00");
+    await field(ticket, "Base amount (BTC)").fill("5000");
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    const sentRef = await reviewRefId(ticket);
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    const alert = ticket.getByRole("alert").filter({ hasText: "The order was not placed" });
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(
+      /The order was not placed: Insufficient FundsTrading has [\d,.]+ BTC available; this order needs 5,000 BTC\./,
+    );
+    expect(await ticket.getByTestId("review").count(), "a 4xx closes the review").toBe(0);
+    expect(await ticket.getByRole("button", { name: /Retry/ }).count()).toBe(0);
+    await poll(() => focusedLabel(page)).toBe("Base amount (BTC)");
+    await ticket.getByText("Advanced").click();
+    expect(await field(ticket, "Ref ID").inputValue()).not.toBe(sentRef);
+    await page.close();
+  });
+
+  it("offers 'Retry with the same ref_id' after a 5xx or a lost connection, never after a 4xx", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    const answers: ((route: import("playwright-core").Route) => Promise<void>)[] = [
+      (r) =>
+        r.fulfill({ status: 503, json: { type: "about:blank", title: "Service Busy", status: 503, detail: "Busy." } }),
+      (r) => r.abort("connectionreset"),
+      (r) =>
+        r.fulfill({ status: 422, json: { type: "about:blank", title: "Unprocessable", status: 422, detail: "No." } }),
+    ];
+    await page.route("**/api/v2/profiles/*/orders", (route) =>
+      route.request().method() === "POST" ? answers.shift()!(route) : route.fallback(),
+    );
+    await field(ticket, "Price (USD)").fill("30000.00");
+    await field(ticket, "Base amount (BTC)").fill("0.0421");
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    const ref = await reviewRefId(ticket);
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    const retry = ticket.getByRole("button", { name: "Retry with the same ref_id" });
+    await retry.waitFor();
+    expect(await reviewRefId(ticket)).toBe(ref);
+    await retry.click();
+    await poll(() => ticket.getByRole("alert").filter({ hasText: "Network error" }).count()).toBe(1);
+    expect(await retry.count(), "a lost connection may be retried").toBe(1);
+    await retry.click();
+    await poll(() => ticket.getByRole("alert").filter({ hasText: "Unprocessable" }).count()).toBe(1);
+    expect(await ticket.getByTestId("review").count(), "a 4xx closes the review").toBe(0);
+    await page.close();
+  });
+
+  it("sends nothing when a GTT expiry comes within 10 s while the review is open, and goes back to the expiry", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    const writes = watchWrites(page);
+    await field(ticket, "Price (USD)").fill("30000.00");
+    await field(ticket, "Base amount (BTC)").fill("0.0137");
+    await field(ticket, "Time in force").selectOption("GTT");
+    const expiresAt = Date.now() + 20_000;
+    await field(ticket, "Expires (your local time)").fill(await localInputValue(page, expiresAt - Date.now()));
+    const hint = await ticket.getByText(/UTC · /).textContent();
+    expect(hint, "the expiry in UTC and local time").toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT/,
+    );
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    const details = await ticket.getByTestId("review").locator("dl").textContent();
+    expect(details, "the 13 digits sent stay in the review's details").toMatch(/expiration_date\d{13}/);
+    expect(await ticket.getByTestId("order-review").textContent()).toMatch(
+      /good till \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+    );
+    // The review stays open until the expiry is less than 10 s away.
+    await page.waitForTimeout(Math.max(0, expiresAt - 9_000 - Date.now()));
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    await poll(() => ticket.getByTestId("review").count()).toBe(0);
+    expect(await ticket.getByText(/The expiry passed, or is now less than 10 seconds away/).count()).toBe(1);
+    await poll(() => focusedLabel(page)).toBe("Expires (your local time)");
+    expect(writes.writes()).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the ticket's keys, warnings and words", () => {
+  it("B and S set the side outside text fields, not while typing or with a modifier", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    const sell = ticket.getByRole("radio", { name: "Sell" });
+    const buy = ticket.getByRole("radio", { name: "Buy" });
+    await page.getByRole("heading", { name: "Order ticket" }).click();
+    await page.keyboard.press("s");
+    expect(await sell.isChecked()).toBe(true);
+    await page.keyboard.press("b");
+    expect(await buy.isChecked()).toBe(true);
+    await page.keyboard.press("Alt+s");
+    expect(await buy.isChecked(), "with a modifier").toBe(true);
+    await field(ticket, "Price (USD)").focus();
+    await page.keyboard.press("s");
+    expect(await buy.isChecked(), "typing in a field").toBe(true);
+    await page.close();
+  });
+
+  it("warns, without blocking, when a sell stop is at or above the last trade", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    await field(ticket, "Order type").selectOption("STOP_MARKET");
+    await field(ticket, "Stop price (USD)").fill("900000.00");
+    const warning = ticket.getByTestId("stop-warning");
+    await poll(() => warning.textContent(), { timeout: 20_000 }).toMatch(
+      /^This stop is above the last trade \([\d,]+\.\d\d\): it would trigger at once\.$/,
+    );
+    await field(ticket, "Stop price (USD)").fill("1.00");
+    await poll(() => warning.count()).toBe(0);
+    await page.close();
+  });
+
+  it("names the recipient profile by nickname in the review", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    await field(ticket, "Price (USD)").fill("30000.00");
+    await field(ticket, "Base amount (BTC)").fill("0.0111");
+    await ticket.getByText("Advanced").click();
+    await field(ticket, "Recipient profile").selectOption({ label: "Settlement" });
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    expect(await ticket.getByTestId("order-review").textContent()).toContain("settling into Settlement");
+    await page.close();
+  });
+});
+
+describe("the result follows its record until final, with a notice", () => {
+  it("a market buy: Bought … for 100.00 USD at avg …, and 'Order filled'", async () => {
+    const page = await signedIn("trader@example.com", WIDTHS.phone);
+    const ticket = await tradingTicket(page);
+    await poll(async () => (await ticket.locator("dd").nth(1).textContent()) ?? "", { timeout: 15_000 }).toMatch(/\d/);
+    await field(ticket, "Order type").selectOption("MARKET");
+    await field(ticket, "Quote amount (USD)").fill("100.00");
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    await poll(() => ticket.getByTestId("order-outcome").textContent(), { timeout: 10_000 }).toMatch(
+      /^Bought [\d.]+ BTC for 100\.00 USD at avg [\d,]+\.\d\d USD$/,
+    );
+    await poll(() => page.getByTestId("toast").filter({ hasText: "Order filled" }).count()).toBe(1);
+    await screenshot(page, "entry-order-filled-phone");
+    await expectNoSidewaysScroll(page, "the filled order at 390 px");
+    await page.close();
+  });
+
+  it("a GTT order that expires: 'Expired (GTT)' on the card and a notice", async () => {
+    const page = await signedIn("trader@example.com");
+    const ticket = await tradingTicket(page);
+    await field(ticket, "Price (USD)").fill("30000.00");
+    await field(ticket, "Base amount (BTC)").fill("0.0123");
+    await field(ticket, "Time in force").selectOption("GTT");
+    await field(ticket, "Expires (your local time)").fill(await localInputValue(page, 25_000));
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    const outcome = ticket.getByTestId("order-outcome");
+    await poll(() => outcome.textContent()).toBe("Resting: 0 of 0.0123 BTC filled");
+    await poll(() => outcome.textContent(), { timeout: 40_000 }).toBe("Expired (GTT): 0 of 0.0123 BTC filled");
+    await poll(() => page.getByTestId("toast").filter({ hasText: "GTT order expired" }).count()).toBe(1);
+    await page.close();
+  });
+
+  it.each(SIZES)(
+    "a transfer at %s width (%i px): Sending … PENDING, then Sent … COMPLETED, and a notice",
+    async (size, width) => {
+      const page = await signedIn("ops@example.com", width);
+      const form = await transferForm(page);
+      await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+      await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+      await form.getByLabel("Asset").selectOption("EUR");
+      const amount = String(width); // each width its own transfer
+      await field(form, "Amount").fill(amount);
+      await form.getByRole("button", { name: "Review transfer" }).click();
+      expect(await form.getByTestId("transfer-review").textContent()).toContain("to Settlement");
+      await form.getByRole("button", { name: "Confirm and send" }).click();
+      const outcome = form.getByTestId("transfer-outcome");
+      const words = `${Number(amount).toLocaleString("en-US")} EUR from Treasury to Settlement`;
+      await poll(() => outcome.textContent()).toBe(`Sending ${words} — PENDING`);
+      await poll(() => focusedLabel(page)).toBe("Amount");
+      expect(await field(form, "Amount").inputValue()).toBe("");
+      await screenshot(page, `entry-transfer-pending-${size}`);
+      await poll(() => outcome.textContent(), { timeout: 10_000 }).toBe(`Sent ${words} — COMPLETED`);
+      await poll(() => page.getByTestId("toast").filter({ hasText: "Transfer completed" }).count()).toBe(1);
+      await screenshot(page, `entry-transfer-completed-${size}`);
+      await expectNoSidewaysScroll(page, `the transfer result at ${width} px`);
+      await page.close();
+    },
+  );
+});
