@@ -47,10 +47,36 @@ export const DEFAULT_POLICY: Policy = {
 };
 
 /** The rule that applies: the one of this kind with the highest threshold the value reaches. */
-export function approvalRuleFor(policy: Policy, kind: CreateKind, valueUsd: string): ApprovalRule | undefined {
-  return policy.approval_rules
+export function approvalRuleFor(
+  rules: readonly ApprovalRule[],
+  kind: CreateKind,
+  valueUsd: string,
+): ApprovalRule | undefined {
+  return rules
     .filter((r) => r.kind === kind && compareDecimal(valueUsd, r.threshold_usd) >= 0)
     .sort((a, b) => compareDecimal(b.threshold_usd, a.threshold_usd))[0];
+}
+
+/** What a form shows its user before sending: the rules of its kind, and for orders the user's limits. */
+export interface FormControls {
+  kind: CreateKind;
+  approvalRules: ApprovalRule[];
+  /** The user's largest order, in USD; absent without a limit (and for transfers). */
+  maxOrderUsd?: string;
+  /** What the user may send in orders in a UTC day, in USD; absent without a limit. */
+  dailyOrderUsd?: string;
+}
+
+export function formControlsFor(policy: Policy, role: Role, kind: CreateKind): FormControls {
+  const approvalRules = policy.approval_rules.filter((r) => r.kind === kind);
+  if (kind === "transfer") return { kind, approvalRules };
+  const { max_order_notional_usd: max, daily_order_notional_usd_per_user: daily } = policy.limits;
+  return {
+    kind,
+    approvalRules,
+    ...(max[role] !== undefined && { maxOrderUsd: max[role] }),
+    ...(daily !== null && { dailyOrderUsd: daily }),
+  };
 }
 
 const usd = (label: string) =>

@@ -10,4 +10,7 @@ const load = () => import("./review-panel");
  * the small chunk arrives while the rules (and zod) load.
  */
 export const ReviewPanel = dynamic(() => load().then((m) => m.ReviewPanel));
+
+/** A create held for four eyes, followed until it is decided; loads with the first answer that holds one. */
+export const AwaitingApproval = dynamic(() => import("./awaiting-approval").then((m) => m.AwaitingApproval));
 export const preloadReviewPanel = (): void => void load();

@@ -1,7 +1,11 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { formatAmount } from "@/lib/client/format";
+import type { FormControls } from "@/lib/policy";
+import type { PriceGuard } from "@/lib/price-guard";
 import { Button } from "../ui/button";
+import { ControlsNote, type Valued } from "./controls-note";
 
 /**
  * How long the button that sends ignores activation after it appears. Enter in a field opens
@@ -10,15 +14,19 @@ import { Button } from "../ui/button";
  */
 export const REVIEW_ARMING_MS = 700;
 
-/** What the review asks for: the first send, a retry of the same ref_id, or an answer about a repeat. */
-export type ReviewAsk = "confirm" | "retry" | "repeat";
+/**
+ * What the review asks for: the first send, a retry of the same ref_id, an answer about a
+ * repeat, or the market's name typed past the price guard.
+ */
+export type ReviewAsk = "confirm" | "retry" | "repeat" | "guard";
 
 /**
  * The step between a checked form and the request: the request in words and its details,
  * then Confirm or Edit. Focus lands on the review itself (a region read first), never on the
  * button that sends, and that button ignores activation for REVIEW_ARMING_MS. After a
  * timeout, a 5xx or a lost connection it retries the same ref_id; when the back end asks
- * about a repeat, "Send another" or "Don't send". Give it a new `key` for each answer that keeps
+ * about a repeat, "Send another" or "Don't send"; past the price guard, the market's name
+ * typed before "Send past the guard" does anything. Give it a new `key` for each answer that keeps
  * it open, so focus and the pause start again.
  */
 export function ReviewPanel({
@@ -27,8 +35,11 @@ export function ReviewPanel({
   details,
   ask,
   secondsAgo,
+  guard,
+  controls,
   pending,
   onConfirm,
+  onConfirmPastGuard,
   onEdit,
   onDecline,
 }: {
@@ -39,19 +50,34 @@ export function ReviewPanel({
   ask: ReviewAsk;
   /** For "repeat": how long ago the same create was sent. */
   secondsAgo?: number;
+  /** For "guard": the price guard's figures and the market to type. */
+  guard?: PriceGuard | null;
+  /** The desk's controls and what they value: the note of its worth and whether it needs approval. */
+  controls?: { rules: FormControls; valued: Valued };
   pending: boolean;
   /** Sends (or retries, or sends another). */
   onConfirm: () => void;
   onEdit: () => void;
   /** "Don't send", for "repeat". */
   onDecline: () => void;
+  /** For "guard": sends again with the market's name as typed. */
+  onConfirmPastGuard?: (typed: string) => void;
 }) {
   const headingId = useId();
   const region = useRef<HTMLElement>(null);
   const armed = useArmed();
   // The question is read from its start, not from the button that would answer it.
   useEffect(() => region.current?.focus(), []);
-  const send = () => armed && !pending && onConfirm();
+  const [typed, setTyped] = useState("");
+  const guardMet = guard ? typed.trim().toUpperCase() === guard.market : false;
+  const send = () => {
+    if (!armed || pending) return;
+    if (ask === "guard") {
+      if (guardMet) onConfirmPastGuard?.(typed);
+      return;
+    }
+    onConfirm();
+  };
 
   return (
     <section
@@ -77,6 +103,27 @@ export function ReviewPanel({
             </div>
           ))}
       </dl>
+      {controls && <ControlsNote controls={controls.rules} valued={controls.valued} />}
+      {ask === "guard" && guard && (
+        <div role="alert" className="space-y-2 text-sm" data-testid="price-guard">
+          <p className="font-semibold text-warn">
+            This order would trade at {formatAmount(guard.price)}, {guard.deviation_percent}% from the mid of{" "}
+            {formatAmount(guard.mid)}: past the desk&apos;s {guard.limit_percent}% guard.
+          </p>
+          <label className="block">
+            <span>Type {guard.market} to send it anyway</span>
+            <input
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={typed !== "" && !guardMet}
+              className="mt-1 block w-full rounded-md border border-slate-300 bg-surface px-2 py-1 font-mono"
+            />
+          </label>
+        </div>
+      )}
       {ask === "repeat" && (
         <p role="alert" data-testid="repeat-question" className="text-sm font-semibold text-warn">
           You sent this {secondsAgo} s ago. Send another?
@@ -85,7 +132,7 @@ export function ReviewPanel({
       <div className="flex flex-wrap gap-2">
         <Button
           onClick={send}
-          disabled={pending}
+          disabled={pending || (ask === "guard" && !guardMet)}
           aria-disabled={!armed || undefined}
           data-armed={armed}
           className={armed ? "" : "opacity-60"}
@@ -104,6 +151,7 @@ const SEND_WORDS: Record<ReviewAsk, string> = {
   confirm: "Confirm and send",
   retry: "Retry with the same ref_id",
   repeat: "Send another",
+  guard: "Send past the guard",
 };
 
 /** False for REVIEW_ARMING_MS after the panel appears, then true. */

@@ -3,6 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
+import { isHeld, type Approval, type Held } from "@/lib/approval";
+import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
 import { CONFIRM_DUPLICATE_HEADER, previousCreateOf, type PreviousCreate } from "@/lib/duplicates";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/ref-id";
@@ -14,8 +16,11 @@ import { canRetry, showFieldErrors } from "./server-problem";
 import type { FormOutput } from "./spec-resolver";
 
 export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
-  /** Sends the create; `headers` carries the answer "send another" (Confirm-Duplicate). */
-  send: (output: Output, headers: Record<string, string>) => Promise<Created>;
+  /**
+   * Sends the create; `headers` carries the answers "send another" (Confirm-Duplicate) and the
+   * market typed past the price guard (Confirm-Price-Guard). A create held for approval answers `Held`.
+   */
+  send: (output: Output, headers: Record<string, string>) => Promise<Created | Held>;
   /** Journals the answer "don't send" about a repeat of `duplicateOf`; nothing is sent. */
   decline: (output: Output, duplicateOf: string) => Promise<unknown>;
   /** Query keys whose data a send changes. */
@@ -37,6 +42,9 @@ export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
  *   problem, and a new ref_id: the next attempt is an edit, a new create.
  * - A repeat of a create sent moments ago comes back as a question (409 possible-duplicate);
  *   the answer is sent with the create (Confirm-Duplicate) or journaled (decline).
+ * - An order past the price guard (428) asks for its market's name, typed, and is sent again
+ *   with it (Confirm-Price-Guard).
+ * - A create that needs four eyes comes back held (202): `held` is the approval to follow.
  * - After a success the amounts are emptied, the ref_id renewed and focus returns to the form.
  */
 export function useCreateFlow<
@@ -46,6 +54,12 @@ export function useCreateFlow<
 >(form: UseFormReturn<Values, unknown, Output>, parts: CreateFlowParts<Values, Output, Created>) {
   const [review, setReview] = useState<Output | null>(null);
   const [result, setResult] = useState<Created | null>(null);
+  /** The approval a create waits for, when the desk's rules hold it for four eyes. */
+  const [held, setHeld] = useState<Approval | null>(null);
+  /** The price guard's question (428), until the market's name is typed. */
+  const [guard, setGuard] = useState<PriceGuard | null>(null);
+  /** The market typed past the price guard, kept for a retry of the same ref_id. */
+  const [guardTyped, setGuardTyped] = useState<string | undefined>();
   const [problem, setProblem] = useState<Problem | null>(null);
   /** The recent create the back end asked about, until the person answers. */
   const [repeat, setRepeat] = useState<PreviousCreate | null>(null);
@@ -70,14 +84,20 @@ export function useCreateFlow<
     setReview(null);
     setRepeat(null);
     setConfirmedOf(undefined);
+    setGuard(null);
+    setGuardTyped(undefined);
     focusTo.current = field;
   };
 
   const mutation = useMutation({
-    mutationFn: ({ output, confirm }: { output: Output; confirm?: string }) =>
-      parts.send(output, confirm ? { [CONFIRM_DUPLICATE_HEADER]: confirm } : {}),
+    mutationFn: ({ output, confirm, market }: { output: Output; confirm?: string; market?: string }) =>
+      parts.send(output, {
+        ...(confirm && { [CONFIRM_DUPLICATE_HEADER]: confirm }),
+        ...(market && { [CONFIRM_PRICE_GUARD_HEADER]: market }),
+      }),
     onSuccess: (created) => {
-      setResult(created);
+      setResult(isHeld(created) ? null : created);
+      setHeld(isHeld(created) ? created.approval : null);
       setProblem(null);
       renewRefId();
       for (const field of parts.clearAfterSend) form.setValue(field, "" as PathValue<Values, Path<Values>>);
@@ -93,6 +113,12 @@ export function useCreateFlow<
         setRepeat(previous);
         return;
       }
+      const priceGuard = priceGuardOf(p);
+      if (priceGuard) {
+        setProblem(null);
+        setGuard(priceGuard);
+        return;
+      }
       setProblem(p);
       if (canRetry(p)) return;
       showFieldErrors(form, p);
@@ -105,8 +131,11 @@ export function useCreateFlow<
   const checkThenReview = form.handleSubmit((output) => {
     setProblem(null);
     setResult(null);
+    setHeld(null);
     setRepeat(null);
     setConfirmedOf(undefined);
+    setGuard(null);
+    setGuardTyped(undefined);
     setReviewKey((k) => k + 1);
     setReview(output);
   });
@@ -123,14 +152,22 @@ export function useCreateFlow<
       backToForm(stale.field);
       return;
     }
-    mutation.mutate({ output: review, confirm: confirmedOf });
+    mutation.mutate({ output: review, confirm: confirmedOf, market: guardTyped });
+  }
+
+  /** Sends again with the market's name as the person typed it past the price guard. */
+  function confirmPastGuard(typed: string) {
+    if (!review || !guard) return;
+    setGuardTyped(typed);
+    setGuard(null);
+    mutation.mutate({ output: review, confirm: confirmedOf, market: typed });
   }
 
   function sendAnother() {
     if (!review || !repeat) return;
     setConfirmedOf(repeat.ref_id);
     setRepeat(null);
-    mutation.mutate({ output: review, confirm: repeat.ref_id });
+    mutation.mutate({ output: review, confirm: repeat.ref_id, market: guardTyped });
   }
 
   function decline() {
@@ -152,10 +189,13 @@ export function useCreateFlow<
     );
   }
 
-  const ask: ReviewAsk = repeat ? "repeat" : problem && canRetry(problem) ? "retry" : "confirm";
+  const ask: ReviewAsk = repeat ? "repeat" : guard ? "guard" : problem && canRetry(problem) ? "retry" : "confirm";
   return {
     review,
     result,
+    held,
+    guard,
+    confirmPastGuard,
     problem,
     pending: mutation.isPending,
     ask,
@@ -167,3 +207,6 @@ export function useCreateFlow<
     edit: () => backToForm(parts.focusAfterSend()),
   };
 }
+
+const priceGuardOf = (p: Problem): PriceGuard | undefined =>
+  p.status === 428 && p.type === PRICE_GUARD_TYPE ? (p.meta as unknown as PriceGuard) : undefined;

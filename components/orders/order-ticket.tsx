@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { api } from "@/lib/client/api";
 import { useProfileNames } from "@/lib/client/profile-names";
@@ -11,6 +11,7 @@ import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } fro
 import { MARKETS, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
 import { BASE_AMOUNT_SCALE, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
+import type { FormControls } from "@/lib/policy";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
@@ -18,7 +19,7 @@ import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
-import { ReviewPanel } from "../forms/lazy-review-panel";
+import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
@@ -65,8 +66,12 @@ function estimateNotional(v: TicketValues, bestBid?: string): string | undefined
 const firstAmountField = (v: TicketValues): "base_amount" | "quote_amount" =>
   quantityRuleFor(v.type, v.side).required.includes("base_amount") ? "base_amount" : "quote_amount";
 
-/** Treasury's order ticket: every rule of the service checked on its field before anything is sent. */
-export function OrderTicket() {
+/**
+ * Treasury's order ticket: every rule of the service checked on its field before anything is
+ * sent; the desk's limits and approval rules (`controls`, from the policy) said before review
+ * (`controlsLine`, rendered on the server: no script for it in the page's first load).
+ */
+export function OrderTicket({ controls, controlsLine }: { controls: FormControls; controlsLine: ReactNode }) {
   const { profiles, nickname } = useProfileNames();
   const { zone } = useTimeZone();
   const funds = useFundsContext(nickname);
@@ -86,7 +91,7 @@ export function OrderTicket() {
         method: "POST",
         body: { kind: "order", profile_id: id, request, duplicate_of: duplicateOf },
       }),
-    refresh: ["orders", "balances", "activity", "submitters"],
+    refresh: ["orders", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["base_amount", "quote_amount"],
     focusAfterSend: () => firstAmountField(form.getValues()),
     recheck: ({ request }) => {
@@ -118,15 +123,21 @@ export function OrderTicket() {
               ]}
               ask={flow.ask}
               secondsAgo={flow.secondsAgo}
+              guard={flow.guard}
+              controls={{ rules: controls, valued: { kind: "order", order: review } }}
               pending={flow.pending}
               onConfirm={flow.confirm}
+              onConfirmPastGuard={flow.confirmPastGuard}
               onEdit={flow.edit}
               onDecline={flow.decline}
             />
           ) : (
-            <Button type="submit" className="w-full">
-              Review order
-            </Button>
+            <>
+              <Button type="submit" className="w-full">
+                Review order
+              </Button>
+              {controlsLine}
+            </>
           )}
           {flow.problem && (
             <ProblemAlert
@@ -135,6 +146,9 @@ export function OrderTicket() {
             />
           )}
           {flow.result && <OrderResult order={flow.result} />}
+          {flow.held && (
+            <AwaitingApproval approval={flow.held} sent={(order) => <OrderResult order={order as Order} />} />
+          )}
         </form>
       </FormProvider>
     </Card>

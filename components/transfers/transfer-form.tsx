@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import type { ReactNode } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
@@ -8,12 +9,14 @@ import { useProfileNames } from "@/lib/client/profile-names";
 import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
 import { ASSETS } from "@/lib/spec/markets";
+import { isHeld, type Held } from "@/lib/approval";
+import type { FormControls } from "@/lib/policy";
 import type { Transfer } from "@/lib/spec/transfer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/metadata-editor";
 import { newRefId } from "@/lib/ref-id";
-import { ReviewPanel } from "../forms/lazy-review-panel";
+import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Button } from "../ui/button";
@@ -36,8 +39,12 @@ const IDENTITY_FIELDS = [
 const availableOf = (balances: Balance[] | undefined, asset: string) =>
   balances?.find((b) => b.asset === asset)?.available ?? (balances ? "0" : undefined);
 
-/** Operations' internal transfer between two profiles, checked against the service's rules first. */
-export function TransferForm() {
+/**
+ * Operations' internal transfer between two profiles, checked against the service's rules
+ * first; the desk's approval rules (`controls`, from the policy) said before review
+ * (`controlsLine`, rendered on the server).
+ */
+export function TransferForm({ controls, controlsLine }: { controls: FormControls; controlsLine: ReactNode }) {
   const { profiles, nickname } = useProfileNames();
   const profilesLoading = useProfiles().isLoading;
   const funds = useFundsContext(nickname);
@@ -58,16 +65,15 @@ export function TransferForm() {
   const toBalances = useBalances(values.to_profile_id || undefined);
   const flow = useCreateFlow(form, {
     send: ({ request }, headers) =>
-      api<Transfer>("/api/v2/transfer/internal", { method: "POST", body: request, headers }).then((transfer) => ({
-        transfer,
-        names: namesOf(request),
-      })),
+      api<Transfer | Held>("/api/v2/transfer/internal", { method: "POST", body: request, headers }).then((answer) =>
+        isHeld(answer) ? answer : { transfer: answer, names: namesOf(request) },
+      ),
     decline: ({ request }, duplicateOf) =>
       api("/api/activity/declined", {
         method: "POST",
         body: { kind: "transfer", request, duplicate_of: duplicateOf },
       }),
-    refresh: ["transfers", "balances", "activity", "submitters"],
+    refresh: ["transfers", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["amount"],
     focusAfterSend: () => "amount",
   });
@@ -142,15 +148,22 @@ export function TransferForm() {
               details={[["ref_id", flow.review.request.ref_id]]}
               ask={flow.ask}
               secondsAgo={flow.secondsAgo}
+              controls={{
+                rules: controls,
+                valued: { kind: "transfer", amount: flow.review.request.amount, asset: flow.review.request.asset },
+              }}
               pending={flow.pending}
               onConfirm={flow.confirm}
               onEdit={flow.edit}
               onDecline={flow.decline}
             />
           ) : (
-            <Button type="submit" className="w-full">
-              Review transfer
-            </Button>
+            <>
+              <Button type="submit" className="w-full">
+                Review transfer
+              </Button>
+              {controlsLine}
+            </>
           )}
           {flow.problem && (
             <ProblemAlert
@@ -159,6 +172,17 @@ export function TransferForm() {
             />
           )}
           {flow.result && <TransferResult transfer={flow.result.transfer} names={flow.result.names} />}
+          {flow.held && (
+            <AwaitingApproval
+              approval={flow.held}
+              sent={(transfer) => (
+                <TransferResult
+                  transfer={transfer as Transfer}
+                  names={namesOf(flow.held!.request as { from_profile_id: string; to_profile_id: string })}
+                />
+              )}
+            />
+          )}
         </form>
       </FormProvider>
     </Card>

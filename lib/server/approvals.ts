@@ -1,10 +1,11 @@
 import "server-only";
 import type { Selectable } from "kysely";
 import { v7 as timeOrderedId } from "uuid";
+import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from "@/lib/approval";
 import type { ApprovalRule, CreateKind } from "@/lib/policy";
 import { problem, ProblemError } from "@/lib/spec";
 import type { SignedInUser } from "./auth/session";
-import { createOnce, createSpecOf, type CreateResult } from "./creates";
+import { createOnce, createSpecOf } from "./creates";
 import { isUniqueViolation } from "./db";
 import type { ApprovalTable } from "./db/schema";
 import type { Runtime } from "./runtime";
@@ -17,32 +18,7 @@ import type { Runtime } from "./runtime";
  * only one caller moves it from PENDING to APPROVED, and the journal's unique ref_id backs that.
  */
 
-export const APPROVAL_STATUSES = ["PENDING", "APPROVED", "REJECTED", "EXPIRED", "WITHDRAWN"] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
-
-/** An approval as the API answers it. */
-export interface Approval {
-  id: string;
-  status: ApprovalStatus;
-  kind: CreateKind;
-  /** The order's or the transfer's request, ref_id included; an order's profile beside it. */
-  request: Record<string, unknown>;
-  profile_id: string;
-  value_usd: string;
-  rule: ApprovalRule;
-  requested_by: string;
-  requested_name: string;
-  requested_role: string;
-  created_at: string;
-  expires_at: string;
-  approvals_needed: number;
-  approvals: { by: string; role: string; at: string }[];
-  decided_at: string | null;
-  decided_by: string | null;
-  reason: string | null;
-  /** What the service answered when it was sent. */
-  outcome: CreateResult | null;
-}
+export { APPROVAL_STATUSES, type Approval, type ApprovalStatus };
 
 export interface HoldRequest {
   kind: CreateKind;
@@ -266,7 +242,7 @@ async function view(rt: Runtime, row: Row): Promise<Approval> {
     decided_at: row.decided_at,
     decided_by: row.decided_by,
     reason: row.reason,
-    outcome: row.outcome_json ? (JSON.parse(row.outcome_json) as CreateResult) : null,
+    outcome: row.outcome_json ? (JSON.parse(row.outcome_json) as Approval["outcome"]) : null,
   };
 }
 

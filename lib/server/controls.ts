@@ -1,5 +1,6 @@
 import "server-only";
 import { approvalRuleFor, type CreateKind, type Policy } from "@/lib/policy";
+import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
 import {
   addDecimal,
   compareDecimal,
@@ -60,7 +61,7 @@ export async function applyControls(
     await checkDailyLimit(rt, policy, user, valueUsd);
     await checkPriceGuard(rt, user, policy, order, mids, create.confirmedMarket, ip);
   }
-  const rule = approvalRuleFor(policy, create.kind, valueUsd);
+  const rule = approvalRuleFor(policy.approval_rules, create.kind, valueUsd);
   if (!rule) return { send: { valueUsd } };
   const hold = await requestApproval(rt, user, { ...create, valueUsd, rule }, ip);
   return { hold };
@@ -175,13 +176,19 @@ async function checkPriceGuard(
   const deviation = divideDecimalDown(multiplyDecimal(absDiff(worst, mid), "100"), mid, 2);
   const guard = policy.limits.price_guard_percent;
   if (compareDecimal(deviation, guard) <= 0) return;
-  const meta = { market: order.market, mid, price: worst, deviation_percent: deviation, limit_percent: guard };
+  const meta: PriceGuard = {
+    market: order.market,
+    mid,
+    price: worst,
+    deviation_percent: deviation,
+    limit_percent: guard,
+  };
   if (confirmedMarket?.trim().toUpperCase() === order.market) {
     await rt.audit.append({ action: "price-guard.confirmed", actor: user, ip, subject: order.market, detail: meta });
     return;
   }
   throw new ProblemError({
-    type: "/problems/price-guard",
+    type: PRICE_GUARD_TYPE,
     title: "Confirmation Needed",
     status: 428,
     detail: `This order would trade ${deviation}% from the mid (${mid}), past the ${guard}% guard. Type ${order.market} to confirm.`,

@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type AppServer } from "../support/app-server";
@@ -76,6 +77,29 @@ const focusedLabel = (page: Page) =>
     return (id && document.querySelector(`label[for="${id}"]`)?.textContent) || "";
   });
 const orderPosts = (writes: string[]) => writes.filter((w) => /^POST .*\/orders$/.test(w));
+/** Raises the policy's order approval threshold (as an admin, in a browser); returns what puts it back. */
+async function raiseOrderApprovalThreshold(): Promise<() => Promise<void>> {
+  const admin = await signedIn("admin@example.com");
+  const put = (policy: unknown) =>
+    admin.evaluate(
+      (body) =>
+        fetch("/api/policies", { method: "PUT", headers: { "Content-Type": "application/json" }, body }).then(
+          (r) => r.status,
+        ),
+      JSON.stringify(policy),
+    );
+  type Rules = { approval_rules: { kind: string; threshold_usd: string }[] };
+  const { policy } = await admin.evaluate(() =>
+    fetch("/api/policies").then((r) => r.json() as Promise<{ policy: Rules }>),
+  );
+  const raised = policy.approval_rules.map((r) => (r.kind === "order" ? { ...r, threshold_usd: "100000000" } : r));
+  expect(await put({ ...policy, approval_rules: raised })).toBe(200);
+  return async () => {
+    expect(await put(policy)).toBe(200);
+    await admin.close();
+  };
+}
+
 /** The journal's entries for one ref_id, read with the page's own session. */
 async function journal(page: Page, refId: string) {
   const res = await page.request.get(`${app.url}/api/activity?ref_ids=${encodeURIComponent(refId)}`);
@@ -217,7 +241,8 @@ describe("the same order or transfer again within a minute asks first", () => {
       const ticket = await tradingTicket(page);
       const writes = watchWrites(page);
       const amount = `1${OWN[size]}`;
-      await field(ticket, "Price (USD)").fill("31000.00");
+      // Worth about 31,000 USD: under the order approval rule (100,000 USD), so it is sent.
+      await field(ticket, "Price (USD)").fill("3100.00");
       const review = async () => {
         await field(ticket, "Base amount (BTC)").fill(amount);
         await ticket.getByRole("button", { name: "Review order" }).click();
@@ -319,23 +344,36 @@ describe("refusals in the desk's words; a retry only where it can help", () => {
       const body = (await res.json()) as { items: { available: string }[] };
       await route.fulfill({ response: res, json: { items: body.items.map((b) => ({ ...b, available: "999999" })) } });
     });
-    const ticket = await tradingTicket(page);
-    await ticket.getByText("Sell", { exact: true }).click();
-    await field(ticket, "Price (USD)").fill("60000.00");
-    await field(ticket, "Base amount (BTC)").fill("5000");
-    await ticket.getByRole("button", { name: "Review order" }).click();
-    const sentRef = await reviewRefId(ticket);
-    await ticket.getByRole("button", { name: "Confirm and send" }).click();
-    const alert = ticket.getByRole("alert").filter({ hasText: "The order was not placed" });
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(
-      /The order was not placed: Insufficient FundsTrading has [\d,.]+ BTC available; this order needs 5,000 BTC\./,
-    );
-    expect(await ticket.getByTestId("review").count(), "a 4xx closes the review").toBe(0);
-    expect(await ticket.getByRole("button", { name: /Retry/ }).count()).toBe(0);
-    await poll(() => focusedLabel(page)).toBe("Base amount (BTC)");
-    await ticket.getByText("Advanced").click();
-    expect(await field(ticket, "Ref ID").inputValue()).not.toBe(sentRef);
+    // A sell of 20,001 LINK (Trading holds 20,000) resting at twice the ask: within the desk's
+    // order limit and the service's maximum, and sent without approval while the rule is raised.
+    const restore = await raiseOrderApprovalThreshold();
+    try {
+      const ask = await page.evaluate(() =>
+        fetch("/api/v2/markets/LINKUSD/ticker").then(
+          async (r) => ((await r.json()) as { best_ask: { price: string } }).best_ask.price,
+        ),
+      );
+      const ticket = await tradingTicket(page);
+      await field(ticket, "Market").selectOption("LINKUSD");
+      await ticket.getByText("Sell", { exact: true }).click();
+      await field(ticket, "Price (USD)").fill(new Decimal(ask).times(2).toFixed(2));
+      await field(ticket, "Base amount (LINK)").fill("20001");
+      await ticket.getByRole("button", { name: "Review order" }).click();
+      const sentRef = await reviewRefId(ticket);
+      await ticket.getByRole("button", { name: "Confirm and send" }).click();
+      const alert = ticket.getByRole("alert").filter({ hasText: "The order was not placed" });
+      await alert.waitFor();
+      expect(await alert.textContent()).toMatch(
+        /The order was not placed: Insufficient FundsTrading has 20,000 LINK available; this order needs 20,001 LINK\./,
+      );
+      expect(await ticket.getByTestId("review").count(), "a 4xx closes the review").toBe(0);
+      expect(await ticket.getByRole("button", { name: /Retry/ }).count()).toBe(0);
+      await poll(() => focusedLabel(page)).toBe("Base amount (LINK)");
+      await ticket.getByText("Advanced").click();
+      expect(await field(ticket, "Ref ID").inputValue()).not.toBe(sentRef);
+    } finally {
+      await restore();
+    }
     await page.close();
   });
 

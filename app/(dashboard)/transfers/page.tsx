@@ -1,19 +1,24 @@
 import type { Metadata } from "next";
+import { ControlsLine } from "@/components/forms/controls-line";
 import { TransferForm } from "@/components/transfers/transfer-form";
 import { TransfersTable } from "@/components/lazy-tables";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { can } from "@/lib/roles";
+import { formControlsFor } from "@/lib/policy";
 import { requireUser } from "@/lib/server/auth/require-user";
+import { currentPolicy } from "@/lib/server/policies";
+import { runtime } from "@/lib/server/runtime";
 
 export const metadata: Metadata = { title: "Transfers" };
 
 export default async function TransfersPage() {
   const user = await requireUser();
+  const controls = formControlsFor(await currentPolicy((await runtime()).db), user.role, "transfer");
   return (
     <div className="grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]">
       <h1 className="sr-only">Transfers</h1>
       {can(user.role, "transfers:create") ? (
-        <TransferForm />
+        <TransferForm controls={controls} controlsLine={<ControlsLine controls={controls} />} />
       ) : (
         <ReadOnlyNote>You can read transfers; creating them needs the ops role.</ReadOnlyNote>
       )}

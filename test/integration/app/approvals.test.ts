@@ -36,8 +36,11 @@ describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) =>
   });
   afterAll(() => d?.dispose());
 
+  let held = 0;
+  // Each a different amount: the same transfer again within a minute would be asked about as a repeat.
   const hold = async (ref: string) => {
-    const res = await d.as.ops.call("POST", "/api/v2/transfer/internal", bigTransfer(ref));
+    held += 1;
+    const res = await d.as.ops.call("POST", "/api/v2/transfer/internal", bigTransfer(ref, String(20000 + held)));
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     return res.body.approval as { id: string; status: string; approvals_needed: number; expires_at: string };
   };

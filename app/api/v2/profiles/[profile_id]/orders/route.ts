@@ -1,4 +1,5 @@
 import { CONFIRM_DUPLICATE_HEADER } from "@/lib/duplicates";
+import { CONFIRM_PRICE_GUARD_HEADER } from "@/lib/price-guard";
 import { jsonBody, methodNotAllowed, pathId } from "@/lib/http";
 import { createOrder } from "@/lib/server/creates";
 import { relay, withRole } from "@/lib/server/route";
@@ -8,7 +9,7 @@ export const POST = withRole<{ profile_id: string }>(
   "orders:create",
   async ({ request, params, user, runtime, ip }) => {
     const profileId = pathId("profile_id", params.profile_id);
-    const confirmedMarket = request.headers.get("confirm-price-guard");
+    const confirmedMarket = request.headers.get(CONFIRM_PRICE_GUARD_HEADER);
     return relay(
       await createOrder(runtime, profileId, await jsonBody(request), {
         user,

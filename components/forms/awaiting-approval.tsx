@@ -1,0 +1,135 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import type { Approval } from "@/lib/approval";
+import { api, problemOf } from "@/lib/client/api";
+import { Time } from "@/lib/client/time-zone";
+import { isProblem } from "@/lib/spec/problem";
+import { Button } from "../ui/button";
+import { ProblemAlert } from "../ui/problem-alert";
+import { useToast } from "../ui/toasts";
+
+/** Decided, and (when approved) sent: nothing more will change. */
+const isSettled = (a: Approval) => a.status !== "PENDING" && (a.status !== "APPROVED" || a.outcome !== null);
+
+const NOTICES = {
+  APPROVED: { title: "Approved and sent", tone: "success" },
+  REJECTED: { title: "Request rejected", tone: "error" },
+  EXPIRED: { title: "Request expired", tone: "warning" },
+  WITHDRAWN: { title: "Request withdrawn", tone: "info" },
+} as const;
+
+/**
+ * A create held for four eyes: "Awaiting approval" with the approvals so far and a countdown,
+ * followed until it is decided; then who decided, and what the service answered when it was
+ * sent (`sent` shows the record, as the form's own result card would).
+ */
+export function AwaitingApproval({
+  approval: held,
+  sent,
+}: {
+  approval: Approval;
+  sent: (record: unknown) => ReactNode;
+}) {
+  const latest = useFollowApproval(held);
+  const queryClient = useQueryClient();
+  const withdraw = useMutation({
+    mutationFn: () =>
+      api<{ approval: Approval }>(`/api/approvals/${encodeURIComponent(held.id)}/withdraw`, { method: "POST" }),
+    onSuccess: ({ approval }) => queryClient.setQueryData(approvalKey(held.id), approval),
+  });
+
+  return (
+    <div
+      role="status"
+      className="space-y-2 rounded-md border border-warn/30 bg-warn-soft/40 p-3 text-sm"
+      data-testid="awaiting-approval"
+    >
+      <div className="flex items-center justify-between gap-2">
+        <span className="font-semibold" data-testid="approval-status">
+          {latest.status === "PENDING" ? "Awaiting approval" : TITLES[latest.status]}
+        </span>
+        {latest.status === "PENDING" && <Countdown until={latest.expires_at} />}
+      </div>
+      {latest.status === "PENDING" ? (
+        <>
+          <p>
+            Needs {latest.approvals_needed === 1 ? "an approval" : `${latest.approvals_needed} approvals`} by an
+            approver; {latest.approvals.length} so far. Nothing is sent until then.
+          </p>
+          <Button variant="secondary" onClick={() => withdraw.mutate()} disabled={withdraw.isPending}>
+            Withdraw request
+          </Button>
+          {withdraw.error && <ProblemAlert problem={problemOf(withdraw.error)} title="Not withdrawn" />}
+        </>
+      ) : (
+        <p data-testid="approval-decision">{decidedWords(latest)}</p>
+      )}
+      {latest.status === "APPROVED" && latest.outcome && outcomeOf(latest.outcome, sent)}
+      <p className="font-mono text-xs text-ink-muted">approval {latest.id}</p>
+    </div>
+  );
+}
+
+const approvalKey = (id: string) => ["approvals", "one", id] as const;
+
+/** The approval kept current until it is settled, with a notice when it is decided. */
+function useFollowApproval(held: Approval): Approval {
+  const notify = useToast();
+  const { data = held } = useQuery({
+    queryKey: approvalKey(held.id),
+    queryFn: () => api<{ approval: Approval }>(`/api/approvals/${encodeURIComponent(held.id)}`).then((r) => r.approval),
+    initialData: held,
+    refetchInterval: (q) => (q.state.data && isSettled(q.state.data) ? false : 2_000),
+  });
+  const seen = useRef(held.status);
+  useEffect(() => {
+    if (seen.current !== "PENDING" || data.status === "PENDING") return;
+    seen.current = data.status;
+    notify({ ...NOTICES[data.status], detail: decidedWords(data) });
+  }, [data, notify]);
+  return data;
+}
+
+const TITLES = { APPROVED: "Approved", REJECTED: "Rejected", EXPIRED: "Expired", WITHDRAWN: "Withdrawn" } as const;
+
+function decidedWords(a: Approval): string {
+  const by = a.approvals.map((v) => v.by).join(" and ");
+  if (a.status === "APPROVED") return `Approved by ${by} and sent.`;
+  if (a.status === "REJECTED") return `Rejected by ${a.decided_by ?? "an approver"}: ${a.reason ?? "no reason given"}.`;
+  if (a.status === "EXPIRED") return "Nobody approved it in time; it was never sent.";
+  if (a.status === "WITHDRAWN") return "You withdrew it; it was never sent.";
+  return "Awaiting approval.";
+}
+
+function outcomeOf(outcome: NonNullable<Approval["outcome"]>, sent: (record: unknown) => ReactNode) {
+  if (outcome.status >= 200 && outcome.status < 300) return sent(outcome.body);
+  const problem = isProblem(outcome.body)
+    ? outcome.body
+    : {
+        type: "about:blank",
+        title: "Service Error",
+        status: outcome.status,
+        detail: `The service answered ${outcome.status}.`,
+      };
+  return <ProblemAlert problem={problem} title="Approved, but the service refused it" />;
+}
+
+/** Time left before the request expires, each second. */
+function Countdown({ until }: { until: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const left = Math.max(0, Math.floor((Date.parse(until) - now) / 1000));
+  const hms = [Math.floor(left / 3600), Math.floor(left / 60) % 60, left % 60]
+    .map((n, i) => (i === 0 ? String(n) : String(n).padStart(2, "0")))
+    .join(":");
+  return (
+    <span className="text-xs text-ink-muted" data-testid="approval-countdown">
+      expires in {hms} (<Time iso={until} />)
+    </span>
+  );
+}

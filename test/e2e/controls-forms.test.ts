@@ -1,0 +1,129 @@
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { launchBrowser, signInAs } from "../support/browser";
+import { newRef, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
+
+/**
+ * The desk's controls as a person meets them in the forms (issue 10): the limits and approval
+ * rules said before review, "needs approval by an approver" in the review, "Awaiting approval"
+ * followed until an approver in another browser decides, and the price guard's typed market.
+ */
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let d: Dashboard;
+let browser: Browser;
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.dispose();
+});
+
+const poll = <T>(probe: () => T | Promise<T>, timeout = 15_000) => expect.poll(probe, { timeout });
+/** Longer than REVIEW_ARMING_MS (700 ms): the pause after which Confirm acts. */
+const PAUSE_MS = 900;
+
+async function signedIn(email: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  await signInAs(page, d.url, email);
+  return page;
+}
+
+async function loadedForm(page: Page, name: string, select: string): Promise<Locator> {
+  const form = page.getByRole("form", { name });
+  await poll(() => form.getByLabel(select, { exact: true }).locator("option").count()).toBeGreaterThan(1);
+  return form;
+}
+
+describe("four eyes in the transfer form", () => {
+  it("says a 20,000 USD transfer needs approval, holds it, and follows it until an approver approves", async () => {
+    const ops = await signedIn("ops@example.com");
+    await ops.getByRole("link", { name: "Transfers" }).click();
+    await ops.waitForURL(/\/transfers$/);
+    const form = await loadedForm(ops, "Internal transfer", "From profile");
+    expect(await form.getByTestId("controls-line").innerText()).toBe(
+      "Transfers of 10,000 USD or more need approval by an approver.",
+    );
+    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+    await form.getByLabel("Asset").selectOption("USD");
+    await form.getByLabel("Amount", { exact: true }).fill("20000.17");
+    await form.getByRole("button", { name: "Review transfer" }).click();
+    await poll(() => form.getByTestId("needs-approval").count()).toBe(1);
+    expect(await form.getByTestId("needs-approval").innerText()).toContain("Needs approval by an approver");
+    expect(await form.getByTestId("controls-note").innerText()).toContain("Worth about 20,000.17 USD.");
+    await ops.waitForTimeout(PAUSE_MS);
+    await form.getByRole("button", { name: "Confirm and send" }).click();
+
+    const card = form.getByTestId("awaiting-approval");
+    await poll(() => card.getByTestId("approval-status").textContent()).toBe("Awaiting approval");
+    expect(await card.getByTestId("approval-countdown").innerText()).toMatch(/^expires in 1:59:\d\d/);
+    // Nothing reached the service: no transfer of that amount.
+    const made = await d.sandbox.call("GET", `/transfer/transfers?profile_ids=${TREASURY}&limit=100`);
+    expect(made.body.items.some((t: { amount: string }) => t.amount === "20000.17")).toBe(false);
+
+    // An approver, in a browser of their own, approves it.
+    const approver = await signedIn("approver@example.com");
+    const id = (await card.locator("p.font-mono").innerText()).replace("approval ", "");
+    const approved = await approver.evaluate(
+      (url) => fetch(url, { method: "POST" }).then((r) => r.status),
+      `/api/approvals/${id}/approve`,
+    );
+    expect(approved).toBe(200);
+
+    await poll(() => card.getByTestId("approval-status").textContent()).toBe("Approved");
+    expect(await card.getByTestId("approval-decision").innerText()).toBe("Approved by approver@example.com and sent.");
+    await poll(() => card.getByTestId("transfer-result").count()).toBe(1);
+    await poll(() => ops.getByTestId("toast").filter({ hasText: "Approved and sent" }).count()).toBe(1);
+    await ops.close();
+    await approver.close();
+  });
+});
+
+describe("the price guard in the order ticket", () => {
+  it("asks for the market's name typed before sending an order that trades far from the mid", async () => {
+    // A thin ETHUSD book: bid 100, ask 120 (mid 110). Buying at 120 trades 9.09% from the mid.
+    for (const [side, price] of [
+      ["BUY", "100.00"],
+      ["SELL", "120.00"],
+    ] as const) {
+      const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
+        market: "ETHUSD",
+        side,
+        type: "LIMIT",
+        price,
+        base_amount: "1",
+        ref_id: newRef("book"),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const trader = await signedIn("trader@example.com");
+    const ticket = await loadedForm(trader, "Order ticket", "Profile");
+    expect(await ticket.getByTestId("controls-line").innerText()).toBe(
+      "Your limits: 1,000,000 USD an order, 10,000,000 USD a day. Orders of 100,000 USD or more need approval by an approver.",
+    );
+    await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
+    await ticket.getByLabel("Market", { exact: true }).selectOption("ETHUSD");
+    await ticket.getByLabel("Price (USD)", { exact: true }).fill("120.00");
+    await ticket.getByLabel("Base amount (ETH)", { exact: true }).fill("0.05");
+    await ticket.getByRole("button", { name: "Review order" }).click();
+    await trader.waitForTimeout(PAUSE_MS);
+    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+
+    const guard = ticket.getByTestId("price-guard");
+    await poll(() => guard.count()).toBe(1);
+    expect(await guard.innerText()).toContain("9.09% from the mid of 110");
+    const send = ticket.getByRole("button", { name: "Send past the guard" });
+    expect(await send.isDisabled()).toBe(true);
+    await guard.getByRole("textbox").fill("ETHUS");
+    expect(await send.isDisabled()).toBe(true);
+    await guard.getByRole("textbox").fill("ethusd");
+    await trader.waitForTimeout(PAUSE_MS);
+    await send.click();
+    await poll(() => ticket.getByTestId("order-result").count()).toBe(1);
+    expect(await guard.count()).toBe(0);
+    await trader.close();
+  });
+});
