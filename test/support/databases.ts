@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
-import { inject } from "vitest";
-import type { DbConfig } from "@/lib/server/db";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { createDb, type Db, type DbConfig } from "@/lib/server/db";
+import type { Database } from "@/lib/server/db/schema";
 
 /** A database of one backend for one suite, and how to throw it away. */
 export interface Backend {
@@ -49,3 +50,32 @@ export const postgres: Backend = {
     };
   },
 };
+
+/**
+ * A migrated database of `backend` for one suite, emptied of `tables` before each test. A
+ * backend that cannot open fails every test (thrown in beforeEach), never skips them.
+ */
+export function suiteDatabase(backend: Backend, tables: readonly (keyof Database)[]): { db: Db; config: DbConfig } {
+  const suite = {} as { db: Db; config: DbConfig };
+  let drop: (() => Promise<void>) | undefined;
+  let unavailable: unknown;
+  beforeAll(async () => {
+    try {
+      const opened = await backend.open();
+      drop = opened.drop;
+      suite.config = opened.config;
+      suite.db = await createDb(opened.config);
+    } catch (error) {
+      unavailable = error;
+    }
+  });
+  afterAll(async () => {
+    await suite.db?.destroy();
+    await drop?.();
+  });
+  beforeEach(async () => {
+    if (unavailable) throw unavailable;
+    for (const table of tables) await suite.db.deleteFrom(table).execute();
+  });
+  return suite;
+}

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createAuditTrail, type AuditEvent, type AuditTrail } from "@/lib/server/audit";
-import { createDb, type Db } from "@/lib/server/db";
-import { postgres, sqlite } from "../../support/databases";
+import type { Db } from "@/lib/server/db";
+import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 
 const KEY = "audit-key-for-tests";
 const event = (n: number): AuditEvent => ({
@@ -14,28 +14,11 @@ const event = (n: number): AuditEvent => ({
 });
 
 describe.each([sqlite, postgres])("the audit trail on $name", (backend) => {
+  const suite = suiteDatabase(backend, ["audit", "audit_head"]);
   let db: Db;
   let trail: AuditTrail;
-  let drop: (() => Promise<void>) | undefined;
-  let unavailable: unknown;
-
-  beforeAll(async () => {
-    try {
-      const opened = await backend.open();
-      drop = opened.drop;
-      db = await createDb(opened.config);
-    } catch (error) {
-      unavailable = error;
-    }
-  });
-  afterAll(async () => {
-    await db?.destroy();
-    await drop?.();
-  });
-  beforeEach(async () => {
-    if (unavailable) throw unavailable;
-    await db.deleteFrom("audit").execute();
-    await db.deleteFrom("audit_head").execute();
+  beforeEach(() => {
+    db = suite.db;
     trail = createAuditTrail(db, KEY);
   });
 

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { sql } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createDb, dbConfigFromEnv, migrateToLatest, type Db, type DbConfig } from "@/lib/server/db";
 import {
   beginEntry,
@@ -15,7 +15,7 @@ import {
   type JournalEntry,
   type NewJournalEntry,
 } from "@/lib/server/db/journal";
-import { postgres, sqlite } from "../../support/databases";
+import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 
 const order = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEntry => ({
   kind: "order",
@@ -46,28 +46,10 @@ const transfer = (refId: string, over: Partial<NewJournalEntry> = {}): NewJourna
 });
 
 describe.each([sqlite, postgres])("journal on $name", (backend) => {
+  const suite = suiteDatabase(backend, ["journal"]);
   let db: Db;
   let config: DbConfig;
-  let drop: (() => Promise<void>) | undefined;
-  let unavailable: unknown;
-
-  beforeAll(async () => {
-    try {
-      ({ config, drop } = await backend.open());
-      db = await createDb(config);
-    } catch (error) {
-      unavailable = error;
-    }
-  });
-  afterAll(async () => {
-    await db?.destroy();
-    await drop?.();
-  });
-  beforeEach(async () => {
-    // Thrown here, not in beforeAll, so that every test of a missing backend counts as failed, not skipped.
-    if (unavailable) throw unavailable;
-    await db.deleteFrom("journal").execute();
-  });
+  beforeEach(() => ({ db, config } = suite));
 
   it("runs its migrations once: a second run and a second open change nothing", async () => {
     expect(await migrateToLatest(db as never)).toEqual([]);
