@@ -34,7 +34,8 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   const db = await createDb(dbConfigFromEnv(config));
   const sandbox = config.SANDBOX === "on" ? new SandboxRuntime(sandboxConfigFromEnv(config)).start() : null;
   // The dashboard's own calls to its embedded sandbox stay in this process.
-  const direct = sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch;
+  const direct =
+    sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch;
   // One budget for every call to the service; on PostgreSQL shared by every instance.
   const store = config.DATABASE_URL ? await postgresBudgetStore(db) : memoryBudgetStore();
   const limiter = createUpstreamLimiter({ rates: budgetRatesFromEnv(config), store });
