@@ -13,14 +13,13 @@ import type { BudgetClass, BudgetStore, Pace } from "./limiter";
  * lost on a crash, which only resets the schedules) and exists on PostgreSQL only.
  */
 export async function postgresBudgetStore(db: Db): Promise<BudgetStore> {
-  try {
+  // Two instances starting at once would collide in the catalog even with IF NOT EXISTS: one at a time.
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('upstream_budget'))`.execute(trx);
     await sql`CREATE UNLOGGED TABLE IF NOT EXISTS upstream_budget (key text PRIMARY KEY, tat double precision NOT NULL)`.execute(
-      db,
+      trx,
     );
-  } catch (error) {
-    // Two instances starting at once: the loser's IF NOT EXISTS can still collide on the catalog.
-    if (!["23505", "42P07"].includes((error as { code?: string }).code ?? "")) throw error;
-  }
+  });
 
   const now = sql<number>`(extract(epoch from statement_timestamp()) * 1000)`;
   return {
