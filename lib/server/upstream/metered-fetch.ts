@@ -35,8 +35,9 @@ export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
 
     const deadline = deadlineOf(init?.signal) ?? Date.now() + (options.defaultTimeoutMs ?? 15_000);
     const waitStart = performance.now();
+    let release: () => void;
     try {
-      await options.limiter.acquire(budgetClass, deadline, init?.signal ?? undefined);
+      release = await options.limiter.acquire(budgetClass, deadline, init?.signal ?? undefined);
     } catch (error) {
       m.upstreamHeldBack.inc({ class: budgetClass });
       throw error;
@@ -56,6 +57,7 @@ export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
       }
       return response;
     } finally {
+      release();
       m.upstreamRequests.inc({ route, status: String(status) });
       m.upstreamDuration.observe({ route }, (performance.now() - started) / 1000);
       if (isToken) m.tokenRequests.inc({ status: String(status) });
