@@ -7,6 +7,9 @@ export interface SandboxConfig {
   tokenRatePerSecond: number;
   apiRatePerSecond: number;
   transferRatePerSecond: number;
+  orderBookRatePerSecond: number;
+  /** Seconds a client (or anonymous IP) that earned a 429 is refused. */
+  ratePenaltySeconds: number;
   marketMaker: boolean;
   seed: string;
   transferSettleMillis: number;
@@ -21,6 +24,8 @@ export interface SandboxEnv {
   SANDBOX_TOKEN_RATE_PER_SECOND: number;
   SANDBOX_API_RATE_PER_SECOND: number;
   SANDBOX_TRANSFER_RATE_PER_SECOND: number;
+  SANDBOX_ORDER_BOOK_RATE_PER_SECOND: number;
+  SANDBOX_RATE_PENALTY_SECONDS: number;
   SANDBOX_MARKET_MAKER: "on" | "off";
   SANDBOX_SEED: string;
   SANDBOX_TRANSFER_SETTLE_MS: number;
@@ -34,6 +39,8 @@ export const sandboxConfigFromEnv = (env: SandboxEnv): SandboxConfig => ({
   tokenRatePerSecond: env.SANDBOX_TOKEN_RATE_PER_SECOND,
   apiRatePerSecond: env.SANDBOX_API_RATE_PER_SECOND,
   transferRatePerSecond: env.SANDBOX_TRANSFER_RATE_PER_SECOND,
+  orderBookRatePerSecond: env.SANDBOX_ORDER_BOOK_RATE_PER_SECOND,
+  ratePenaltySeconds: env.SANDBOX_RATE_PENALTY_SECONDS,
   marketMaker: env.SANDBOX_MARKET_MAKER === "on",
   seed: env.SANDBOX_SEED,
   transferSettleMillis: env.SANDBOX_TRANSFER_SETTLE_MS,

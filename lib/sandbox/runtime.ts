@@ -39,7 +39,7 @@ export class SandboxRuntime {
     let key = this.store.meta("token_key");
     if (!key) this.store.setMeta("token_key", (key = TokenIssuer.newKey()));
     this.tokens = new TokenIssuer(Buffer.from(key, "hex"), config.tokenTtlSeconds, now);
-    this.limiter = new RateLimiter(now);
+    this.limiter = new RateLimiter(now, { penaltyMs: config.ratePenaltySeconds * 1000 });
     this.clients = new Map([
       [
         config.clientId,

@@ -25,6 +25,13 @@ export const envSchema = z
     SANDBOX_TOKEN_RATE_PER_SECOND: positiveInt("SANDBOX_TOKEN_RATE_PER_SECOND").default(1),
     SANDBOX_API_RATE_PER_SECOND: positiveInt("SANDBOX_API_RATE_PER_SECOND").default(50),
     SANDBOX_TRANSFER_RATE_PER_SECOND: positiveInt("SANDBOX_TRANSFER_RATE_PER_SECOND").default(20),
+    SANDBOX_ORDER_BOOK_RATE_PER_SECOND: positiveInt("SANDBOX_ORDER_BOOK_RATE_PER_SECOND").default(10),
+    // How long a client that earned a 429 is refused, as the service does (five minutes).
+    SANDBOX_RATE_PENALTY_SECONDS: z.coerce
+      .number({ error: "SANDBOX_RATE_PENALTY_SECONDS must be a whole number" })
+      .int("SANDBOX_RATE_PENALTY_SECONDS must be a whole number")
+      .min(0, "SANDBOX_RATE_PENALTY_SECONDS must be zero or more")
+      .default(300),
     SANDBOX_MARKET_MAKER: onOff("SANDBOX_MARKET_MAKER").default("on"),
     SANDBOX_SEED: z.string().min(1).default("demo"),
     SANDBOX_TRANSFER_SETTLE_MS: z.coerce.number().int().min(0).default(1500),
@@ -33,6 +40,13 @@ export const envSchema = z
     SERVICE_CLIENT_ID: z.string().min(1).optional(),
     SERVICE_CLIENT_SECRET: z.string().min(1).optional(),
     SERVICE_TIMEOUT_MS: positiveInt("SERVICE_TIMEOUT_MS").default(15_000),
+    // The dashboard's budget per rate class; unset: the service's published limits (the sandbox's own with it).
+    SERVICE_API_RATE_PER_SECOND: positiveInt("SERVICE_API_RATE_PER_SECOND").optional(),
+    SERVICE_TRANSFER_RATE_PER_SECOND: positiveInt("SERVICE_TRANSFER_RATE_PER_SECOND").optional(),
+    SERVICE_ORDER_BOOK_RATE_PER_SECOND: positiveInt("SERVICE_ORDER_BOOK_RATE_PER_SECOND").optional(),
+    SERVICE_TOKEN_RATE_PER_SECOND: positiveInt("SERVICE_TOKEN_RATE_PER_SECOND").optional(),
+    // Scrapers of GET /api/metrics send it as a bearer token; unset, only admins' sessions may read metrics.
+    METRICS_TOKEN: z.string().min(24, "METRICS_TOKEN must be at least 24 characters").optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)")

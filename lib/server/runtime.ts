@@ -9,6 +9,9 @@ import type { Env } from "./env-schema";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
+import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore } from "./upstream/limiter";
+import { meteredFetch } from "./upstream/metered-fetch";
+import { postgresBudgetStore } from "./upstream/postgres-budget";
 import { createTokenCache } from "./upstream/token-cache";
 
 /**
@@ -31,8 +34,20 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   const db = await createDb(dbConfigFromEnv(config));
   const sandbox = config.SANDBOX === "on" ? new SandboxRuntime(sandboxConfigFromEnv(config)).start() : null;
   // The dashboard's own calls to its embedded sandbox stay in this process.
-  const fetch = sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : undefined;
+  const direct =
+    sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch;
+  // One budget for every call to the service; on PostgreSQL shared by every instance.
+  const store = config.DATABASE_URL ? await postgresBudgetStore(db) : memoryBudgetStore();
+  const limiter = createUpstreamLimiter({ rates: budgetRatesFromEnv(config), store });
+  const fetch = meteredFetch({
+    fetch: direct,
+    limiter,
+    baseUrl: config.service.baseUrl,
+    tokenUrl: config.service.authUrl,
+    defaultTimeoutMs: config.SERVICE_TIMEOUT_MS,
+  });
   const upstream = createUpstreamClient({
+    limiter,
     baseUrl: config.service.baseUrl,
     timeoutMs: config.SERVICE_TIMEOUT_MS,
     fetch,

@@ -52,6 +52,12 @@ export async function startApp(env: Record<string, string> = {}, dataDir?: strin
         SANDBOX_TOKEN_RATE_PER_SECOND: "50",
         SANDBOX_API_RATE_PER_SECOND: "100000",
         SANDBOX_TRANSFER_RATE_PER_SECOND: "100000",
+        SANDBOX_ORDER_BOOK_RATE_PER_SECOND: "100000",
+        // The dashboard's budget for "a real service" (the fault proxy): as generous as the sandbox above.
+        SERVICE_API_RATE_PER_SECOND: "100000",
+        SERVICE_TRANSFER_RATE_PER_SECOND: "100000",
+        SERVICE_ORDER_BOOK_RATE_PER_SECOND: "100000",
+        SERVICE_TOKEN_RATE_PER_SECOND: "50",
         NEXT_TELEMETRY_DISABLED: "1",
         // Strong enough for the tests that point the app at "a real service" (the fault proxy).
         DEMO_PASSWORD: TEST_PASSWORD,

@@ -17,6 +17,8 @@ export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfi
   tokenRatePerSecond: 1000,
   apiRatePerSecond: 100_000,
   transferRatePerSecond: 100_000,
+  orderBookRatePerSecond: 100_000,
+  ratePenaltySeconds: 300,
   marketMaker: false,
   seed: "test",
   transferSettleMillis: 200,
@@ -50,7 +52,10 @@ export async function startSandboxServer(config: SandboxConfig = testConfig()): 
   let origin = "";
   const server: Server = createServer((req, res) => {
     toRequest(req, origin)
-      .then((request) => serveSandbox(request, runtime))
+      // The test client may name its address (X-Forwarded-For) to stand for several callers.
+      .then((request) =>
+        serveSandbox(request, runtime, String(req.headers["x-forwarded-for"] ?? req.socket.remoteAddress)),
+      )
       .then((response) => send(res, response))
       .catch((error) => {
         res.writeHead(500);

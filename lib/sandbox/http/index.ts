@@ -7,6 +7,7 @@ import { getOrderBook, getTicker, listMarkets, listRecentExecutions } from "./ma
 import { cancelOrder, createOrder, getOrder, listOrders } from "./orders";
 import { createSandboxDeposit, listBalances, listProfiles } from "./profiles";
 import { issueToken } from "./token";
+import { tooManyRequests } from "./too-many";
 import { createInternalTransfer, getTransfer, listTransfers } from "./transfers";
 
 interface Route {
@@ -14,8 +15,8 @@ interface Route {
   pattern: RegExp;
   /** Absent for public market data. */
   scope?: Scope;
-  /** Which rate limit applies (the real service: 20/s for transfers, 50/s for the rest). */
-  limit?: "transfer";
+  /** Which rate limit applies (the real service: 20/s for transfers, 10/s for the order book, 50/s for the rest). */
+  limit?: "transfer" | "order-book";
   handler: Handler;
 }
 
@@ -60,7 +61,7 @@ const ROUTES: Route[] = [
     handler: createSandboxDeposit,
   },
   { method: "GET", pattern: path("/markets"), handler: listMarkets },
-  { method: "GET", pattern: path("/markets/:market/order-book"), handler: getOrderBook },
+  { method: "GET", pattern: path("/markets/:market/order-book"), limit: "order-book", handler: getOrderBook },
   { method: "GET", pattern: path("/markets/:market/ticker"), handler: getTicker },
   { method: "GET", pattern: path("/markets/:market/recent-executions"), handler: listRecentExecutions },
 ];
@@ -101,11 +102,16 @@ function decodedParams(match: RegExpExecArray): Record<string, string> | null {
   }
 }
 
-/** Serves one request to the sandbox; `path` is what follows `/sandbox`. */
-export async function handleSandboxRequest(request: Request, path: string, sandbox: SandboxRuntime): Promise<Response> {
+/** Serves one request to the sandbox; `path` is what follows `/sandbox`; `ip` the caller's address when known. */
+export async function handleSandboxRequest(
+  request: Request,
+  path: string,
+  sandbox: SandboxRuntime,
+  ip: string | null = null,
+): Promise<Response> {
   if (path === "/oauth2/token") {
     if (request.method !== "POST") return methodNotAllowed("POST");
-    return issueToken(request, sandbox);
+    return issueToken(request, sandbox, ip);
   }
   const candidates = ROUTES.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((c) => c.match);
   if (candidates.length === 0) {
@@ -115,28 +121,44 @@ export async function handleSandboxRequest(request: Request, path: string, sandb
   if (!hit) return methodNotAllowed(...candidates.map((c) => c.route.method));
   const params = decodedParams(hit.match!);
   if (!params) return problemResponse(problem(400, "Bad Request", "the path is not validly percent-encoded"));
-  return dispatch(hit.route, request, params, sandbox);
+  return dispatch(hit.route, request, params, sandbox, ip);
 }
 
-async function dispatch(route: Route, request: Request, params: Record<string, string>, sandbox: SandboxRuntime) {
+async function dispatch(
+  route: Route,
+  request: Request,
+  params: Record<string, string>,
+  sandbox: SandboxRuntime,
+  ip: string | null,
+) {
+  const { config, limiter } = sandbox;
+  const rate =
+    route.limit === "transfer"
+      ? config.transferRatePerSecond
+      : route.limit === "order-book"
+        ? config.orderBookRatePerSecond
+        : config.apiRatePerSecond;
+  // Before (or without) authentication the caller is its address: a bad token spends no client's budget.
+  const anonymous = `ip:${ip ?? "unknown"}`;
   let caller: TokenClaims = { clientId: "public", customerId: "", scopes: [], exp: 0 };
+  const auth = route.scope || request.headers.has("authorization") ? authenticate(request, sandbox) : undefined;
+  if (auth === undefined || auth instanceof Response) {
+    const refusal = limiter.take(anonymous, route.limit ?? "api", rate);
+    if (refusal) return tooManyRequests(refusal, rate);
+    // Public market data needs no token: a bad one is ignored there.
+    if (route.scope) return auth!;
+  } else {
+    const refusal = limiter.take(`client:${auth.clientId}`, route.limit ?? "api", rate);
+    if (refusal) return tooManyRequests(refusal, rate);
+    caller = auth;
+  }
   if (route.scope) {
-    const auth = authenticate(request, sandbox);
-    if (auth instanceof Response) return auth;
-    if (!auth.scopes.includes(route.scope)) {
+    if (!caller.scopes.includes(route.scope)) {
       const detail = `this operation needs the scope ${route.scope}`;
       return problemResponse(problem(403, "Forbidden", detail, { required_scope: route.scope }), {
         "WWW-Authenticate": challenge("insufficient_scope", detail, route.scope),
       });
     }
-    caller = auth;
-  }
-  const rate = route.limit === "transfer" ? sandbox.config.transferRatePerSecond : sandbox.config.apiRatePerSecond;
-  const wait = sandbox.limiter.take(`${route.limit ?? "api"}:${caller.clientId}`, rate);
-  if (wait > 0) {
-    return problemResponse(problem(429, "Too Many Requests", `rate limit of ${rate} requests per second exceeded`), {
-      "Retry-After": String(wait),
-    });
   }
   try {
     return await route.handler({ request, url: new URL(request.url), params, caller, sandbox });

@@ -1,5 +1,6 @@
 import { authorizeClientCredentials, clientCredentials, OAuthError } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
+import { tooManyRequests } from "./too-many";
 import { json, problemResponse } from "@/lib/http";
 import { problem } from "@/lib/spec";
 
@@ -11,27 +12,39 @@ const oauthError = (e: OAuthError) =>
     ...(e.basicChallenge ? { "WWW-Authenticate": 'Basic realm="sandbox"' } : {}),
   });
 
-/** POST /sandbox/oauth2/token: the client credentials grant (RFC 6749 4.4). */
-export async function issueToken(request: Request, sandbox: SandboxRuntime): Promise<Response> {
+/**
+ * POST /sandbox/oauth2/token: the client credentials grant (RFC 6749 4.4). Only a granted request
+ * counts against the client's budget; a refused one counts against the caller's address, so
+ * nobody drains a client's budget by naming it. No penalty here: a 429 says when to come back.
+ */
+export async function issueToken(
+  request: Request,
+  sandbox: SandboxRuntime,
+  ip: string | null = null,
+): Promise<Response> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     return oauthError(new OAuthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded"));
   }
   const form = new URLSearchParams(await request.text());
+  const rate = sandbox.config.tokenRatePerSecond;
+  const limited = (caller: string) => {
+    const refusal = sandbox.limiter.take(caller, "token", rate, false);
+    if (!refusal || refusal.reason === "penalty") return refusal && tooManyRequests(refusal, rate);
+    return problemResponse(
+      problem(429, "Too Many Requests", "the token endpoint allows about 1 request per second: cache tokens"),
+      { "Retry-After": String(refusal.retryAfterSeconds) },
+    );
+  };
   try {
     const credentials = clientCredentials(request.headers.get("authorization"), form);
-    const wait = sandbox.limiter.take(`token:${credentials.id}`, sandbox.config.tokenRatePerSecond);
-    if (wait > 0) {
-      return problemResponse(
-        problem(429, "Too Many Requests", "the token endpoint allows about 1 request per second: cache tokens"),
-        { "Retry-After": String(wait) },
-      );
-    }
     const { client, scopes } = authorizeClientCredentials(sandbox.clients, credentials, form);
+    const refused = limited(`client:${client.id}`);
+    if (refused) return refused;
     const token = sandbox.tokens.issue(client, scopes);
     return json({ ...token, token_type: "bearer", scope: scopes.join(" ") }, 200, NO_STORE);
   } catch (error) {
-    if (error instanceof OAuthError) return oauthError(error);
-    throw error;
+    if (!(error instanceof OAuthError)) throw error;
+    return limited(`ip:${ip ?? "unknown"}`) ?? oauthError(error);
   }
 }

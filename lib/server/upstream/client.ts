@@ -1,17 +1,26 @@
 import "server-only";
 import { SCOPES } from "@/lib/spec";
 import { hostOf, networkFailure, TokenRequestError } from "./errors";
+import { abortableSleep, timeLimit, type UpstreamLimiter } from "./limiter";
 import { scopeKeyOf, type TokenCache } from "./token-cache";
 
-export { TokenRequestError, UpstreamError, UpstreamTimeout, UpstreamUnreachable, upstreamProblem } from "./errors";
+export {
+  TokenRequestError,
+  UpstreamError,
+  UpstreamThrottled,
+  UpstreamTimeout,
+  UpstreamUnreachable,
+  upstreamProblem,
+} from "./errors";
 
 /**
  * The one way the back end talks to the service: a bearer token from the cache on
  * every call, a time limit, and one retry when the service says the token is no good.
  * One token carries every scope the dashboard uses: the token endpoint allows about one
  * request per second, and a token per operation would trip it as soon as a page loads.
- * It never retries anything else: whether a create may be sent again (with the same
- * ref_id) is the route layer's decision.
+ * The token endpoint's 429 is waited out and retried within the time limit (the token was
+ * never issued, so nothing else is affected). It never retries anything else: whether a create
+ * may be sent again (with the same ref_id) is the route layer's decision.
  */
 
 /** Above await_fill_millis's 10 s maximum, so a create that waits for its fill is not cut short. */
@@ -54,6 +63,8 @@ export interface UpstreamClientOptions {
   fetch?: typeof fetch;
   /** The limit for the whole call, the token refresh retry included (default 15 s). */
   timeoutMs?: number;
+  /** The rate budget `fetch` goes through: how long a token endpoint's 429 said to wait. */
+  limiter?: Pick<UpstreamLimiter, "heldFor">;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -74,7 +85,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
       }
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-      const signal = AbortSignal.timeout(timeoutMs);
+      const deadline = Date.now() + timeoutMs;
+      const signal = timeLimit(timeoutMs);
 
       const send = async (token: string) =>
         doFetch(url, {
@@ -90,14 +102,28 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           redirect: "manual",
         });
 
+      /** A token; a 429 from the token endpoint is waited out while the wait ends within the time limit. */
+      const getToken = async (): Promise<string> => {
+        for (;;) {
+          try {
+            return await options.tokens.getToken(scopes);
+          } catch (error) {
+            if (!(error instanceof TokenRequestError && error.status === 429)) throw error;
+            const wait = Math.max(options.limiter?.heldFor("token") ?? 0, TOKEN_RETRY_MIN_MS);
+            if (Date.now() + wait >= deadline) throw error;
+            await abortableSleep(wait, signal);
+          }
+        }
+      };
+
       try {
-        let token = await options.tokens.getToken(scopes);
+        let token = await getToken();
         let response = await send(token);
         if (isInvalidToken(response)) {
           // Revoked or expired early: drop it and try once with a fresh one. A second refusal is returned as is.
           await response.body?.cancel();
           options.tokens.invalidate(scopeKey, token);
-          token = await options.tokens.getToken(scopes);
+          token = await getToken();
           response = await send(token);
           if (response.status === 401) {
             await response.body?.cancel();
@@ -114,6 +140,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** The shortest wait before asking the token endpoint again after its 429 (it allows about 1 a second). */
+const TOKEN_RETRY_MIN_MS = 1000;
 
 function isInvalidToken(response: Response): boolean {
   return response.status === 401 && /invalid_token/i.test(response.headers.get("www-authenticate") ?? "");

@@ -97,6 +97,22 @@ export class TokenRequestError extends UpstreamError {
   }
 }
 
+/** The classes of the service's rate limits (lib/server/upstream/limiter.ts). */
+export type BudgetClass = "api" | "transfer" | "order-book" | "token";
+
+/** A call was not sent: the budget would not free a slot within the call's time limit. */
+export class UpstreamThrottled extends UpstreamError {
+  static override readonly kind = "UpstreamThrottled";
+  override readonly name = "UpstreamThrottled";
+  constructor(readonly budgetClass: BudgetClass) {
+    super(
+      `The dashboard held back a call to the service (${budgetClass}): its rate budget has no slot within the time limit`,
+      budgetClass === "token" ? "token" : "request",
+      false,
+    );
+  }
+}
+
 /** Codes meaning the connection was never made, so nothing was sent. */
 const NOT_CONNECTED = new Set([
   "ECONNREFUSED",
@@ -147,7 +163,14 @@ export function upstreamProblem(error: UpstreamError): Problem {
   if (error instanceof UpstreamUnreachable) {
     return problem(502, "Service Unreachable", "The service could not be reached. Try again in a moment.");
   }
-  if (error instanceof TokenRequestError && error.status === 429) {
+  if (error instanceof UpstreamThrottled && error.stage === "request") {
+    return problem(
+      503,
+      "Service Busy",
+      "The dashboard keeps its calls to the service under the service's rate limits, and this one found no room in time. Try again in a few seconds.",
+    );
+  }
+  if (error instanceof UpstreamThrottled || (error instanceof TokenRequestError && error.status === 429)) {
     return problem(
       503,
       "Service Busy",

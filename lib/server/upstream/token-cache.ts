@@ -1,6 +1,7 @@
 import "server-only";
 import * as oauth from "oauth4webapi";
 import { networkFailure, TokenRequestError, UpstreamError } from "./errors";
+import { timeLimit } from "./limiter";
 
 /**
  * OAuth 2 client-credentials tokens for the service, through oauth4webapi.
@@ -71,7 +72,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       ? oauth.ClientSecretBasic(options.clientSecret)
       : oauth.ClientSecretPost(options.clientSecret);
   const requestOptions: oauth.ClientCredentialsGrantRequestOptions = {
-    signal: () => AbortSignal.timeout(timeoutMs),
+    signal: () => timeLimit(timeoutMs),
     ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
     ...(options.fetch ? { [oauth.customFetch]: options.fetch } : {}),
   };

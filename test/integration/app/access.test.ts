@@ -271,7 +271,16 @@ const ROUTES = [
     call: () => ({ method: "GET", path: "/api/audit/verify" }),
     local: true,
   },
+  {
+    route: "GET /api/metrics",
+    action: "metrics:read",
+    call: () => ({ method: "GET", path: "/api/metrics" }),
+    local: true, // counters in memory, gauges from the database
+  },
 ] as const satisfies readonly RouteCase[];
+
+/** Answers that are neither JSON nor CSV. */
+const OTHER_TYPES: Record<string, RegExp> = { "/api/metrics": /^text\/plain; version=0\.0\.4/ };
 
 type RouteName = (typeof ROUTES)[number]["route"];
 type Status = 200 | 401 | 403;
@@ -304,6 +313,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/policies":                                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
@@ -335,7 +345,9 @@ describe("each role on each route", () => {
     const { result: res, sent } = await sentDuring(() => callAs(who, c));
     if (expected === 200) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.headers.get("content-type")).toMatch(csv ? /^text\/csv/ : /^application\/json/);
+      expect(res.headers.get("content-type")).toMatch(
+        csv ? /^text\/csv/ : (OTHER_TYPES[c.path] ?? /^application\/json/),
+      );
       // A create also reads the prices that value it against the desk's controls.
       const calls = c.method === "POST" ? sent.filter((line) => !PRICE_READ.test(line)) : sent;
       const same = `${c.method} /sandbox/v2${c.path.replace(/^\/api\/v2/, "").split("?")[0]}`;

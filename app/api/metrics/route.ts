@@ -1,0 +1,8 @@
+import { methodNotAllowed } from "@/lib/http";
+import { metricsHandler } from "@/lib/server/metrics-route";
+
+/** Prometheus text: an admin's session, or `Authorization: Bearer $METRICS_TOKEN`. */
+export const GET = metricsHandler();
+
+const notAllowed = () => methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,107 @@
+import "server-only";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Db } from "./db";
+
+/**
+ * The dashboard's Prometheus metrics, in one registry, served by GET /api/metrics. Labels have
+ * bounded values: routes are the service's path templates, never ids.
+ */
+
+function build() {
+  const registry = new Registry();
+  const registers = [registry];
+  return {
+    registry,
+    upstreamRequests: new Counter({
+      name: "dashboard_upstream_requests_total",
+      help: "Calls to the service (token endpoint included), by path template and HTTP status (0 when none came back).",
+      labelNames: ["route", "status"] as const,
+      registers,
+    }),
+    upstreamDuration: new Histogram({
+      name: "dashboard_upstream_request_duration_seconds",
+      help: "Time from sending a call to the service to its answer's headers, by path template.",
+      labelNames: ["route"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers,
+    }),
+    upstreamThrottled: new Counter({
+      name: "dashboard_upstream_429_total",
+      help: "429 Too Many Requests answers received from the service, by rate class.",
+      labelNames: ["class"] as const,
+      registers,
+    }),
+    upstreamHeldBack: new Counter({
+      name: "dashboard_upstream_held_back_total",
+      help: "Calls not sent because the rate budget had no slot within their time limit, by rate class.",
+      labelNames: ["class"] as const,
+      registers,
+    }),
+    budgetWait: new Histogram({
+      name: "dashboard_upstream_budget_wait_seconds",
+      help: "Time a call waited for its slot in the rate budget, by rate class.",
+      labelNames: ["class"] as const,
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers,
+    }),
+    tokenRequests: new Counter({
+      name: "dashboard_upstream_token_requests_total",
+      help: "Requests to the service's token endpoint, by HTTP status (0 when none came back).",
+      labelNames: ["status"] as const,
+      registers,
+    }),
+    eventStreams: new Gauge({
+      name: "dashboard_event_streams_open",
+      help: "Open GET /api/events streams in this process.",
+      registers,
+    }),
+    journalPending: new Gauge({
+      name: "dashboard_journal_entries_pending",
+      help: "Journal entries sent (or being sent) whose outcome is not known yet.",
+      registers,
+    }),
+    approvalsPending: new Gauge({
+      name: "dashboard_approvals_pending",
+      help: "Requests waiting for approval.",
+      registers,
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof build>;
+
+/**
+ * The process's one set, kept on globalThis: Next loads this module once for instrumentation.ts
+ * and once for the routes, and both must count into the same registry.
+ */
+export function metrics(): Metrics {
+  const holder = globalThis as { [SLOT]?: Metrics };
+  return (holder[SLOT] ??= build());
+}
+
+const SLOT = Symbol.for("treasury-dashboard.metrics");
+
+/** For the event stream: one call when a stream opens, one when it closes. */
+export const eventStreamOpened = () => metrics().eventStreams.inc();
+export const eventStreamClosed = () => metrics().eventStreams.dec();
+
+/** The exposition text, with the database's gauges read now. */
+export async function scrape(db: Db): Promise<{ contentType: string; text: string }> {
+  const m = metrics();
+  const [journal, approvals] = await Promise.all([
+    db
+      .selectFrom("journal")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("status", "=", "pending")
+      .executeTakeFirst(),
+    db
+      .selectFrom("approvals")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("status", "=", "PENDING")
+      .executeTakeFirst(),
+  ]);
+  // PostgreSQL's count is a bigint, which pg hands over as a string.
+  m.journalPending.set(Number(journal?.n ?? 0));
+  m.approvalsPending.set(Number(approvals?.n ?? 0));
+  return { contentType: m.registry.contentType, text: await m.registry.metrics() };
+}

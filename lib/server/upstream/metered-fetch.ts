@@ -1,0 +1,97 @@
+import "server-only";
+import { metrics } from "../metrics";
+import { deadlineOf, type BudgetClass, type UpstreamLimiter } from "./limiter";
+
+/**
+ * The one door to the service: every fetch the upstream client and its token cache make waits
+ * for its slot in the budget, is counted and timed, and tells the limiter about a 429.
+ */
+
+export interface MeteredFetchOptions {
+  fetch: typeof fetch;
+  limiter: UpstreamLimiter;
+  /** The service's API base including `/v2`. */
+  baseUrl: string;
+  /** The token endpoint's full URL. */
+  tokenUrl: string;
+  /** The wait allowed when a call carries no time limit of its own (timeLimit). */
+  defaultTimeoutMs?: number;
+}
+
+export const TOKEN_ROUTE = "/oauth2/token";
+
+export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
+  const base = new URL(options.baseUrl.replace(/\/+$/, ""));
+  const tokenUrl = new URL(options.tokenUrl).href;
+  const m = metrics();
+
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    const isToken = url.href.split("?")[0] === tokenUrl;
+    const path = url.pathname.startsWith(base.pathname) ? url.pathname.slice(base.pathname.length) : url.pathname;
+    const route = isToken ? TOKEN_ROUTE : routeOf(path);
+    const budgetClass: BudgetClass = isToken ? "token" : classOf(method, route);
+
+    const deadline = deadlineOf(init?.signal) ?? Date.now() + (options.defaultTimeoutMs ?? 15_000);
+    const waitStart = performance.now();
+    let release: () => void;
+    try {
+      release = await options.limiter.acquire(budgetClass, deadline, init?.signal ?? undefined);
+    } catch (error) {
+      m.upstreamHeldBack.inc({ class: budgetClass });
+      throw error;
+    }
+    m.budgetWait.observe({ class: budgetClass }, (performance.now() - waitStart) / 1000);
+
+    const started = performance.now();
+    let status = 0;
+    try {
+      const response = await options.fetch(input, init);
+      status = response.status;
+      if (status === 429) {
+        m.upstreamThrottled.inc({ class: budgetClass });
+        await options.limiter.throttled(budgetClass, response.headers.get("retry-after"));
+      } else {
+        options.limiter.succeeded(budgetClass);
+      }
+      return response;
+    } finally {
+      release();
+      m.upstreamRequests.inc({ route, status: String(status) });
+      m.upstreamDuration.observe({ route }, (performance.now() - started) / 1000);
+      if (isToken) m.tokenRequests.inc({ status: String(status) });
+    }
+  };
+}
+
+/** The service's paths the dashboard may call, as templates: a bounded set of label values. */
+const TEMPLATES: [RegExp, string][] = [
+  [/^\/profiles$/, "/profiles"],
+  [/^\/profiles\/[^/]+\/balances$/, "/profiles/{profile_id}/balances"],
+  [/^\/profiles\/[^/]+\/orders$/, "/profiles/{profile_id}/orders"],
+  [/^\/profiles\/[^/]+\/orders\/[^/]+$/, "/profiles/{profile_id}/orders/{id}"],
+  [/^\/profiles\/[^/]+\/executions$/, "/profiles/{profile_id}/executions"],
+  [/^\/orders$/, "/orders"],
+  [/^\/executions$/, "/executions"],
+  [/^\/transfer\/internal$/, "/transfer/internal"],
+  [/^\/transfer\/transfers$/, "/transfer/transfers"],
+  [/^\/transfer\/transfers\/[^/]+$/, "/transfer/transfers/{id}"],
+  [/^\/markets$/, "/markets"],
+  [/^\/markets\/[^/]+\/order-book$/, "/markets/{market}/order-book"],
+  [/^\/markets\/[^/]+\/ticker$/, "/markets/{market}/ticker"],
+  [/^\/markets\/[^/]+\/recent-executions$/, "/markets/{market}/recent-executions"],
+  [/^\/sandbox\/profiles\/[^/]+\/deposit$/, "/sandbox/profiles/{profile_id}/deposit"],
+];
+
+/** A path below the API base as its template; "other" for anything not listed. */
+export function routeOf(path: string): string {
+  return TEMPLATES.find(([pattern]) => pattern.test(path))?.[1] ?? "other";
+}
+
+/** Which of the service's limits a call counts against. */
+export function classOf(method: string, route: string): BudgetClass {
+  if (method === "POST" && route === "/transfer/internal") return "transfer";
+  if (route === "/markets/{market}/order-book") return "order-book";
+  return "api";
+}
