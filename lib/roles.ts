@@ -16,6 +16,7 @@ const PERMISSIONS = {
   "approvals:withdraw": ["trader", "ops", "admin"],
   "policies:edit": ["admin"],
   "audit:verify": ["admin"],
+  "audit:read": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;
