@@ -1,7 +1,16 @@
 import type { OrderStatus, TransferStatus } from "@/lib/spec/enums";
 
 /** What a badge may show: the service's statuses, the journal's, and an expired GTT order. */
-export type BadgeStatus = OrderStatus | TransferStatus | "EXPIRED" | "succeeded" | "failed" | "pending";
+export type BadgeStatus =
+  | OrderStatus
+  | TransferStatus
+  | "EXPIRED"
+  | "succeeded"
+  | "failed"
+  | "pending"
+  // An approval request's own (four eyes).
+  | "APPROVED"
+  | "WITHDRAWN";
 
 const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
@@ -18,6 +27,8 @@ const TONES: Record<BadgeStatus, string> = {
   pending: "bg-warn-soft text-warn",
   succeeded: "bg-buy-soft text-buy",
   failed: "bg-sell-soft text-sell",
+  APPROVED: "bg-buy-soft text-buy",
+  WITHDRAWN: "bg-slate-200 text-slate-700",
 };
 
 const TITLES: Partial<Record<BadgeStatus, string>> = {
@@ -25,10 +36,10 @@ const TITLES: Partial<Record<BadgeStatus, string>> = {
 };
 
 /** A status in words and colour; the colour is never the only signal. */
-export function StatusBadge({ status }: { status: BadgeStatus }) {
+export function StatusBadge({ status, title }: { status: BadgeStatus; title?: string }) {
   return (
     <span
-      title={TITLES[status]}
+      title={title ?? TITLES[status]}
       className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status]}`}
     >
       {status.replace(/_/g, " ")}
