@@ -28,6 +28,30 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** Each event in an auditor's words. */
+export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
+  "sign-in": "Signed in",
+  "sign-in.failed": "Sign-in failed",
+  "sign-out": "Signed out",
+  "create.requested": "Create requested",
+  "create.succeeded": "Create succeeded",
+  "create.failed": "Create failed",
+  "create.duplicate-confirmed": "Retry matched the original",
+  "create.duplicate-declined": "Retry refused: different request",
+  "approval.requested": "Approval requested",
+  "approval.approved": "Approved",
+  "approval.rejected": "Rejected",
+  "approval.withdrawn": "Withdrawn",
+  "approval.expired": "Expired unapproved",
+  "cancel.requested": "Cancel requested",
+  "cancel.succeeded": "Cancel accepted",
+  "cancel.failed": "Cancel failed",
+  "policy.changed": "Policy changed",
+  "limit.refused": "Refused by a limit",
+  "price-guard.confirmed": "Price guard confirmed",
+  "export.csv": "CSV exported",
+};
+
 /** The families, in the words of the Activity page's Event filter. */
 export const AUDIT_FAMILIES = {
   "sign-in": "Sign-ins",

@@ -36,7 +36,7 @@ describe("the Policies form", () => {
         v.limits.daily_order_notional_usd_per_user = "";
       }),
       base,
-    ) as Policy;
+    ) as unknown as Policy;
     expect(doc.limits.max_order_notional_usd).toEqual({ ops: "7", admin: "5000000" });
     expect(doc.limits.daily_order_notional_usd_per_user).toBeNull();
   });
