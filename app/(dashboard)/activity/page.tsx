@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ActivityTable } from "@/components/activity/activity-table";
-import { AuditTable } from "@/components/audit/audit-table";
+import { AuditTable } from "@/components/lazy-tables";
 import { can } from "@/lib/roles";
 import { requireUser } from "@/lib/server/auth/require-user";
 
