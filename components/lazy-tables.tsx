@@ -17,3 +17,6 @@ export const OrdersTable = dynamic(() => import("./orders/orders-table").then((m
 export const TransfersTable = dynamic(() => import("./transfers/transfers-table").then((m) => m.TransfersTable), {
   loading: placeholder,
 });
+export const AuditTable = dynamic(() => import("./audit/audit-table").then((m) => m.AuditTable), {
+  loading: placeholder,
+});

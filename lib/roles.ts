@@ -17,6 +17,7 @@ const PERMISSIONS = {
   "policies:edit": ["admin"],
   "audit:verify": ["admin"],
   "metrics:read": ["admin"],
+  "audit:read": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

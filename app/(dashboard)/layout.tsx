@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ApprovalNotices } from "@/components/approvals/approval-notices";
 import { Providers } from "@/components/providers";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 import { NavLinks } from "@/components/shell/nav-links";
@@ -34,7 +35,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Treasury Dashboard
           </Link>
           {env.service.isSandbox && <SandboxBadge />}
-          <NavLinks />
+          <NavLinks role={user.role} email={user.email} />
           <div className="ml-auto flex flex-wrap items-center justify-end gap-3 text-sm">
             <TimeZoneToggle />
             <ThemeToggle />
@@ -49,6 +50,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </nav>
       </header>
+      <ApprovalNotices email={user.email} />
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">
         {children}
       </main>

@@ -2,24 +2,24 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Card } from "@/components/ui/card";
-import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable } from "@/components/ui/data-table";
-import { DateRangeFilter } from "@/components/ui/date-range-filter";
+import { DateRangeFilter, useDayRange } from "@/components/ui/date-range-filter";
 import { FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar";
-import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";
+import { refreshEvery } from "@/components/ui/live-indicator";
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
+import { TableActions } from "@/components/ui/table-actions";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { ACTION_WORDS, askedOf, describeAsked, outcomeOf } from "@/lib/client/activity-rows";
 import { api, query } from "@/lib/client/api";
-import { dayEnd, dayStart } from "@/lib/client/date-range";
 import { listSummary } from "@/lib/client/list-summary";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys } from "@/lib/client/queries";
-import { Time, useTimeZone } from "@/lib/client/time-zone";
+import { Time } from "@/lib/client/time-zone";
+import { useTypedFilter } from "@/lib/client/typed-filter";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
 import type { JournalEntry } from "@/lib/journal";
 
@@ -52,19 +52,12 @@ interface JournalPage {
  */
 export function ActivityTable() {
   const { filters, update, clear, active } = useUrlFilters(FILTERS);
-  const { zone } = useTimeZone();
-  // The user box is typed into: the URL (and the query) follow once typing pauses.
-  const [userText, setUserText] = useState(filters.user);
-  const typedUser = useDebounced(userText.trim(), 400);
-  useEffect(() => {
-    if (typedUser !== filters.user) update({ user: typedUser });
-  }, [typedUser]); // eslint-disable-line react-hooks/exhaustive-deps -- only a pause in typing writes the URL
+  const [userText, setUserText] = useTypedFilter(filters.user, (user) => update({ user }));
   const listQuery = {
     kind: filters.kind || undefined,
     status: filters.status || undefined,
     user: filters.user || undefined,
-    from: dayStart(filters.from, zone),
-    to: dayEnd(filters.to, zone),
+    ...useDayRange(filters.from, filters.to),
   };
   const pager = useCursorPager(JSON.stringify(listQuery));
   const { nickname } = useProfileNames();
@@ -128,17 +121,10 @@ export function ActivityTable() {
     return cols;
   }, [nickname, technical]);
 
-  const csvHref = `/api/activity/export.csv${query(listQuery)}`;
-
   return (
     <Card
       title="Activity"
-      actions={
-        <div className="flex items-center gap-3">
-          <LiveIndicator live={anyPending(rows)} />
-          <CsvLink href={csvHref} label="Export CSV (all matching)" />
-        </div>
-      }
+      actions={<TableActions live={anyPending(rows)} exportPath="/api/activity/export.csv" filters={listQuery} />}
     >
       <FilterBar
         label="Filter activity"
@@ -287,12 +273,3 @@ function Outcome({ entry }: { entry: JournalEntry }) {
 
 const anyPending = (entries: readonly JournalEntry[] | undefined): boolean =>
   Boolean(entries?.some((e) => e.status === "pending"));
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}

@@ -1,24 +1,16 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { Approval } from "@/lib/approval";
 import { api, problemOf } from "@/lib/client/api";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";
 import { Button } from "../ui/button";
 import { ProblemAlert } from "../ui/problem-alert";
-import { useToast } from "../ui/toasts";
 
 /** Decided, and (when approved) sent: nothing more will change. */
 const isSettled = (a: Approval) => a.status !== "PENDING" && (a.status !== "APPROVED" || a.outcome !== null);
-
-const NOTICES = {
-  APPROVED: { title: "Approved and sent", tone: "success" },
-  REJECTED: { title: "Request rejected", tone: "error" },
-  EXPIRED: { title: "Request expired", tone: "warning" },
-  WITHDRAWN: { title: "Request withdrawn", tone: "info" },
-} as const;
 
 /**
  * A create held for four eyes: "Awaiting approval" with the approvals so far and a countdown,
@@ -74,21 +66,17 @@ export function AwaitingApproval({
 
 const approvalKey = (id: string) => ["approvals", "one", id] as const;
 
-/** The approval kept current until it is settled, with a notice when it is decided. */
+/**
+ * The approval kept current until it is settled. The notice of its decision comes from the
+ * shell's one feed of the person's requests (components/approvals/use-approval-notices.ts).
+ */
 function useFollowApproval(held: Approval): Approval {
-  const notify = useToast();
   const { data = held } = useQuery({
     queryKey: approvalKey(held.id),
     queryFn: () => api<{ approval: Approval }>(`/api/approvals/${encodeURIComponent(held.id)}`).then((r) => r.approval),
     initialData: held,
     refetchInterval: (q) => (q.state.data && isSettled(q.state.data) ? false : 2_000),
   });
-  const seen = useRef(held.status);
-  useEffect(() => {
-    if (seen.current !== "PENDING" || data.status === "PENDING") return;
-    seen.current = data.status;
-    notify({ ...NOTICES[data.status], detail: decidedWords(data) });
-  }, [data, notify]);
   return data;
 }
 

@@ -5,15 +5,15 @@ import type { ColumnDef, SortingState } from "@tanstack/react-table";
 import { useCallback, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable, SubRow } from "@/components/ui/data-table";
 import { FilterBar, FilterSelect } from "@/components/ui/filter-bar";
-import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";
+import { refreshEvery } from "@/components/ui/live-indicator";
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/ui/row-details";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
+import { TableActions } from "@/components/ui/table-actions";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf, query } from "@/lib/client/api";
@@ -226,17 +226,11 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
 
   const data = orders.data;
   const walked = Boolean(listQuery.side || listQuery.type || sort);
-  const csvHref = `/api/orders/export.csv${query(listQuery)}`;
 
   return (
     <Card
       title="Orders"
-      actions={
-        <div className="flex items-center gap-3">
-          <LiveIndicator live={anyOrderLive(rows ?? [])} />
-          <CsvLink href={csvHref} label="Export CSV (all matching)" />
-        </div>
-      }
+      actions={<TableActions live={anyOrderLive(rows ?? [])} exportPath="/api/orders/export.csv" filters={listQuery} />}
     >
       <FilterBar label="Filter orders" active={active} onClear={clear}>
         <FilterSelect

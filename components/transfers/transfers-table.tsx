@@ -4,23 +4,22 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ColumnDef, SortingState } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Card } from "@/components/ui/card";
-import { CsvLink } from "@/components/ui/csv-link";
 import { DataTable, SubRow } from "@/components/ui/data-table";
-import { DateRangeFilter } from "@/components/ui/date-range-filter";
+import { DateRangeFilter, useDayRange } from "@/components/ui/date-range-filter";
 import { FilterBar, FilterSelect } from "@/components/ui/filter-bar";
-import { LiveIndicator, refreshEvery } from "@/components/ui/live-indicator";
+import { refreshEvery } from "@/components/ui/live-indicator";
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/ui/row-details";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
+import { TableActions } from "@/components/ui/table-actions";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
-import { dayEnd, dayStart } from "@/lib/client/date-range";
 import { formatAmount } from "@/lib/client/format";
 import { listSummary } from "@/lib/client/list-summary";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys, useSubmitters, type Page } from "@/lib/client/queries";
-import { Time, useTimeZone } from "@/lib/client/time-zone";
+import { Time } from "@/lib/client/time-zone";
 import {
   anyTransferLive,
   groupTransfers,
@@ -91,15 +90,13 @@ const openByDefault = (g: TransferGroup) => Boolean(g.groupId);
 /** Internal transfers as one row per group_id with both legs under it; deposits as single rows. */
 export function TransfersTable() {
   const { filters, update, clear, active } = useUrlFilters(FILTERS);
-  const { zone } = useTimeZone();
   const sort = filters.asset && filters.sort ? filters.sort : undefined;
   const listQuery: TransferQuery = {
     profile_ids: filters.profile_ids || undefined,
     statuses: filters.statuses || undefined,
     type: filters.type || undefined,
     asset: filters.asset || undefined,
-    from: dayStart(filters.from, zone),
-    to: dayEnd(filters.to, zone),
+    ...useDayRange(filters.from, filters.to),
   };
   const sortQuery = { sort, dir: sort ? filters.dir || "desc" : undefined };
   const pager = useCursorPager(JSON.stringify({ ...listQuery, ...sortQuery }));
@@ -206,12 +203,7 @@ export function TransfersTable() {
   return (
     <Card
       title="Transfers"
-      actions={
-        <div className="flex items-center gap-3">
-          <LiveIndicator live={live} />
-          <CsvLink href={`/api/transfers/export.csv${query(exportQuery)}`} label="Export CSV (all matching)" />
-        </div>
-      }
+      actions={<TableActions live={live} exportPath="/api/transfers/export.csv" filters={exportQuery} />}
     >
       <FilterBar label="Filter transfers" active={active} onClear={clear}>
         <FilterSelect

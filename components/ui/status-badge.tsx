@@ -1,7 +1,17 @@
 import type { OrderStatus, TransferStatus } from "@/lib/spec/enums";
 
 /** What a badge may show: the service's statuses, the journal's, and an expired GTT order. */
-export type BadgeStatus = OrderStatus | TransferStatus | "EXPIRED" | "succeeded" | "failed" | "pending" | "declined";
+export type BadgeStatus =
+  | OrderStatus
+  | TransferStatus
+  | "EXPIRED"
+  | "succeeded"
+  | "failed"
+  | "pending"
+  | "declined"
+  // An approval request's own (four eyes).
+  | "APPROVED"
+  | "WITHDRAWN";
 
 const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
@@ -19,6 +29,8 @@ const TONES: Record<BadgeStatus, string> = {
   succeeded: "bg-buy-soft text-buy",
   failed: "bg-sell-soft text-sell",
   declined: "bg-slate-200 text-slate-700",
+  APPROVED: "bg-buy-soft text-buy",
+  WITHDRAWN: "bg-slate-200 text-slate-700",
 };
 
 const TITLES: Partial<Record<BadgeStatus, string>> = {
@@ -26,10 +38,10 @@ const TITLES: Partial<Record<BadgeStatus, string>> = {
 };
 
 /** A status in words and colour; the colour is never the only signal. */
-export function StatusBadge({ status }: { status: BadgeStatus }) {
+export function StatusBadge({ status, title }: { status: BadgeStatus; title?: string }) {
   return (
     <span
-      title={TITLES[status]}
+      title={title ?? TITLES[status]}
       className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status]}`}
     >
       {status.replace(/_/g, " ")}

@@ -5,6 +5,7 @@ import { parseOr400, queryOf } from "@/lib/http";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import { listEntries, MAX_PAGE_SIZE, type JournalQuery } from "./db/journal";
 import { profileNicknames } from "./record-names";
+import { instantParam, limitParam, userParam } from "./list-query";
 import type { Runtime } from "./runtime";
 
 /**
@@ -12,35 +13,23 @@ import type { Runtime } from "./runtime";
  * user's email, the profile, ref_ids, and a created_at range (from inclusive, to exclusive).
  */
 
-/** An instant with its offset, compared as the journal writes times: ISO 8601 in UTC. */
-const instant = (name: string) =>
-  z.iso
-    .datetime({ offset: true, error: `${name} must be an ISO 8601 time with its offset, e.g. 2026-11-23T00:00:00Z` })
-    .transform((v) => new Date(v).toISOString())
-    .optional();
-
 const filters = {
   kind: z.enum(["order", "transfer", "cancel"], { error: "kind must be order, transfer or cancel" }).optional(),
-  /** Any part of the email, in any case. */
-  user: z.string().max(320, "user may be at most 320 characters").optional(),
+  user: userParam,
   status: z
     .enum(["pending", "succeeded", "failed"], { error: "status must be pending, succeeded or failed" })
     .optional(),
   profile_id: z.string().optional(),
-  from: instant("from"),
-  to: instant("to"),
+  // Compared as the journal writes times: ISO 8601 in UTC.
+  from: instantParam("from", { utc: true }),
+  to: instantParam("to", { utc: true }),
 };
 const SCALARS = Object.keys(filters);
 
 const listQuery = z.object({
   ...filters,
   ref_ids: z.array(z.string()).max(MAX_PAGE_SIZE, `ref_ids may list at most ${MAX_PAGE_SIZE} ids`).optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit may be at most ${MAX_PAGE_SIZE}`)
-    .optional(),
+  limit: limitParam(MAX_PAGE_SIZE).optional(),
   cursor: z.string().optional(),
 });
 

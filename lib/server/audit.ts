@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Selectable } from "kysely";
+import type { AuditAction, AuditEntryView } from "@/lib/audit-events";
 import { canonicalJson } from "./canonical-json";
 import { isUniqueViolation, type Db } from "./db";
 import type { AuditTable } from "./db/schema";
@@ -13,27 +14,7 @@ import type { AuditTable } from "./db/schema";
  * the key nobody can forge a new one.
  */
 
-export type AuditAction =
-  | "sign-in"
-  | "sign-in.failed"
-  | "sign-out"
-  | "create.requested"
-  | "create.succeeded"
-  | "create.failed"
-  | "create.duplicate-confirmed"
-  | "create.duplicate-declined"
-  | "approval.requested"
-  | "approval.approved"
-  | "approval.rejected"
-  | "approval.withdrawn"
-  | "approval.expired"
-  | "cancel.requested"
-  | "cancel.succeeded"
-  | "cancel.failed"
-  | "policy.changed"
-  | "limit.refused"
-  | "price-guard.confirmed"
-  | "export.csv";
+export type { AuditAction };
 
 export interface AuditEvent {
   action: AuditAction;
@@ -44,17 +25,8 @@ export interface AuditEvent {
   detail?: Record<string, unknown>;
 }
 
-export interface AuditEntry {
-  seq: number;
-  at: string;
-  action: AuditAction;
-  actor_email: string | null;
-  actor_role: string | null;
-  ip: string | null;
-  subject: string | null;
-  detail: Record<string, unknown>;
-  hash: string;
-}
+/** An entry as stored, and as GET /api/audit lists it. */
+export type AuditEntry = AuditEntryView;
 
 export type AuditVerification =
   { ok: true; entries: number } | { ok: false; entries: number; broken: { seq: number; reason: string } };

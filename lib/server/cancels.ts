@@ -11,13 +11,15 @@ import { UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstrea
  * Cancel Order, journaled like the creates so Activity shows every change the desk asked for:
  * the entry is written before the service is called (who, when, which order and, when the
  * dashboard placed it, what that order was) and completed with the service's answer. A cancel
- * is never retried: the service acknowledges it and the order's status shows the outcome.
+ * is never retried: the service acknowledges it and the order's status shows the outcome. The
+ * request and its outcome are each an entry of the audit trail, as a create's are.
  */
 export async function cancelOrder(
   rt: Runtime,
   profileId: string,
   orderId: string,
   user: SignedInUser,
+  ip: string | null = null,
 ): Promise<UpstreamResponse> {
   const placed = await findByResultId(rt.db, "order", orderId);
   const request: CancelRequest = { order_id: orderId, profile_id: profileId, ...(placed && { order: placed.request }) };
@@ -30,9 +32,23 @@ export async function cancelOrder(
     profileId,
     request,
   });
+  const audited = { actor: user, ip, subject: orderId };
+  await rt.audit.append({ action: "cancel.requested", ...audited, detail: { ref_id: entry.ref_id, ...request } });
   const started = performance.now();
-  const finish = (outcome: (latencyMs: number) => JournalOutcome) =>
-    completeEntry(rt.db, entry.id, outcome(performance.now() - started));
+  const finish = async (outcome: (latencyMs: number) => JournalOutcome) => {
+    const done = outcome(performance.now() - started);
+    await completeEntry(rt.db, entry.id, done);
+    await rt.audit.append({
+      action: done.status === "succeeded" ? "cancel.succeeded" : "cancel.failed",
+      ...audited,
+      detail: {
+        ref_id: entry.ref_id,
+        profile_id: profileId,
+        http_status: done.httpStatus,
+        ...(done.status === "failed" && { problem: done.problem }),
+      },
+    });
+  };
   try {
     const res = await rt.upstream.request({ method: "DELETE", path: `/profiles/${profileId}/orders/${orderId}` });
     await finish((latencyMs) =>

@@ -8,6 +8,7 @@ import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import { listPage, servicePages } from "./list-page";
 import { walkAll } from "./page-walk";
 import { journalByRefId, profileNicknames } from "./record-names";
+import { limitParam } from "./list-query";
 import type { Runtime } from "./runtime";
 
 /**
@@ -32,12 +33,7 @@ const listQuery = z
     ...filters,
     sort: z.enum(ORDER_SORTS, { error: `sort must be one of ${ORDER_SORTS.join(", ")}` }).optional(),
     dir: z.enum(["asc", "desc"], { error: "dir must be asc or desc" }).default("desc"),
-    limit: z.coerce
-      .number({ error: "limit must be a whole number" })
-      .int("limit must be a whole number")
-      .min(1, "limit must be at least 1")
-      .max(MAX_ORDERS_PAGE, `limit may be at most ${MAX_ORDERS_PAGE}`)
-      .default(25),
+    limit: limitParam(MAX_ORDERS_PAGE).default(25),
     cursor: z.string().optional(),
   })
   .refine((q) => !q.sort || q.market, {

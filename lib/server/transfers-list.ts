@@ -8,6 +8,7 @@ import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import { listPage, servicePages } from "./list-page";
 import { walkAll } from "./page-walk";
 import { journalByRefId, profileNicknames } from "./record-names";
+import { instantParam, limitParam } from "./list-query";
 import type { Runtime } from "./runtime";
 
 /**
@@ -16,20 +17,15 @@ import type { Runtime } from "./runtime";
  * own filters and go to it; asset is not, and is applied while the back end walks its pages.
  */
 
-const instant = (name: string) =>
-  z.iso
-    .datetime({ offset: true, error: `${name} must be an ISO 8601 time with its offset, e.g. 2026-11-23T00:00:00Z` })
-    .optional();
-
 const filters = {
   profile_ids: z.array(identifier("profile_ids")).max(100, "profile_ids may list at most 100 ids").optional(),
   statuses: z.array(transferStatusSchema).optional(),
   type: z.optional(transferTypeSchema),
   asset: z.enum(ASSETS as [string, ...string[]], { error: `asset must be one of ${ASSETS.join(", ")}` }).optional(),
   /** Created at or after. */
-  from: instant("from"),
+  from: instantParam("from"),
   /** Created before. */
-  to: instant("to"),
+  to: instantParam("to"),
 };
 const SCALARS = ["type", "asset", "from", "to"];
 const ARRAYS = ["profile_ids", "statuses"];
@@ -41,12 +37,7 @@ const listQuery = z
     ...filters,
     sort: z.enum(TRANSFER_SORTS, { error: `sort must be one of ${TRANSFER_SORTS.join(", ")}` }).optional(),
     dir: z.enum(["asc", "desc"], { error: "dir must be asc or desc" }).default("desc"),
-    limit: z.coerce
-      .number({ error: "limit must be a whole number" })
-      .int("limit must be a whole number")
-      .min(1, "limit must be at least 1")
-      .max(MAX_TRANSFERS_PAGE, `limit may be at most ${MAX_TRANSFERS_PAGE}`)
-      .default(50),
+    limit: limitParam(MAX_TRANSFERS_PAGE).default(50),
     cursor: z.string().optional(),
   })
   .refine((q) => !q.sort || q.asset, {

@@ -76,7 +76,9 @@ describe("four eyes in the transfer form", () => {
     await poll(() => card.getByTestId("approval-status").textContent()).toBe("Approved");
     expect(await card.getByTestId("approval-decision").innerText()).toBe("Approved by approver@example.com and sent.");
     await poll(() => card.getByTestId("transfer-result").count()).toBe(1);
-    await poll(() => ops.getByTestId("toast").filter({ hasText: "Approved and sent" }).count()).toBe(1);
+    await poll(() => ops.getByTestId("toast").filter({ hasText: "Your transfer was approved and sent" }).count()).toBe(
+      1,
+    );
     await ops.close();
     await approver.close();
   });

@@ -31,6 +31,9 @@ const PAGES = [
   { path: "/transfers", ready: (page: Page) => page.getByRole("form", { name: "Internal transfer" }) },
   { path: "/activity", ready: (page: Page) => page.getByRole("table").first() },
   { path: "/balances", ready: (page: Page) => page.getByRole("table", { name: "Balances of Treasury" }) },
+  { path: "/approvals", ready: (page: Page) => page.getByRole("tab", { name: "Waiting" }) },
+  { path: "/policies", ready: (page: Page) => page.getByRole("form", { name: "Policy" }) },
+  { path: "/activity?view=audit", ready: (page: Page) => page.getByRole("table", { name: /Audit trail/ }) },
 ];
 
 async function scanEveryPage(page: Page, theme: string) {

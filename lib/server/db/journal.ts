@@ -1,9 +1,10 @@
 import "server-only";
 import { v7 as timeOrderedId } from "uuid";
-import { sql, type Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
 import { fieldProblem } from "@/lib/http";
 import type { Problem } from "@/lib/spec/problem";
+import { containsText } from "./contains";
 import { isUniqueViolation, type Db } from "./index";
 import { requestKey } from "./request-key";
 import type { JournalTable } from "./schema";
@@ -245,10 +246,7 @@ export async function listEntries(db: Db, filter: JournalQuery = {}): Promise<Jo
   let query = db.selectFrom("journal").selectAll();
   if (filter.kind) query = query.where("kind", "=", filter.kind);
   if (filter.user) query = query.where("user_email", "=", filter.user);
-  if (filter.userContains) {
-    const pattern = `%${filter.userContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where(sql<boolean>`lower(user_email) like ${pattern} escape '\\'`);
-  }
+  if (filter.userContains) query = query.where(containsText("user_email", filter.userContains));
   // created_at is ISO text in UTC, which orders as the instants do.
   if (filter.from) query = query.where("created_at", ">=", filter.from);
   if (filter.to) query = query.where("created_at", "<", filter.to);

@@ -277,6 +277,19 @@ const ROUTES = [
     call: () => ({ method: "GET", path: "/api/metrics" }),
     local: true, // counters in memory, gauges from the database
   },
+  {
+    route: "GET /api/audit",
+    action: "audit:read",
+    call: () => ({ method: "GET", path: "/api/audit?event=approval&limit=1" }),
+    local: true,
+  },
+  {
+    route: "GET /api/audit/export.csv",
+    action: "audit:read",
+    call: () => ({ method: "GET", path: "/api/audit/export.csv?event=sign-in" }),
+    local: true,
+    csv: true,
+  },
 ] as const satisfies readonly RouteCase[];
 
 /** Answers that are neither JSON nor CSV. */
@@ -314,6 +327,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/audit":                                   { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/audit/export.csv":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

@@ -10,8 +10,8 @@ export const GET = withRole<Params>("read", async ({ params, runtime }) =>
 );
 
 /** Cancel, journaled: the service acknowledges; the order's status shows the outcome. */
-export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime, user }) =>
-  relay(await cancelOrder(runtime, pathId("profile_id", params.profile_id), pathId("id", params.id), user)),
+export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime, user, ip }) =>
+  relay(await cancelOrder(runtime, pathId("profile_id", params.profile_id), pathId("id", params.id), user, ip)),
 );
 
 const notAllowed = () => methodNotAllowed("GET", "DELETE");

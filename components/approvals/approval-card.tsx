@@ -1,0 +1,268 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { describeOrder } from "@/components/orders/describe-order";
+import { describeTransfer } from "@/components/transfers/describe-transfer";
+import { Button } from "@/components/ui/button";
+import { Field, inputClass } from "@/components/ui/field";
+import { ProblemAlert } from "@/components/ui/problem-alert";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { api, problemOf } from "@/lib/client/api";
+import { approvalKeys, timeLeft, type Approval } from "@/lib/client/approvals";
+import { formatAmount } from "@/lib/client/format";
+import { useProfileNames } from "@/lib/client/profile-names";
+import { Time } from "@/lib/client/time-zone";
+import { can, type Role } from "@/lib/roles";
+import type { CreateOrderRequest } from "@/lib/spec/order";
+import type { Problem } from "@/lib/spec/problem";
+import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
+
+type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
+
+/** The request in the words of its review step, with the profiles' nicknames. */
+export function describeApproval(a: Approval, nickname: (id: string) => string): string {
+  return a.kind === "order"
+    ? describeOrder(a.request as unknown as CreateOrderRequest, nickname(a.profile_id))
+    : describeTransfer(a.request as unknown as CreateInternalTransferRequest, {
+        from: nickname(String(a.request.from_profile_id)),
+        to: nickname(String(a.request.to_profile_id)),
+      });
+}
+
+/**
+ * One request: what it asks in words, who asked and when, its countdown while it waits, the
+ * decisions so far, and what the person may do with it: approve or reject (never their own),
+ * or withdraw (their own).
+ */
+export function ApprovalCard({
+  approval: a,
+  me,
+  now,
+}: {
+  approval: Approval;
+  me: { email: string; role: Role };
+  now: number;
+}) {
+  const { nickname } = useProfileNames();
+  const client = useQueryClient();
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [rejecting, setRejecting] = useState(false);
+  const decide = useMutation({
+    mutationFn: (d: Decision) =>
+      api<{ approval: Approval }>(`/api/approvals/${a.id}/${d.verb}`, {
+        method: "POST",
+        body: d.verb === "reject" ? { reason: d.reason } : {},
+      }),
+    onMutate: () => setProblem(null),
+    onError: (error) => setProblem(problemOf(error)),
+    onSuccess: () => setRejecting(false),
+    onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all }),
+  });
+  const pending = a.status === "PENDING";
+  const mine = a.requested_by === me.email;
+  const headingId = useId();
+  const left = Date.parse(a.expires_at) - now;
+
+  return (
+    <article
+      aria-labelledby={headingId}
+      data-testid="approval"
+      data-approval-id={a.id}
+      className="rounded-lg border border-slate-200 bg-surface-raised p-4"
+    >
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={headingId} className="flex items-center gap-2 font-semibold">
+          {a.kind === "order" ? "Order" : "Internal transfer"}, about {formatAmount(a.value_usd, { min: 2, max: 2 })}{" "}
+          USD
+          <StatusBadge
+            status={a.status}
+            title={a.status === "EXPIRED" ? "Not decided before its time ran out" : undefined}
+          />
+        </h3>
+        {pending && (
+          <p className="text-sm" data-testid="approval-countdown">
+            <span className="text-ink-muted">Expires in </span>
+            <span className={`font-semibold tabular-nums ${left < 10 * 60_000 ? "text-sell" : ""}`}>
+              {timeLeft(left)}
+            </span>
+          </p>
+        )}
+      </header>
+      <p className="mt-2" data-testid="approval-sentence">
+        {describeApproval(a, nickname)}
+      </p>
+      <p className="mt-1 text-sm text-ink-muted">
+        Asked by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
+        {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} (the rule for{" "}
+        {a.kind === "order" ? "orders" : "transfers"} from {formatAmount(a.rule.threshold_usd)} USD);{" "}
+        {a.approvals.length} so far.
+      </p>
+      <History approval={a} />
+      {problem && (
+        <div className="mt-3">
+          <ProblemAlert problem={problem} />
+        </div>
+      )}
+      {pending && (
+        <Actions
+          approval={a}
+          mine={mine}
+          canApprove={can(me.role, "approve")}
+          busy={decide.isPending}
+          rejecting={rejecting}
+          onReject={() => setRejecting(true)}
+          onCancelReject={() => setRejecting(false)}
+          decide={(d) => decide.mutate(d)}
+        />
+      )}
+    </article>
+  );
+}
+
+function Actions({
+  approval: a,
+  mine,
+  canApprove,
+  busy,
+  rejecting,
+  onReject,
+  onCancelReject,
+  decide,
+}: {
+  approval: Approval;
+  mine: boolean;
+  canApprove: boolean;
+  busy: boolean;
+  rejecting: boolean;
+  onReject: () => void;
+  onCancelReject: () => void;
+  decide: (d: Decision) => void;
+}) {
+  if (mine) {
+    return (
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <Button variant="secondary" disabled={busy} onClick={() => decide({ verb: "withdraw" })}>
+          Withdraw request
+        </Button>
+        <p className="text-sm text-ink-muted">You asked for this, so another approver must decide it.</p>
+      </div>
+    );
+  }
+  if (!canApprove) return null;
+  if (rejecting)
+    return (
+      <RejectForm busy={busy} onCancel={onCancelReject} onReject={(reason) => decide({ verb: "reject", reason })} />
+    );
+  return (
+    <div className="mt-3 flex flex-wrap gap-3">
+      <Button disabled={busy} onClick={() => decide({ verb: "approve" })} aria-describedby={undefined}>
+        Approve{a.approvals_needed - a.approvals.length === 1 ? " and send" : ""}
+      </Button>
+      <Button variant="danger" disabled={busy} onClick={onReject}>
+        Reject…
+      </Button>
+    </div>
+  );
+}
+
+/** Rejecting needs a reason, kept and shown to the requester: an empty one is refused here first. */
+function RejectForm({
+  busy,
+  onReject,
+  onCancel,
+}: {
+  busy: boolean;
+  onReject: (reason: string) => void;
+  onCancel: () => void;
+}) {
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <form
+      aria-label="Reject request"
+      className="mt-3 space-y-2"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!reason.trim()) return setError("Say why you reject this request: the requester will read it");
+        if (reason.trim().length > 500) return setError("The reason may be at most 500 characters");
+        onReject(reason.trim());
+      }}
+    >
+      <Field label="Reason for rejecting" error={error}>
+        {({ id, describedBy, invalid }) => (
+          <textarea
+            id={id}
+            value={reason}
+            rows={2}
+            maxLength={1000}
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setError(undefined);
+            }}
+            className={inputClass(invalid)}
+            autoFocus
+          />
+        )}
+      </Field>
+      <div className="flex gap-3">
+        <Button type="submit" variant="danger" disabled={busy}>
+          Reject request
+        </Button>
+        <Button variant="ghost" onClick={onCancel}>
+          Keep it
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Requested, each approval, the decision (with the reason of a rejection), and what was sent. */
+function History({ approval: a }: { approval: Approval }) {
+  const outcome = a.outcome;
+  const failed = outcome !== null && outcome.status >= 300;
+  const record = outcome?.body as { id?: string; status?: string; detail?: string } | null | undefined;
+  return (
+    <ol
+      aria-label="Decision history"
+      data-testid="approval-history"
+      className="mt-3 space-y-1 border-l-2 border-slate-200 pl-3 text-sm"
+    >
+      <li>
+        Requested by {a.requested_by} <Time iso={a.created_at} />
+      </li>
+      {a.approvals.map((v) => (
+        <li key={v.by}>
+          Approved by {v.by} ({v.role}) <Time iso={v.at} />
+        </li>
+      ))}
+      {a.status === "REJECTED" && (
+        <li>
+          Rejected by {a.decided_by} <Time iso={a.decided_at ?? undefined} />: <q className="font-medium">{a.reason}</q>
+        </li>
+      )}
+      {a.status === "WITHDRAWN" && (
+        <li>
+          Withdrawn by {a.decided_by} <Time iso={a.decided_at ?? undefined} />
+        </li>
+      )}
+      {a.status === "EXPIRED" && (
+        <li>
+          Expired unapproved <Time iso={a.decided_at ?? a.expires_at} />; never sent
+        </li>
+      )}
+      {a.status === "APPROVED" && (
+        <li className={failed ? "text-sell" : ""}>
+          {outcome === null
+            ? "Approved; sending…"
+            : failed
+              ? `Sent, and refused by the service (${outcome.status}): ${record?.detail ?? ""}`
+              : `Sent once: the service answered ${outcome.status}${record?.status ? `, ${record.status}` : ""}${record?.id ? ` (id ${record.id.slice(0, 8)})` : ""}`}
+        </li>
+      )}
+    </ol>
+  );
+}

@@ -1,0 +1,254 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import {
+  FormProvider,
+  get,
+  useFieldArray,
+  useForm,
+  useFormContext,
+  type FieldErrors,
+  type UseFormReturn,
+} from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Field, inputClass } from "@/components/ui/field";
+import { ProblemAlert } from "@/components/ui/problem-alert";
+import { TableError, TableMessage } from "@/components/ui/table-message";
+import { useToast } from "@/components/ui/toasts";
+import { api, problemOf } from "@/lib/client/api";
+import type { Policy } from "@/lib/policy";
+import type { Problem } from "@/lib/spec/problem";
+import { ORDER_ROLES, policyResolver, policyValues, type PolicyOutput, type PolicyValues } from "./policy-form-values";
+
+export const policyKey = ["policy"] as const;
+
+/** The Policies page: loads the policy in force, then the form that replaces it. */
+export function PolicyEditor() {
+  const policy = useQuery({
+    queryKey: policyKey,
+    queryFn: ({ signal }) => api<{ policy: Policy }>("/api/policies", { signal }).then((r) => r.policy),
+    // An open form is not reset under the person editing it.
+    refetchOnWindowFocus: false,
+  });
+  if (policy.isError) return <TableError error={policy.error} what="the policy" onRetry={() => policy.refetch()} />;
+  if (!policy.data) return <TableMessage>Loading the policy…</TableMessage>;
+  return <PolicyForm policy={policy.data} />;
+}
+
+/**
+ * The approval rules (threshold, approvals needed, how long a request stays open) for
+ * transfers and orders, the pre-trade limits and the price guard, checked in the browser by
+ * the server's own schema (lib/policy.ts) and sent whole; the server's refusals land on
+ * their fields too.
+ */
+function PolicyForm({ policy }: { policy: Policy }) {
+  const client = useQueryClient();
+  const notify = useToast();
+  const resolver = useMemo(() => policyResolver(policy), [policy]);
+  const form = useForm<PolicyValues, unknown, PolicyOutput>({
+    defaultValues: policyValues(policy),
+    resolver,
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+  });
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const save = useMutation({
+    mutationFn: (next: Policy) => api<{ policy: Policy }>("/api/policies", { method: "PUT", body: next }),
+    onMutate: () => setProblem(null),
+    onSuccess: ({ policy: saved }) => {
+      client.setQueryData(policyKey, saved);
+      form.reset(policyValues(saved));
+      notify({ title: "Policy saved", detail: "It applies to requests made from now on.", tone: "success" });
+    },
+    onError: (error) => {
+      const p = problemOf(error);
+      setProblem(p);
+      showServerErrors(form, p);
+    },
+  });
+
+  return (
+    <FormProvider {...form}>
+      <form
+        aria-label="Policy"
+        noValidate
+        onSubmit={form.handleSubmit((out) => save.mutate(out.request))}
+        className="grid items-start gap-6 xl:grid-cols-2"
+      >
+        <Card title="Approval rules (four eyes)" className="xl:col-span-2">
+          <ApprovalRules />
+        </Card>
+        <Card title="Pre-trade limits">
+          <div className="grid gap-4 sm:grid-cols-2">
+            {ORDER_ROLES.map((role) => (
+              <TextInput
+                key={role}
+                name={`limits.max_order_notional_usd.${role}`}
+                label={`Largest order, ${role} (USD)`}
+                hint="Blank: no limit"
+              />
+            ))}
+            <TextInput
+              name="limits.daily_order_notional_usd_per_user"
+              label="Orders per person per UTC day (USD)"
+              hint="Blank: no limit. Orders sent or waiting for approval count."
+            />
+          </div>
+        </Card>
+        <Card title="Price guard">
+          <TextInput
+            name="limits.price_guard_percent"
+            label="Confirm orders taking liquidity further from the mid than (%)"
+            hint="The person types the market's name to send such an order."
+          />
+        </Card>
+        <div className="space-y-3 xl:col-span-2">
+          {problem && <ProblemAlert problem={problem} title="The policy was not saved" />}
+          <div className="flex gap-3">
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? "Saving…" : "Save policy"}
+            </Button>
+            <Button
+              variant="secondary"
+              disabled={save.isPending || !form.formState.isDirty}
+              onClick={() => {
+                form.reset(policyValues(policy));
+                setProblem(null);
+              }}
+            >
+              Undo changes
+            </Button>
+          </div>
+        </div>
+      </form>
+    </FormProvider>
+  );
+}
+
+function ApprovalRules() {
+  const { control } = useFormContext<PolicyValues>();
+  const rules = useFieldArray({ control, name: "approval_rules" });
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-ink-muted">
+        A transfer or an order worth at least a rule&apos;s threshold is held until that many approvers other than its
+        requester approve it. With several rules of one kind, the highest threshold reached applies.
+      </p>
+      {rules.fields.length === 0 && <p className="text-sm">No rule: nothing needs approval.</p>}
+      <ol className="space-y-3">
+        {rules.fields.map((f, i) => (
+          <li key={f.id}>
+            <fieldset
+              aria-label={`Rule ${i + 1}`}
+              className="grid items-end gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-[8rem_1fr_9rem_9rem_auto]"
+            >
+              <SelectInput
+                name={`approval_rules.${i}.kind`}
+                label="Applies to"
+                options={[
+                  { value: "transfer", label: "Transfers" },
+                  { value: "order", label: "Orders" },
+                ]}
+              />
+              <TextInput name={`approval_rules.${i}.threshold_usd`} label="From (USD)" />
+              <SelectInput
+                name={`approval_rules.${i}.approvals_needed`}
+                label="Approvals needed"
+                options={[
+                  { value: "1", label: "1" },
+                  { value: "2", label: "2" },
+                ]}
+              />
+              <TextInput name={`approval_rules.${i}.open_minutes`} label="Expires after (min)" inputMode="numeric" />
+              <Button variant="ghost" onClick={() => rules.remove(i)} aria-label={`Remove rule ${i + 1}`}>
+                Remove
+              </Button>
+            </fieldset>
+          </li>
+        ))}
+      </ol>
+      <Button
+        variant="secondary"
+        onClick={() =>
+          rules.append({ kind: "transfer", threshold_usd: "", approvals_needed: "1", open_minutes: "120" })
+        }
+      >
+        Add rule
+      </Button>
+    </div>
+  );
+}
+
+const errorAt = (errors: FieldErrors, name: string): string | undefined =>
+  (get(errors, name) as { message?: string } | undefined)?.message;
+
+function TextInput({
+  name,
+  label,
+  hint,
+  inputMode = "decimal",
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  inputMode?: "decimal" | "numeric";
+}) {
+  const { register, formState } = useFormContext();
+  return (
+    <Field label={label} hint={hint} error={errorAt(formState.errors, name)}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          inputMode={inputMode}
+          autoComplete="off"
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          className={inputClass(invalid)}
+          {...register(name)}
+        />
+      )}
+    </Field>
+  );
+}
+
+function SelectInput({
+  name,
+  label,
+  options,
+}: {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
+  const { register, formState } = useFormContext();
+  return (
+    <Field label={label} error={errorAt(formState.errors, name)}>
+      {({ id, describedBy, invalid }) => (
+        <select
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          className={inputClass(invalid)}
+          {...register(name)}
+        >
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A 400 names each field by its path in the document, which is the form's own name for it. */
+function showServerErrors(form: UseFormReturn<PolicyValues, unknown, PolicyOutput>, problem: Problem): void {
+  for (const e of (problem.meta?.errors as { field: string; message: string }[] | undefined) ?? []) {
+    if (get(form.getValues(), e.field) !== undefined) {
+      form.setError(e.field as never, { type: "server", message: e.message });
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { query } from "@/lib/client/api";
+import { CsvLink } from "./csv-link";
+import { LiveIndicator } from "./live-indicator";
+
+/**
+ * A table's header actions, the same on every table: how often it refreshes, and Export CSV
+ * of every row matching `filters` (the list route's own filters, sent to `exportPath`).
+ */
+export function TableActions({
+  live,
+  exportPath,
+  filters,
+}: {
+  live?: boolean;
+  exportPath: string;
+  filters: Record<string, string | string[] | undefined>;
+}) {
+  return (
+    <div className="flex items-center gap-3">
+      {live !== undefined && <LiveIndicator live={live} />}
+      <CsvLink href={`${exportPath}${query(filters)}`} label="Export CSV (all matching)" />
+    </div>
+  );
+}
