@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ApprovalNotices } from "@/components/approvals/approval-notices";
+import { ApprovalNotices } from "@/components/approvals/lazy-approval-notices";
 import { Providers } from "@/components/providers";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 import { NavLinks } from "@/components/shell/nav-links";
