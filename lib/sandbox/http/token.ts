@@ -1,6 +1,6 @@
 import { authorizeClientCredentials, clientCredentials, OAuthError } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
-import { json, problemResponse } from "@/lib/http";
+import { cappedText, json, problemResponse } from "@/lib/http";
 import { problem } from "@/lib/spec";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -17,7 +17,7 @@ export async function issueToken(request: Request, sandbox: SandboxRuntime): Pro
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     return oauthError(new OAuthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded"));
   }
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams(await cappedText(request));
   try {
     const credentials = clientCredentials(request.headers.get("authorization"), form);
     const wait = sandbox.limiter.take(`token:${credentials.id}`, sandbox.config.tokenRatePerSecond);
