@@ -47,6 +47,11 @@ export const envSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     OIDC_ROLE_CLAIM: z.string().min(1).default("role"),
+    // Comma-separated addresses of the reverse proxies whose X-Forwarded-For is believed.
+    TRUSTED_PROXY_IPS: z
+      .string()
+      .regex(/^[0-9A-Fa-f.:,\s]+$/, "TRUSTED_PROXY_IPS must be a comma-separated list of IP addresses")
+      .optional(),
   })
   .superRefine((env, ctx) => {
     const need = (names: (keyof typeof env)[], when: string) => {

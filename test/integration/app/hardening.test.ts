@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn, TEST_PASSWORD } from "../../support/app-server";
 import {
   expectProblem,
   newRef,
@@ -183,5 +184,68 @@ describe("headers", () => {
 
   it("no HSTS while the public URL is plain http", async () => {
     expect((await fetch(`${d.url}/signin`)).headers.get("strict-transport-security")).toBeNull();
+  });
+});
+
+describe("sign-in", () => {
+  it("a signed-in user sent to /signin?callbackUrl=/%5Cevil.example stays on the dashboard", async () => {
+    const res = await fetch(`${d.url}/signin?callbackUrl=/%5Cevil.example`, {
+      headers: { Cookie: d.as.viewer.cookie() },
+      redirect: "manual",
+    });
+    expect(res.status).toBeGreaterThanOrEqual(300);
+    const location = new URL(res.headers.get("location")!, d.url);
+    expect(location.origin).toBe(d.url);
+    expect(location.pathname).toBe("/");
+  });
+
+  it("next-auth's own redirect after sign-in keeps to the origin", async () => {
+    const csrf = await fetch(`${d.url}/api/auth/csrf`);
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await fetch(`${d.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: d.url },
+      body: new URLSearchParams({
+        csrfToken,
+        email: "viewer@example.com",
+        password: TEST_PASSWORD,
+        callbackUrl: "/\\evil.example",
+        json: "true",
+      }),
+      redirect: "manual",
+    });
+    const target = new URL(((await res.json()) as { url: string }).url, d.url);
+    expect(target.host).toBe(new URL(d.url).host);
+  });
+
+  // Last: it locks this test's address out of signing in.
+  it("20 failures from one address, across accounts, lock it; a forged X-Forwarded-For does not escape", async () => {
+    for (let i = 0; i < 20; i++) {
+      const failed = await signIn({ url: d.url }, `nobody-${i}@example.com`, "wrong-password");
+      expect(failed.signedIn).toBe(false);
+    }
+    const csrf = await fetch(`${d.url}/api/auth/csrf`);
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await fetch(`${d.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: cookie,
+        Origin: d.url,
+        "X-Forwarded-For": "198.51.100.99",
+      },
+      body: new URLSearchParams({ csrfToken, email: "trader@example.com", password: TEST_PASSWORD, json: "true" }),
+      redirect: "manual",
+    });
+    expect(res.headers.getSetCookie().some((c) => c.includes("session-token="))).toBe(false);
+    expect(decodeURIComponent(((await res.json()) as { url: string }).url)).toMatch(/Too many failed attempts/);
   });
 });
