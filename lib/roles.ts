@@ -16,6 +16,8 @@ const PERMISSIONS = {
   "approvals:withdraw": ["trader", "ops", "admin"],
   "policies:edit": ["admin"],
   "audit:verify": ["admin"],
+  // Seeing who is signed in, from where, and ending their sessions.
+  "sessions:manage": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

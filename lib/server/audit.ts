@@ -17,6 +17,7 @@ export type AuditAction =
   | "sign-in"
   | "sign-in.failed"
   | "sign-out"
+  | "session.revoked"
   | "create.requested"
   | "create.succeeded"
   | "create.failed"

@@ -45,7 +45,7 @@ function credentialsProvider() {
         return null;
       }
       throttle.succeed(email);
-      return { id: user.email, email: user.email, name: user.name, role: user.role };
+      return { id: user.email, email: user.email, name: user.name, role: user.role, ip };
     },
   });
 }
@@ -103,6 +103,8 @@ export const authOptions: NextAuthOptions = {
       });
     },
     async signOut({ token }) {
+      // The cookie's row is revoked: a copy of the cookie kept elsewhere is worth nothing now.
+      if (typeof token?.sid === "string") await (await runtime()).sessions.revoke(token.sid);
       const email = typeof token?.email === "string" ? token.email : "";
       await audit({ action: "sign-out", actor: { email, role: String(token?.role ?? "") }, subject: email });
     },
@@ -123,8 +125,19 @@ export const authOptions: NextAuthOptions = {
       return false;
     },
     redirect: signInRedirect,
-    jwt({ token, user }) {
-      if (user) token.role = user.role;
+    // At sign-in the session gets its row; the cookie carries the row's id.
+    async jwt({ token, user, account }) {
+      if (user && isRole(user.role)) {
+        token.role = user.role;
+        token.sid = await (
+          await runtime()
+        ).sessions.start({
+          email: user.email ?? "",
+          role: user.role,
+          provider: account?.provider ?? "unknown",
+          ip: typeof user.ip === "string" ? user.ip : null,
+        });
+      }
       return token;
     },
     session({ session, token }) {

@@ -187,6 +187,49 @@ describe("headers", () => {
   });
 });
 
+describe("revocable sessions", () => {
+  async function signOut(cookie: string) {
+    const csrf = await fetch(`${d.url}/api/auth/csrf`, { headers: { Cookie: cookie } });
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await fetch(`${d.url}/api/auth/signout`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: d.url },
+      body: new URLSearchParams({ csrfToken, json: "true" }),
+      redirect: "manual",
+    });
+    expect(res.status).toBeLessThan(400);
+  }
+
+  it("sign-out revokes the session: a copied cookie then gets 401", async () => {
+    const viewer = await signIn({ url: d.url }, "viewer@example.com");
+    const copied = viewer.cookie();
+    expect((await viewer.call("GET", "/api/approvals")).status).toBe(200);
+    await signOut(copied);
+    const again = await fetch(`${d.url}/api/approvals`, { headers: { Cookie: copied } });
+    expect(again.status).toBe(401);
+  });
+
+  it("an admin sees active sessions (user, IP, started, last seen) and revokes one", async () => {
+    const ops = await signIn({ url: d.url }, "ops@example.com");
+    expect((await ops.call("GET", "/api/approvals")).status).toBe(200);
+    const list = await d.as.admin.call("GET", "/api/sessions");
+    expect(list.status).toBe(200);
+    const mine = (list.body.items as { id: string; user_email: string; ip: string }[]).filter(
+      (s) => s.user_email === "ops@example.com",
+    );
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine[0]).toMatchObject({
+      ip: "127.0.0.1",
+      started_at: expect.any(String),
+      last_seen_at: expect.any(String),
+    });
+    expect((await d.as.ops.call("GET", "/api/sessions")).status).toBe(403);
+    for (const s of mine) expect((await d.as.admin.call("DELETE", `/api/sessions/${s.id}`)).status).toBe(204);
+    expect((await ops.call("GET", "/api/approvals")).status).toBe(401);
+    expectProblem(await d.as.admin.call("DELETE", `/api/sessions/${mine[0]!.id}`), 404);
+  });
+});
+
 describe("sign-in", () => {
   it("a signed-in user sent to /signin?callbackUrl=/%5Cevil.example stays on the dashboard", async () => {
     const res = await fetch(`${d.url}/signin?callbackUrl=/%5Cevil.example`, {
