@@ -27,7 +27,16 @@ function devOrigins() {
   return [...hosts];
 }
 
-// The Content-Security-Policy (a fresh nonce per response) and HSTS are set by proxy.ts.
+// Pages and API answers get their Content-Security-Policy (a fresh nonce each) and HSTS from
+// proxy.ts; the build's static files, which the proxy skips, get this fixed one.
+const staticFilesPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
@@ -49,7 +58,10 @@ const nextConfig = {
   // proxy.ts refuses bodies past 64 KiB; a body of unknown length is held only this far to measure it.
   experimental: { proxyClientMaxBodySize: "128kb" },
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      { source: "/_next/static/:path*", headers: [{ key: "Content-Security-Policy", value: staticFilesPolicy }] },
+    ];
   },
 };
 

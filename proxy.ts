@@ -55,6 +55,6 @@ const problemJson = (p: Problem) =>
   new Response(JSON.stringify(p), { status: p.status, headers: { "Content-Type": "application/problem+json" } });
 
 export const config = {
-  // Everything but the build's own static files, which carry no script of ours to guard.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Everything but the build's own static files (next.config.js gives them a fixed policy).
+  matcher: ["/((?!_next/static|_next/image).*)"],
 };

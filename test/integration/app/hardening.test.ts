@@ -224,7 +224,7 @@ describe("revocable sessions", () => {
       last_seen_at: expect.any(String),
     });
     expect((await d.as.ops.call("GET", "/api/sessions")).status).toBe(403);
-    for (const s of mine) expect((await d.as.admin.call("DELETE", `/api/sessions/${s.id}`)).status).toBe(204);
+    for (const s of mine) expect((await d.as.admin.call("DELETE", `/api/sessions/${s.id}`)).status).toBe(200);
     expect((await ops.call("GET", "/api/approvals")).status).toBe(401);
     expectProblem(await d.as.admin.call("DELETE", `/api/sessions/${mine[0]!.id}`), 404);
   });

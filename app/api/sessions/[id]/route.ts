@@ -14,7 +14,7 @@ export const DELETE = withRole<{ id: string }>("sessions:manage", async ({ param
     subject: ended.user_email,
     detail: { session_id: id },
   });
-  return new Response(null, { status: 204 });
+  return Response.json({ session: { id, user_email: ended.user_email, revoked: true } });
 });
 
 export const GET = () => methodNotAllowed("DELETE");
