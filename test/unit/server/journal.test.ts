@@ -82,6 +82,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0004_audit",
       "0005_approvals",
       "0006_journal_value",
+      "0008_sessions",
     ]);
   });
 

@@ -71,3 +71,17 @@ describe("sessions", () => {
     expect(await sessions.use(busy)).toBeNull();
   });
 });
+
+describe("files holding secrets", () => {
+  it("the databases and kept secrets are readable by their owner only (0600)", async () => {
+    const { statSync } = await import("node:fs");
+    const { SandboxStore } = await import("@/lib/sandbox/store");
+    const { keptSecret } = await import("@/lib/server/secrets");
+    const sandboxFile = path.join(dir, "sandbox.db");
+    new SandboxStore(sandboxFile).close();
+    keptSecret(dir, "auth-secret");
+    for (const file of [sandboxFile, path.join(dir, "dashboard.db"), path.join(dir, "auth-secret")]) {
+      expect(statSync(file).mode & 0o777, file).toBe(0o600);
+    }
+  });
+});
