@@ -43,10 +43,59 @@ export function parseOr400<S extends z.core.$ZodType>(schema: S, input: unknown)
 export const fieldProblem = (field: string, message: string): ProblemError =>
   new ProblemError(problem(400, "Bad Request", `${field}: ${message}`, { errors: [{ field, message }] }));
 
-/** The request's JSON body, which must be an object, or a 400 problem. */
-export async function jsonBody(request: Request): Promise<unknown> {
+/** What any request body may weigh unless its route says otherwise (64 KiB). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const tooLarge = (limit: number) =>
+  new ProblemError(
+    problem(413, "Content Too Large", `The request body may be at most ${limit} bytes.`, { limit_bytes: limit }),
+  );
+
+/**
+ * The request's body as text, read through a cap: a declared Content-Length past `limit` is
+ * refused unread, and a body that streams past it is refused at the first chunk over, so
+ * memory never holds more than `limit` plus one chunk. A 413 problem either way.
+ */
+export async function cappedText(request: Request, limit = BODY_LIMIT_BYTES): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Not awaited: cancelling one branch of a tee'd body settles only once the other is cancelled too.
+      reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** True for `application/json`, with or without parameters such as charset. */
+export const isJsonContentType = (type: string | null): boolean =>
+  /^application\/json\s*(?:;|$)/i.test(type?.trim() ?? "");
+
+/**
+ * The request's JSON body, which must be an object: a 415 problem for any other content
+ * type, 413 past the cap, 400 for anything that is not a JSON object.
+ */
+export async function jsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    throw new ProblemError(
+      problem(415, "Unsupported Media Type", "The request body must be sent as Content-Type: application/json.", {
+        accepted: ["application/json"],
+      }),
+    );
+  }
+  const text = await cappedText(request, limit);
   try {
-    const body: unknown = await request.json();
+    const body: unknown = JSON.parse(text);
     if (typeof body === "object" && body !== null && !Array.isArray(body)) return body;
   } catch {
     // answered below

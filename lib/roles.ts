@@ -18,6 +18,8 @@ const PERMISSIONS = {
   "audit:verify": ["admin"],
   "metrics:read": ["admin"],
   "audit:read": ["admin"],
+  // Seeing who is signed in, from where, and ending their sessions.
+  "sessions:manage": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

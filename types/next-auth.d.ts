@@ -5,6 +5,8 @@ import "next-auth/jwt";
 declare module "next-auth" {
   interface User {
     role?: Role;
+    /** The address the sign-in came from, for the session's row. */
+    ip?: string | null;
   }
   interface Session {
     user?: { name?: string | null; email?: string | null; image?: string | null; role?: Role };
@@ -14,5 +16,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     role?: Role;
+    /** The id of the session's row (lib/server/auth/sessions.ts). */
+    sid?: string;
   }
 }

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import { DEMO_USERS, demoUsersEnabled } from "@/lib/server/auth/demo-users";
+import { sameOriginPath } from "@/lib/server/auth/redirects";
 import { currentUser } from "@/lib/server/auth/session";
 import { env } from "@/lib/server/env";
 
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 /** Only paths inside the dashboard may be returned to after sign-in. */
-const safeCallback = (value: string | undefined) => (value?.startsWith("/") && !value.startsWith("//") ? value : "/");
+const safeCallback = sameOriginPath;
 
 export default async function SignInPage({
   searchParams,

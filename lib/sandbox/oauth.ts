@@ -73,6 +73,15 @@ export class TokenIssuer {
   }
 }
 
+/** RFC 6749 2.3.1 form-encodes both halves of Basic; a broken %-escape is the client's error, not ours. */
+function unescape(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, " "));
+  } catch {
+    throw new OAuthError(401, "invalid_client", "malformed Basic credentials (a broken %-escape)", true);
+  }
+}
+
 /** Reads client credentials from HTTP Basic or the form body (never both, RFC 6749 2.3.1). */
 export function clientCredentials(
   authorization: string | null,
@@ -84,7 +93,6 @@ export function clientCredentials(
     const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString();
     const colon = decoded.indexOf(":");
     if (colon < 0) throw new OAuthError(401, "invalid_client", "malformed Basic credentials", true);
-    const unescape = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
     return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)), basic: true };
   }
   const id = form.get("client_id");

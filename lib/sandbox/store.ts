@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Changes, Exchange } from "./engine/exchange";
 import type { EngineOrder, EngineTransfer, Profile } from "./engine/types";
@@ -47,7 +47,12 @@ export class SandboxStore {
   private db: Database.Database;
 
   constructor(file: string) {
-    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    if (file !== ":memory:") {
+      mkdirSync(dirname(file), { recursive: true });
+      // It holds the token signing key: owner only. SQLite gives its -wal and -shm files the same mode.
+      closeSync(openSync(file, "a", 0o600));
+      chmodSync(file, 0o600);
+    }
     this.db = new Database(file);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");

@@ -56,11 +56,20 @@ export const envSchema = z
     DEMO_USERS: onOff("DEMO_USERS").optional(),
     NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
     NEXTAUTH_URL: url("NEXTAUTH_URL").optional(),
+    // A session unused this long ends; it never outlives 8 hours from sign-in either way.
+    SESSION_IDLE_MINUTES: positiveInt("SESSION_IDLE_MINUTES")
+      .max(480, "SESSION_IDLE_MINUTES may be at most 480")
+      .default(30),
     AUDIT_SECRET: z.string().min(32, "AUDIT_SECRET must be at least 32 characters").optional(),
     OIDC_ISSUER: url("OIDC_ISSUER").optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     OIDC_ROLE_CLAIM: z.string().min(1).default("role"),
+    // Comma-separated addresses of the reverse proxies whose X-Forwarded-For is believed.
+    TRUSTED_PROXY_IPS: z
+      .string()
+      .regex(/^[0-9A-Fa-f.:,\s]+$/, "TRUSTED_PROXY_IPS must be a comma-separated list of IP addresses")
+      .optional(),
   })
   .superRefine((env, ctx) => {
     const need = (names: (keyof typeof env)[], when: string) => {

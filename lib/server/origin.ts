@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "./env";
+import { callerAddress, trustedProxies } from "./peer-address";
 
 /** The dashboard's own origin as the browser sees it, from a request or a page's headers. */
 export function ownOrigin(request: { headers: Headers; url?: string }): string {
@@ -19,9 +20,10 @@ export function isSameOrigin(request: Request): boolean {
 }
 
 /**
- * The caller's address for the audit trail: the first X-Forwarded-For entry, which Next sets
- * from the connection when no proxy sent one.
+ * The caller's address, for the audit trail and sign-in throttling: the connection's own,
+ * or what a trusted proxy (TRUSTED_PROXY_IPS) says in X-Forwarded-For; never a caller's claim.
  */
-export function clientIp(request: Request): string | null {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;
+export function clientIp(request: { headers: Headers }): string | null {
+  return callerAddress(request.headers, (trusted ??= trustedProxies(env.TRUSTED_PROXY_IPS)));
 }
+let trusted: ReadonlySet<string> | undefined;

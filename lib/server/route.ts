@@ -37,7 +37,7 @@ export function routeWrapper(getRuntime: () => Promise<Runtime>) {
             "Changes must come from the dashboard's own pages (cross-origin request refused).",
           );
         }
-        const user = await currentUser(request);
+        const user = await currentUser(request, getRuntime);
         if (!user) return refuse(401, "Unauthorized", "Sign in to use the dashboard.");
         if (!can(user.role, action)) {
           return refuse(403, "Forbidden", `The ${user.role} role may not do this (${action}).`, {

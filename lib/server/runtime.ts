@@ -4,6 +4,7 @@ import { serveSandbox } from "@/lib/sandbox/http/serve";
 import { SandboxRuntime } from "@/lib/sandbox/runtime";
 import { createAuditTrail, type AuditTrail } from "./audit";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
+import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
 import type { Env } from "./env-schema";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
@@ -27,6 +28,8 @@ export interface Runtime {
   sandbox: SandboxRuntime | null;
   /** The audit trail, in the same database, chained with AUDIT_SECRET (or a key kept in DATA_DIR). */
   audit: AuditTrail;
+  /** Signed-in sessions, one row each, in the same database. */
+  sessions: SessionStore;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
@@ -59,7 +62,8 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     }),
   });
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET));
-  return { db, upstream, sandbox, audit };
+  const sessions = createSessionStore(db, { idleMinutes: config.SESSION_IDLE_MINUTES });
+  return { db, upstream, sandbox, audit, sessions };
 }
 
 /**

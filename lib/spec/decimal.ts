@@ -7,11 +7,17 @@
 export const DECIMAL_PATTERN = /^(?:\d+(?:\.\d+)?|\.\d+)$/;
 const MAX_INTEGER_DIGITS = 20;
 const MAX_FRACTION_DIGITS = 18;
+/**
+ * Every character counts, leading zeros included: the largest amount the digit bounds allow
+ * fits, while "0" repeated 100,000 times before "10" is refused before it is stored or sent.
+ */
+export const DECIMAL_MAX_CHARS = MAX_INTEGER_DIGITS + 1 + MAX_FRACTION_DIGITS;
 
-export type DecimalProblem = "format" | "integer_digits" | "fraction_digits" | "not_positive";
+export type DecimalProblem = "length" | "format" | "integer_digits" | "fraction_digits" | "not_positive";
 
 /** Why `text` is not a positive decimal within the bounds, or null when it is one. */
 export function decimalProblem(text: string): DecimalProblem | null {
+  if (text.length > DECIMAL_MAX_CHARS) return "length";
   if (!DECIMAL_PATTERN.test(text)) return "format";
   const [whole = "", fraction = ""] = text.split(".");
   if (whole.replace(/^0+/, "").length > MAX_INTEGER_DIGITS) return "integer_digits";
@@ -21,6 +27,7 @@ export function decimalProblem(text: string): DecimalProblem | null {
 }
 
 export const DECIMAL_PROBLEM_TEXT: Record<DecimalProblem, (label: string) => string> = {
+  length: (label) => `${label} may be at most ${DECIMAL_MAX_CHARS} characters long, leading zeros included`,
   format: (label) =>
     `${label} must be a decimal number such as 1250.50: digits with an optional decimal point, no sign, exponent, spaces or separators`,
   integer_digits: (label) => `${label} may have at most ${MAX_INTEGER_DIGITS} digits before the decimal point`,

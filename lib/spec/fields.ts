@@ -32,45 +32,71 @@ export const refIdSchema = text("Ref ID").check(
   ),
 );
 
+/**
+ * Keys that would reach an object's prototype rather than become a pair of their own: a record
+ * built from them silently loses them (so they escaped the pair count). Refused by name.
+ */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
 /** Client metadata: at most 6 pairs, each key and value a string of at most 100 characters. */
 export function metadataSchema(label: string) {
-  return z
-    .record(z.string(), z.string({ error: `${label} values must be text` }), {
-      error: `${label} must be an object of text keys and values`,
-    })
-    .check(
-      z.check((ctx) => {
-        const entries = Object.entries(ctx.value);
-        if (entries.length > METADATA_MAX_PAIRS) {
+  // Checked on the parsed JSON itself, where such a key is still an own property: the record
+  // zod builds from it would drop it before any later check could count it.
+  const noPrototypeKeys = z.unknown().check(
+    z.check((ctx) => {
+      if (typeof ctx.value !== "object" || ctx.value === null) return;
+      for (const key of Object.keys(ctx.value)) {
+        if (PROTOTYPE_KEYS.has(key)) {
           ctx.issues.push({
             code: "custom",
-            input: ctx.value,
-            message: `${label} may have at most ${METADATA_MAX_PAIRS} pairs (has ${entries.length})`,
+            input: key,
+            path: [key],
+            message: `${label} key "${key}" is a reserved name (__proto__, constructor and prototype are refused)`,
           });
         }
-        for (const [key, value] of entries) {
-          if (key.length === 0) {
-            ctx.issues.push({ code: "custom", input: key, path: [key], message: `${label} keys must not be empty` });
-          }
-          if (charCount(key) > METADATA_MAX_CHARS) {
+      }
+    }),
+  );
+  return z.pipe(
+    noPrototypeKeys,
+    z
+      .record(z.string(), z.string({ error: `${label} values must be text` }), {
+        error: `${label} must be an object of text keys and values`,
+      })
+      .check(
+        z.check((ctx) => {
+          const entries = Object.entries(ctx.value);
+          if (entries.length > METADATA_MAX_PAIRS) {
             ctx.issues.push({
               code: "custom",
-              input: key,
-              path: [key],
-              message: `${label} key "${key.slice(0, 20)}…" is longer than ${METADATA_MAX_CHARS} characters`,
+              input: ctx.value,
+              message: `${label} may have at most ${METADATA_MAX_PAIRS} pairs (has ${entries.length})`,
             });
           }
-          if (typeof value === "string" && charCount(value) > METADATA_MAX_CHARS) {
-            ctx.issues.push({
-              code: "custom",
-              input: value,
-              path: [key],
-              message: `${label} value for "${key}" is longer than ${METADATA_MAX_CHARS} characters`,
-            });
+          for (const [key, value] of entries) {
+            if (key.length === 0) {
+              ctx.issues.push({ code: "custom", input: key, path: [key], message: `${label} keys must not be empty` });
+            }
+            if (charCount(key) > METADATA_MAX_CHARS) {
+              ctx.issues.push({
+                code: "custom",
+                input: key,
+                path: [key],
+                message: `${label} key "${key.slice(0, 20)}…" is longer than ${METADATA_MAX_CHARS} characters`,
+              });
+            }
+            if (typeof value === "string" && charCount(value) > METADATA_MAX_CHARS) {
+              ctx.issues.push({
+                code: "custom",
+                input: value,
+                path: [key],
+                message: `${label} value for "${key}" is longer than ${METADATA_MAX_CHARS} characters`,
+              });
+            }
           }
-        }
-      }),
-    );
+        }),
+      ),
+  );
 }
 
 /** A positive decimal string, validated without ever becoming a JS number. */

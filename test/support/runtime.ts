@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAuditTrail } from "@/lib/server/audit";
+import { createSessionStore } from "@/lib/server/auth/sessions";
 import { createDb } from "@/lib/server/db";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
@@ -21,6 +22,7 @@ export async function testRuntime(answer: FakeAnswer) {
     db,
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),
+    sessions: createSessionStore(db, { idleMinutes: 30 }),
     upstream: {
       async request(request) {
         calls.push(request);

@@ -1,7 +1,7 @@
 import type { SandboxRuntime } from "../runtime";
 import { handleSandboxRequest } from "./index";
 import { problemResponse } from "@/lib/http";
-import { problem } from "@/lib/spec";
+import { problem, ProblemError } from "@/lib/spec";
 
 /**
  * The whole sandbox behind one function of a Web Request: the Next route and the test
@@ -19,6 +19,8 @@ export async function serveSandbox(
   try {
     return await handleSandboxRequest(request, path, sandbox, ip);
   } catch (error) {
+    // A refusal raised before any route's own handling (a body past its cap, at the token endpoint).
+    if (error instanceof ProblemError) return problemResponse(error.problem);
     console.error("sandbox: request failed", error);
     return problemResponse(problem(500, "Internal Server Error", "the sandbox failed to handle the request"));
   }

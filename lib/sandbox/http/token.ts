@@ -1,7 +1,7 @@
 import { authorizeClientCredentials, clientCredentials, OAuthError } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
 import { tooManyRequests } from "./too-many";
-import { json, problemResponse } from "@/lib/http";
+import { cappedText, json, problemResponse } from "@/lib/http";
 import { problem } from "@/lib/spec";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -26,7 +26,7 @@ export async function issueToken(
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     return oauthError(new OAuthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded"));
   }
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams(await cappedText(request));
   const rate = sandbox.config.tokenRatePerSecond;
   const limited = (caller: string) => {
     const refusal = sandbox.limiter.take(caller, "token", rate, false);

@@ -1,8 +1,8 @@
 import "server-only";
-import bcrypt from "bcryptjs";
 import type { Role } from "@/lib/roles";
 import { env } from "../env";
 import { demoUsersOn } from "../env-schema";
+import { hashPassword, verifyPassword, type PasswordHash } from "./password";
 
 export interface StaffUser {
   email: string;
@@ -24,13 +24,13 @@ export const DEMO_USERS: readonly StaffUser[] = [
  */
 export const demoUsersEnabled = (): boolean => demoUsersOn(env);
 
-// Only the hash is kept in memory; bcrypt's cost makes guessing slow even offline.
-let passwordHash: Promise<string> | undefined;
-const hash = () => (passwordHash ??= bcrypt.hash(env.DEMO_PASSWORD, 10));
+// Only the hash is kept in memory; scrypt's cost makes guessing slow even offline.
+let passwordHash: Promise<PasswordHash> | undefined;
+const hash = () => (passwordHash ??= hashPassword(env.DEMO_PASSWORD));
 
-/** The demo user with this email and password, or null. Always spends the bcrypt time. */
+/** The demo user with this email and password, or null. Always spends the hashing time, off the main thread. */
 export async function verifyDemoUser(email: string, password: string): Promise<StaffUser | null> {
   const user = DEMO_USERS.find((u) => u.email === email.trim().toLowerCase());
-  const ok = await bcrypt.compare(password, await hash());
+  const ok = await verifyPassword(password, await hash());
   return user && ok ? user : null;
 }

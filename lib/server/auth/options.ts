@@ -5,12 +5,17 @@ import { isRole } from "@/lib/roles";
 import { env } from "../env";
 import { demoUsersEnabled, verifyDemoUser } from "./demo-users";
 import { authSecret } from "../secrets";
-import { SignInThrottle } from "./throttle";
+import { MAX_FAILURES_PER_IP, SignInThrottle } from "./throttle";
+import { oidcEmailRefusal, signInRedirect } from "./redirects";
+import { clientIp } from "../origin";
+import { PASSWORD_MAX_CHARS } from "./password";
 import type { AuditEvent } from "../audit";
 import { runtime } from "../runtime";
 
 const SESSION_SECONDS = 8 * 60 * 60;
 const throttle = new SignInThrottle();
+const ipThrottle = new SignInThrottle(Date.now, MAX_FAILURES_PER_IP);
+const EMAIL_MAX_CHARS = 254;
 
 // Without NEXTAUTH_URL, next-auth must trust the Host header to build its URLs.
 if (!env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
@@ -21,30 +26,42 @@ function credentialsProvider() {
     name: "Demo user",
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
     async authorize(credentials, req) {
-      const email = (credentials?.email ?? "").trim().toLowerCase();
-      const ip = firstForwarded(req?.headers?.["x-forwarded-for"]);
-      const wait = throttle.lockedFor(email);
+      const email = String(credentials?.email ?? "")
+        .trim()
+        .toLowerCase()
+        .slice(0, EMAIL_MAX_CHARS);
+      const password = String(credentials?.password ?? "");
+      const ip = clientIp({ headers: new Headers(flatHeaders(req?.headers)) });
+      const wait = Math.max(throttle.lockedFor(email), ip ? ipThrottle.lockedFor(ip) : 0);
       if (wait > 0) {
         await audit({ action: "sign-in.failed", ip, subject: email, detail: { reason: "locked" } });
         throw new Error(`Too many failed attempts. Try again in ${Math.ceil(wait / 60_000)} minutes.`);
       }
-      const user = await verifyDemoUser(email, credentials?.password ?? "");
+      const user = password.length > PASSWORD_MAX_CHARS ? null : await verifyDemoUser(email, password);
       if (!user) {
         throttle.fail(email);
+        if (ip) ipThrottle.fail(ip);
         await audit({ action: "sign-in.failed", ip, subject: email, detail: { reason: "wrong email or password" } });
         return null;
       }
       throttle.succeed(email);
-      return { id: user.email, email: user.email, name: user.name, role: user.role };
+      return { id: user.email, email: user.email, name: user.name, role: user.role, ip };
     },
   });
 }
 
+/** next-auth hands authorize() the request's headers as a plain object. */
+const flatHeaders = (headers: Record<string, unknown> | undefined): [string, string][] =>
+  Object.entries(headers ?? {}).flatMap(([k, v]) =>
+    typeof v === "string"
+      ? [[k, v] as [string, string]]
+      : Array.isArray(v)
+        ? [[k, v.join(", ")] as [string, string]]
+        : [],
+  );
+
 /** Sign-ins, failures and sign-outs go to the audit trail. */
 const audit = async (event: AuditEvent) => (await runtime()).audit.append(event);
-
-const firstForwarded = (header: string | string[] | undefined) =>
-  (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() || null;
 
 /** Staff sign-in through the organisation's OIDC provider; the role comes from a claim. */
 function oidcProvider(): NextAuthOptions["providers"][number] {
@@ -86,15 +103,41 @@ export const authOptions: NextAuthOptions = {
       });
     },
     async signOut({ token }) {
+      // The cookie's row is revoked: a copy of the cookie kept elsewhere is worth nothing now.
+      if (typeof token?.sid === "string") await (await runtime()).sessions.revoke(token.sid);
       const email = typeof token?.email === "string" ? token.email : "";
       await audit({ action: "sign-out", actor: { email, role: String(token?.role ?? "") }, subject: email });
     },
   },
   callbacks: {
-    // A user without a known role is refused rather than given a default.
-    signIn: ({ user }) => isRole(user.role),
-    jwt({ token, user }) {
-      if (user) token.role = user.role;
+    // A user without a known role is refused rather than given a default; an OIDC identity
+    // also needs a verified email. Each refusal is audited.
+    async signIn({ user, account, profile }) {
+      const refusal =
+        (account?.provider === "oidc" ? oidcEmailRefusal(profile as Record<string, unknown> | undefined) : null) ??
+        (isRole(user.role) ? null : "no known role");
+      if (!refusal) return true;
+      await audit({
+        action: "sign-in.failed",
+        subject: user.email ?? null,
+        detail: { provider: account?.provider ?? "unknown", reason: refusal },
+      });
+      return false;
+    },
+    redirect: signInRedirect,
+    // At sign-in the session gets its row; the cookie carries the row's id.
+    async jwt({ token, user, account }) {
+      if (user && isRole(user.role)) {
+        token.role = user.role;
+        token.sid = await (
+          await runtime()
+        ).sessions.start({
+          email: user.email ?? "",
+          role: user.role,
+          provider: account?.provider ?? "unknown",
+          ip: typeof user.ip === "string" ? user.ip : null,
+        });
+      }
       return token;
     },
     session({ session, token }) {

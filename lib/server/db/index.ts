@@ -1,5 +1,5 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { migrateToLatest } from "./migrations";
@@ -47,6 +47,11 @@ async function dialectFor(config: DbConfig) {
   }
   const { default: SQLite } = await import("better-sqlite3");
   mkdirSync(path.dirname(path.resolve(config.file)), { recursive: true });
+  // Session ids and the audit trail: owner only. SQLite gives its -wal and -shm files the same mode.
+  if (config.file !== ":memory:") {
+    closeSync(openSync(config.file, "a", 0o600));
+    chmodSync(config.file, 0o600);
+  }
   const database = new SQLite(config.file);
   // WAL: readers never block the writer; NORMAL sync in WAL still survives a killed process.
   database.pragma("journal_mode = WAL");

@@ -145,6 +145,27 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("journal").dropColumn("request_key").execute();
     },
   },
+  "0008_sessions": {
+    async up(db: Kysely<unknown>) {
+      // One row per sign-in: the session cookie names it, sign-out or an admin revokes it.
+      await db.schema
+        .createTable("sessions")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_email", "text", (c) => c.notNull())
+        .addColumn("user_role", "text", (c) => c.notNull())
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("ip", "text")
+        .addColumn("started_at", "text", (c) => c.notNull())
+        .addColumn("last_seen_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("revoked_at", "text")
+        .execute();
+      await db.schema.createIndex("sessions_active_idx").on("sessions").columns(["revoked_at", "expires_at"]).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("sessions").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

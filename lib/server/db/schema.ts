@@ -105,7 +105,22 @@ export interface ApprovalVoteTable {
   at: string;
 }
 
+/** A signed-in session (lib/server/auth/sessions.ts); ISO 8601 times. */
+export interface SessionTable {
+  id: string;
+  user_email: string;
+  user_role: string;
+  provider: string;
+  ip: string | null;
+  started_at: string;
+  last_seen_at: string;
+  /** The absolute end: renewal never goes past it. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
+  sessions: SessionTable;
   journal: JournalTable;
   policy: PolicyTable;
   approvals: ApprovalTable;

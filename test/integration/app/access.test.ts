@@ -12,6 +12,7 @@ import {
   type Answer,
   type Dashboard,
 } from "../../support/dashboard";
+import { signIn } from "../../support/app-server";
 
 /**
  * Who may do what, over real HTTP: every route under app/api × every demo role and no
@@ -290,6 +291,26 @@ const ROUTES = [
     local: true,
     csv: true,
   },
+  {
+    route: "GET /api/sessions",
+    action: "sessions:manage",
+    call: () => ({ method: "GET", path: "/api/sessions" }),
+    local: true,
+  },
+  {
+    route: "DELETE /api/sessions/{id}",
+    action: "sessions:manage",
+    // A session of its own to end: a fresh sign-in, the newest in the admin's list.
+    call: async () => {
+      await signIn({ url: d.url }, "viewer@example.com");
+      const list = await d.as.admin.call("GET", "/api/sessions");
+      const newest = (list.body.items as { id: string; user_email: string }[]).find(
+        (s) => s.user_email === "viewer@example.com",
+      )!;
+      return { method: "DELETE", path: `/api/sessions/${newest.id}` };
+    },
+    local: true,
+  },
 ] as const satisfies readonly RouteCase[];
 
 /** Answers that are neither JSON nor CSV. */
@@ -329,6 +350,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit":                                   { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/export.csv":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/sessions":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "DELETE /api/sessions/{id}":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

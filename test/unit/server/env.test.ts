@@ -85,5 +85,8 @@ describe("production defaults", () => {
       /SERVICE_BASE_URL must use https:\/\//,
     );
     expect(parseEnv({ ...real, SERVICE_BASE_URL: "http://127.0.0.1:9000/v2" }).service.isSandbox).toBe(false);
+    expect(() => parseEnv({ ...real, SERVICE_AUTH_URL: "http://oauth.example.test/token" })).toThrow(
+      /SERVICE_AUTH_URL must use https:\/\//,
+    );
   });
 });

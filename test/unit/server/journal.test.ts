@@ -67,6 +67,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0005_approvals",
       "0006_journal_value",
       "0007_journal_duplicates",
+      "0008_sessions",
     ]);
   });
 

@@ -14,11 +14,15 @@ vi.stubEnv("NEXTAUTH_URL", ORIGIN);
 const { routeWrapper } = await import("@/lib/server/route");
 const { sessionUser } = await import("@/lib/server/auth/session");
 
-const fakeRuntime = { db: {}, upstream: {}, sandbox: null } as unknown as Runtime;
+/** Sessions as their rows say: "live" is the trader's, anything else was signed out or revoked. */
+const sessions = {
+  use: async (sid: string) => (sid === "live" ? { email: "trader@example.com", role: "trader" as const } : null),
+};
+const fakeRuntime = { db: {}, upstream: {}, sandbox: null, sessions } as unknown as Runtime;
 const withRole = routeWrapper(async () => fakeRuntime);
 
 const sessionOf = (token: Record<string, unknown>, maxAge = 3600, secret = SECRET) => encode({ token, secret, maxAge });
-const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" };
+const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader", sid: "live" };
 
 function request(method: string, headers: Record<string, string> = {}) {
   return new NextRequest(`${ORIGIN}/api/v2/thing`, { method, headers });
@@ -80,16 +84,26 @@ describe("sessionUser", () => {
   const source = (cookie: string, headers: Record<string, string> = {}) => request("GET", { cookie, ...headers });
 
   it("reads the staff member from next-auth's session cookie", async () => {
-    const user = await sessionUser(source(`next-auth.session-token=${await sessionOf(trader)}`), SECRET);
+    const user = await sessionUser(source(`next-auth.session-token=${await sessionOf(trader)}`), SECRET, sessions);
     expect(user).toEqual({ email: "trader@example.com", name: "Taylor Trader", role: "trader" });
   });
 
+  it("refuses a cookie whose session row is gone (signed out, revoked, idle), or that names none", async () => {
+    const revoked = await sessionOf({ ...trader, sid: "revoked" });
+    expect(await sessionUser(source(`next-auth.session-token=${revoked}`), SECRET, sessions)).toBeNull();
+    const { sid: _, ...noSid } = trader;
+    const old = await sessionOf(noSid);
+    expect(await sessionUser(source(`next-auth.session-token=${old}`), SECRET, sessions)).toBeNull();
+  });
+
   it("refuses an expired session, a forged one, and one without a known role", async () => {
-    expect(await sessionUser(source(`next-auth.session-token=${await sessionOf(trader, -60)}`), SECRET)).toBeNull();
+    expect(
+      await sessionUser(source(`next-auth.session-token=${await sessionOf(trader, -60)}`), SECRET, sessions),
+    ).toBeNull();
     const forged = await sessionOf(trader, 3600, "another-secret-of-at-least-32-characters");
-    expect(await sessionUser(source(`next-auth.session-token=${forged}`), SECRET)).toBeNull();
+    expect(await sessionUser(source(`next-auth.session-token=${forged}`), SECRET, sessions)).toBeNull();
     const unknownRole = await sessionOf({ ...trader, role: "superuser" });
-    expect(await sessionUser(source(`next-auth.session-token=${unknownRole}`), SECRET)).toBeNull();
-    expect(await sessionUser(source(""), SECRET)).toBeNull();
+    expect(await sessionUser(source(`next-auth.session-token=${unknownRole}`), SECRET, sessions)).toBeNull();
+    expect(await sessionUser(source(""), SECRET, sessions)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { createInternalTransferRequestSchema, transferRecordSchema } from "@/lib/spec";
 import { chars, errorsOf, expectAccepted, expectRefused, pairs } from "./helpers";
 
@@ -103,5 +104,25 @@ describe("the Transfer record", () => {
   ])("requires %s", (field) => {
     const rest = Object.fromEntries(Object.entries(debit).filter(([k]) => k !== field));
     expect(transferRecordSchema.safeParse(rest).success).toBe(false);
+  });
+});
+
+describe("hostile fields (issue 12)", () => {
+  const base = { from_profile_id: "a", to_profile_id: "b", amount: "1", asset: "USD" };
+  const parse = (raw: string) => z.safeParse(createInternalTransferRequestSchema, JSON.parse(raw));
+
+  it.each(["__proto__", "constructor", "prototype"])("refuses a %s key in metadata by name", (key) => {
+    for (const field of ["metadata", "recipient_metadata"]) {
+      const pairs = [`"${key}":"x"`, ...Array.from({ length: 6 }, (_, i) => `"k${i}":"v"`)].join(",");
+      const result = parse(JSON.stringify(base).replace(/}$/, `,"${field}":{${pairs}}}`));
+      expect(result.success).toBe(false);
+      expect(result.error!.issues.map((i) => i.path.join("."))).toContain(`${field}.${key}`);
+    }
+  });
+
+  it("counts leading zeros toward an amount's length", () => {
+    expect(parse(JSON.stringify({ ...base, amount: `${"0".repeat(100_000)}10` })).success).toBe(false);
+    expect(parse(JSON.stringify({ ...base, amount: `${"9".repeat(20)}.${"9".repeat(18)}` })).success).toBe(true);
+    expect(parse(JSON.stringify({ ...base, amount: `0${"9".repeat(20)}.${"9".repeat(18)}` })).success).toBe(false);
   });
 });

@@ -1,0 +1,35 @@
+import "server-only";
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+
+/**
+ * Password hashing off the main thread: node's scrypt runs in libuv's thread pool, so a burst
+ * of sign-ins waits there, not in the event loop every other request shares.
+ */
+
+// N=2^14, r=8 (OWASP's minimum for scrypt); 64 MiB of memory at most per check.
+const PARAMS: ScryptOptions = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const KEY_BYTES = 32;
+/** Longer passwords are refused unhashed: nobody types one, and each would cost a hash. */
+export const PASSWORD_MAX_CHARS = 1024;
+
+const derive = (password: string, salt: Buffer) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(password.normalize("NFC"), salt, KEY_BYTES, PARAMS, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+
+export interface PasswordHash {
+  salt: Buffer;
+  key: Buffer;
+}
+
+export async function hashPassword(password: string): Promise<PasswordHash> {
+  const salt = randomBytes(16);
+  return { salt, key: await derive(password, salt) };
+}
+
+/** True when `password` matches; always spends one hash's time, whatever the input. */
+export async function verifyPassword(password: string, hash: PasswordHash): Promise<boolean> {
+  const tooLong = password.length > PASSWORD_MAX_CHARS;
+  const key = await derive(tooLong ? "" : password, hash.salt);
+  return timingSafeEqual(key, hash.key) && !tooLong;
+}
