@@ -6,9 +6,11 @@ import { createAuditTrail, type AuditTrail } from "./audit";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
 import { env } from "./env";
 import type { Env } from "./env-schema";
+import { createLive, type Live } from "./live/hub";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
+import { singleFlight } from "./upstream/single-flight";
 import { createTokenCache } from "./upstream/token-cache";
 
 /**
@@ -24,6 +26,8 @@ export interface Runtime {
   sandbox: SandboxRuntime | null;
   /** The audit trail, in the same database, chained with AUDIT_SECRET (or a key kept in DATA_DIR). */
   audit: AuditTrail;
+  /** Live updates (GET /api/events): streams, the watcher, the bus between instances; started on first use. */
+  live: Live;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
@@ -44,7 +48,10 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     }),
   });
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET));
-  return { db, upstream, sandbox, audit };
+  // Identical reads in the same moment (many screens, the watcher) share one call to the service.
+  const reads = singleFlight(upstream);
+  const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL });
+  return { db, upstream: reads, sandbox, audit, live };
 }
 
 /**
@@ -72,6 +79,7 @@ export async function closeRuntime(): Promise<void> {
   const building = holder[SLOT];
   delete holder[SLOT];
   const rt = await building?.catch(() => undefined);
+  await rt?.live.stop();
   rt?.sandbox?.stop();
   await rt?.db.destroy();
 }
