@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
+import { LiveUpdates } from "@/components/shell/live-updates";
 import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
@@ -35,6 +36,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </Link>
           {env.service.isSandbox && <SandboxBadge />}
           <NavLinks />
+          <LiveUpdates />
           <div className="ml-auto flex flex-wrap items-center justify-end gap-3 text-sm">
             <TimeZoneToggle />
             <ThemeToggle />
