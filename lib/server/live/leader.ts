@@ -4,6 +4,8 @@ import type { Client } from "pg";
 /** The advisory lock's key: any fixed number the deployment's instances agree on. */
 export const WATCHER_LOCK_KEY = 7_340_113;
 const RETRY_MS = 1_000;
+/** The leader's connection's application_name, followed by its process id. */
+export const LEADER_APP_NAME = "dashboard watcher";
 
 export interface Leadership {
   stop(): Promise<void>;
@@ -36,7 +38,8 @@ export function electLeader(url: string, roles: { lead(): void; follow(): void }
     try {
       if (!client) {
         const { default: pg } = await import("pg");
-        const c = new pg.Client({ connectionString: url });
+        // Named, so an operator (or a test) can see which process leads: pg_stat_activity joined to pg_locks.
+        const c = new pg.Client({ connectionString: url, application_name: `${LEADER_APP_NAME} ${process.pid}` });
         c.on("error", () => client === c && stepDown());
         await c.connect();
         client = c;
