@@ -109,7 +109,9 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
     .execute();
   if (votes.length >= row.approvals_needed && (await decide(rt, id, "APPROVED", user.email, null))) {
     announced(rt, await view(rt, await load(rt, id)));
+    // send() announces it again, with the service's answer.
     await send(rt, row);
+    return view(rt, await load(rt, id));
   }
   return announced(rt, await view(rt, await load(rt, id)));
 }

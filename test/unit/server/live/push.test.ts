@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { approve, reject, requestApproval, withdraw } from "@/lib/server/approvals";
 import { createOnce, createSpecOf } from "@/lib/server/creates";
 import { testRuntime } from "../../../support/runtime";
 
@@ -24,5 +25,52 @@ describe("a create made through the dashboard", () => {
     dispose = rt.dispose;
     await createOnce(rt.runtime, trader, createSpecOf("order", "trading", { ...body, ref_id: "push-2" }));
     expect(rt.published).toEqual([]);
+  });
+});
+
+describe("an approval", () => {
+  const ops = { email: "ops@example.com", name: "Oakley Ops", role: "ops" as const };
+  const approver = { email: "approver@example.com", name: "Approver", role: "approver" as const };
+  const rule = { kind: "transfer" as const, threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 };
+  const transferBody = (ref_id: string) => ({
+    from_profile_id: "treasury",
+    to_profile_id: "settlement",
+    asset: "USD",
+    amount: "20000",
+    ref_id,
+  });
+
+  it("is pushed when requested, approved, sent, rejected and withdrawn", async () => {
+    const rt = await testRuntime((req) =>
+      req.method === "POST"
+        ? { body: { id: "t-1", profile_id: "treasury", asset: "USD", amount: "20000", status: "PENDING" } }
+        : { body: { items: [] } },
+    );
+    dispose = rt.dispose;
+    const hold = (ref: string) =>
+      requestApproval(
+        rt.runtime,
+        ops,
+        { kind: "transfer", profileId: "treasury", body: transferBody(ref), valueUsd: "20000", rule },
+        null,
+      );
+    const states = () =>
+      rt.published
+        .filter((e) => e.name === "approval")
+        .map((e) => {
+          const a = e.data as { status: string; outcome: unknown };
+          return a.outcome ? `${a.status}+sent` : a.status;
+        });
+
+    const a = await hold("ap-1");
+    await approve(rt.runtime, approver, a.id, null);
+    expect(states()).toEqual(["PENDING", "APPROVED", "APPROVED+sent"]);
+    // The approved request's create is pushed too.
+    expect(rt.published.some((e) => e.name === "transfer")).toBe(true);
+
+    rt.published.length = 0;
+    await reject(rt.runtime, approver, (await hold("ap-2")).id, "No", null);
+    await withdraw(rt.runtime, ops, (await hold("ap-3")).id, null);
+    expect(states()).toEqual(["PENDING", "REJECTED", "PENDING", "WITHDRAWN"]);
   });
 });
