@@ -99,7 +99,6 @@ describe("two instances on one PostgreSQL", () => {
     databaseUrl = await freshPostgresDatabase();
     const env = {
       ...proxy.env(),
-      SANDBOX: "off",
       SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
       DATABASE_URL: databaseUrl,
     };
