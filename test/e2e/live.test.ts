@@ -50,16 +50,32 @@ describe("live updates in two browsers", () => {
     expect(Date.now() - placed.at).toBeLessThan(2_500);
   });
 
-  it("says Reconnecting while the stream is down, and polls meanwhile", async () => {
-    const viewer = await pageAs("viewer@example.com");
-    const status = viewer.getByTestId("live-status");
-    await expect.poll(() => status.getAttribute("data-status"), { timeout: 10_000 }).toBe("up");
-    // The browser goes offline: the stream drops and the header says so.
-    await viewer.context().setOffline(true);
+  it("says Reconnecting and polls while the stream is down, and stops polling once it is up", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    let blocked = true;
+    await page.route("**/api/events**", (route) => (blocked ? route.abort() : route.continue()));
+    const tickerReads: number[] = [];
+    page.on("request", (r) => {
+      if (/\/api\/v2\/markets\/[^/]+\/ticker/.test(r.url())) tickerReads.push(Date.now());
+    });
+    const since = (t: number) => tickerReads.filter((at) => at >= t).length;
+    await signInAs(page, app.url, "trader@example.com");
+    const status = page.getByTestId("live-status");
+
     await expect.poll(() => status.getAttribute("data-status"), { timeout: 10_000 }).toBe("down");
     expect(await status.textContent()).toContain("Reconnecting");
-    await viewer.context().setOffline(false);
+    const down = Date.now();
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(since(down)).toBeGreaterThanOrEqual(2);
+
+    blocked = false;
     await expect.poll(() => status.getAttribute("data-status"), { timeout: 15_000 }).toBe("up");
     expect(await status.textContent()).not.toContain("Reconnecting");
+    await new Promise((r) => setTimeout(r, 2_500));
+    const up = Date.now();
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(since(up)).toBe(0);
+    await context.close();
   });
 });

@@ -1,3 +1,4 @@
+import type { ApprovalRule } from "@/lib/policy";
 import { afterEach, describe, expect, it } from "vitest";
 import { approve, reject, requestApproval, withdraw } from "@/lib/server/approvals";
 import { createOnce, createSpecOf } from "@/lib/server/creates";
@@ -31,7 +32,7 @@ describe("a create made through the dashboard", () => {
 describe("an approval", () => {
   const ops = { email: "ops@example.com", name: "Oakley Ops", role: "ops" as const };
   const approver = { email: "approver@example.com", name: "Approver", role: "approver" as const };
-  const rule = { kind: "transfer" as const, threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 };
+  const rule: ApprovalRule = { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 };
   const transferBody = (ref_id: string) => ({
     from_profile_id: "treasury",
     to_profile_id: "settlement",
