@@ -4,12 +4,14 @@
  *
  *   npm run build && npm run bench:push [-- <orders per K>]
  *
+ * (It runs under `tsx --conditions=react-server --expose-gc`, to load the server's modules
+ * for the memory figure and to collect garbage before weighing.)
+ *
  * The built app (`next start`, its embedded sandbox, market maker off) talks to its sandbox
  * through a counting proxy, so every call that reaches "the service" is counted. Each stream is
  * a screen showing one profile's balances and one market's ticker; the sessions are the demo
  * users' (several streams per user).
  */
-import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { profileId } from "@/lib/sandbox/seed";
 import { signIn, startApp } from "../support/app-server";
@@ -33,7 +35,6 @@ const order = (ref_id: string) => ({
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 
 async function main() {
   const proxy = await startFaultProxy();
@@ -90,19 +91,52 @@ async function main() {
       await sleep(1_000);
     }
     console.log(`  100 streams cost ${(perMinute[100]! / perMinute[1]!).toFixed(2)}x what 1 costs (goal <= 1.1x)`);
-
-    const pid = app.process.pid!;
-    await sleep(1_000);
-    const before = rssKb(pid);
-    const many = await open(200);
-    await sleep(3_000);
-    const after = rssKb(pid);
-    console.log(`Memory per open stream: ${((after - before) / 200).toFixed(1)} kB (RSS of next start, 200 streams)`);
-    for (const s of many) s.close();
+    const bytes = await memoryPerStream();
+    console.log(`Memory per open stream: ${(bytes / 1024).toFixed(1)} kB (server heap, 1,000 streams, after GC)`);
   } finally {
     await app.dispose();
     await proxy.close();
   }
+}
+
+/**
+ * What one open stream holds on the server, measured in this process with the server's own
+ * modules (a live hub and GET /api/events's response, its body read as a browser would):
+ * heap after a full GC with 1,000 streams open, less the heap before, per stream.
+ */
+async function memoryPerStream(n = 1_000): Promise<number> {
+  const { createLive } = await import("@/lib/server/live/hub");
+  const { eventStream } = await import("@/lib/server/live/stream");
+  const upstream = { request: async () => ({ status: 200, body: { items: [] }, headers: new Headers() }) };
+  const live = createLive({ upstream, watchEveryMs: 60_000 });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("run with --expose-gc (npm run bench:push does)");
+  const settle = async () => {
+    await sleep(200);
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  // Warm: the first stream loads the modules' code.
+  const first = new AbortController();
+  void eventStream(live, "viewer", { profiles: [], markets: [] }, first.signal).body!.getReader().read();
+  const before = await settle();
+  const aborts = Array.from({ length: n }, () => new AbortController());
+  const readers = aborts.map((a, i) => {
+    const reader = eventStream(
+      live,
+      "viewer",
+      { profiles: [`p${i % 5}`], markets: ["ETHUSD"] },
+      a.signal,
+    ).body!.getReader();
+    void reader.read();
+    return reader;
+  });
+  const after = await settle();
+  for (const a of aborts) a.abort();
+  first.abort();
+  await live.stop();
+  void readers;
+  return (after - before) / n;
 }
 
 main().then(

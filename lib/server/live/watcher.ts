@@ -98,13 +98,16 @@ export function createWatcher(options: {
   };
 
   const loop = async () => {
+    const began = performance.now();
     try {
       await look();
     } catch (error) {
       // The service unreachable for a moment: the next look tries again.
       console.error("live: watcher look failed", error instanceof Error ? error.message : error);
     }
-    if (running) timer = setTimeout(() => void loop(), options.everyMs ?? WATCH_EVERY_MS).unref();
+    // A steady pace: the next look starts a period after this one started, not after it ended.
+    const wait = Math.max(0, (options.everyMs ?? WATCH_EVERY_MS) - (performance.now() - began));
+    if (running) timer = setTimeout(() => void loop(), wait).unref();
   };
 
   return {
