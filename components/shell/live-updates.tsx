@@ -1,11 +1,24 @@
 "use client";
 
-import { useLiveEvents } from "@/lib/client/live-events";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { useLiveStatus } from "@/lib/client/live-status";
 
 /** Opens the page's live stream, and says so while it is down (the page polls meanwhile). */
 export function LiveUpdates() {
-  useLiveEvents();
+  const client = useQueryClient();
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    // Its own chunk, after the page's first script: the stream is not needed to draw the page.
+    void import("@/lib/client/live-events").then(({ startLiveEvents }) => {
+      if (!gone) stop = startLiveEvents(client);
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [client]);
   const status = useLiveStatus();
   return (
     <span role="status" aria-live="polite" data-testid="live-status" data-status={status} className="text-xs">

@@ -1,7 +1,6 @@
 "use client";
 
-import { useQueryClient, type Query, type QueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import type { Query, QueryClient } from "@tanstack/react-query";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { setLiveStatus as setStatus } from "./live-status";
@@ -18,60 +17,60 @@ const SETTLE_MS = 250;
 /** After a refusal (signed out, 4xx) EventSource stops; try again after this. */
 const REOPEN_MS = 5_000;
 
-/** Opens the page's stream, and opens it again when what the screen shows changes. */
-export function useLiveEvents(): void {
-  const client = useQueryClient();
-  useEffect(() => {
-    let source: EventSource | undefined;
-    let url = "";
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let wasDown = false;
+/**
+ * Opens the page's stream, and opens it again when what the screen shows changes; answers the
+ * function that closes it. Loaded after the page's first script (components/shell/live-updates.tsx).
+ */
+export function startLiveEvents(client: QueryClient): () => void {
+  let source: EventSource | undefined;
+  let url = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wasDown = false;
 
-    const open = () => {
-      source?.close();
-      const es = new EventSource(url);
-      source = es;
-      es.onopen = () => {
-        setStatus("up");
-        // Events missed while down: read the screen again once.
-        if (wasDown) void client.invalidateQueries({ predicate: isStreamed });
-        wasDown = false;
-      };
-      es.onerror = () => {
-        if (!wasDown) {
-          wasDown = true;
-          setStatus("down");
-          // Polling resumes from the next fetch, which re-reads the interval.
-          void client.invalidateQueries({ predicate: isStreamed });
-        }
-        if (es.readyState === EventSource.CLOSED) timer = setTimeout(open, REOPEN_MS);
-      };
-      for (const [name, apply] of Object.entries(HANDLERS)) {
-        es.addEventListener(name, (e) => apply(client, JSON.parse((e as MessageEvent<string>).data) as unknown));
+  const open = () => {
+    source?.close();
+    const es = new EventSource(url);
+    source = es;
+    es.onopen = () => {
+      setStatus("up");
+      // Events missed while down: read the screen again once.
+      if (wasDown) void client.invalidateQueries({ predicate: isStreamed });
+      wasDown = false;
+    };
+    es.onerror = () => {
+      if (!wasDown) {
+        wasDown = true;
+        setStatus("down");
+        // Polling resumes from the next fetch, which re-reads the interval.
+        void client.invalidateQueries({ predicate: isStreamed });
       }
+      if (es.readyState === EventSource.CLOSED) timer = setTimeout(open, REOPEN_MS);
     };
+    for (const [name, apply] of Object.entries(HANDLERS)) {
+      es.addEventListener(name, (e) => apply(client, JSON.parse((e as MessageEvent<string>).data) as unknown));
+    }
+  };
 
-    const follow = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const next = streamUrl(client);
-        if (next === url && source && source.readyState !== EventSource.CLOSED) return;
-        url = next;
-        open();
-      }, SETTLE_MS);
-    };
+  const follow = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const next = streamUrl(client);
+      if (next === url && source && source.readyState !== EventSource.CLOSED) return;
+      url = next;
+      open();
+    }, SETTLE_MS);
+  };
 
-    const unsubscribe = client.getQueryCache().subscribe((e) => {
-      if (e.type === "observerAdded" || e.type === "observerRemoved") follow();
-    });
-    follow();
-    return () => {
-      unsubscribe();
-      clearTimeout(timer);
-      source?.close();
-      setStatus("connecting");
-    };
-  }, [client]);
+  const unsubscribe = client.getQueryCache().subscribe((e) => {
+    if (e.type === "observerAdded" || e.type === "observerRemoved") follow();
+  });
+  follow();
+  return () => {
+    unsubscribe();
+    clearTimeout(timer);
+    source?.close();
+    setStatus("connecting");
+  };
 }
 
 /** `/api/events?profiles=..&markets=..`: the balances and tickers some component on screen shows. */
