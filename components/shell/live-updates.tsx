@@ -20,14 +20,10 @@ export function LiveUpdates() {
     };
   }, [client]);
   const status = useLiveStatus();
+  // Plain text: this sits in every page's first script, so it is kept small.
   return (
-    <span role="status" aria-live="polite" data-testid="live-status" data-status={status} className="text-xs">
-      {status === "down" && (
-        <span className="inline-flex items-center gap-1.5 rounded-full bg-surface-sunken px-2 py-1 text-ink-muted">
-          <span aria-hidden className="size-2 animate-pulse rounded-full bg-amber-500" />
-          Reconnecting…
-        </span>
-      )}
+    <span role="status" data-testid="live-status" data-status={status} className="text-xs text-warn">
+      {status === "down" && "Reconnecting…"}
     </span>
   );
 }
