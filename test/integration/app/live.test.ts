@@ -75,7 +75,12 @@ describe("GET /api/events on one instance", () => {
     const viewer = await openStream(d.url, d.as.viewer.cookie());
     streams.push(viewer);
     const ref = newRef("live-cancel");
-    const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
+    // Another amount: the same order again within a minute would be asked about as a repeat.
+    const res = await d.as.trader.call(
+      "POST",
+      `/api/v2/profiles/${TRADING}/orders`,
+      smallOrder(ref, { base_amount: "0.02" }),
+    );
     await viewer.next(orderWith(ref), 2_000);
     const cancel = await d.sandbox.call("DELETE", `/profiles/${TRADING}/orders/${res.body.id}`);
     expect(cancel.status).toBeLessThan(300);
