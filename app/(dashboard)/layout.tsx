@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { ApprovalNotices } from "@/components/approvals/lazy-approval-notices";
 import { Providers } from "@/components/providers";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
+import { LiveUpdates } from "@/components/shell/live-updates";
 import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
@@ -36,6 +37,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </Link>
           {env.service.isSandbox && <SandboxBadge />}
           <NavLinks role={user.role} email={user.email} />
+          <LiveUpdates />
           <div className="ml-auto flex flex-wrap items-center justify-end gap-3 text-sm">
             <TimeZoneToggle />
             <ThemeToggle />

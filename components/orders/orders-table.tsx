@@ -19,6 +19,7 @@ import { useToast } from "@/components/ui/toasts";
 import { api, problemOf, query } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
 import { listSummary } from "@/lib/client/list-summary";
+import { streamUp } from "@/lib/client/live-status";
 import { anyOrderLive, hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/client/order-rows";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys, useSubmitters } from "@/lib/client/queries";
@@ -71,7 +72,8 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         { signal },
       ),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => refreshEvery(anyOrderLive(q.state.data?.items ?? [])),
+    // Pushed by GET /api/events while it is up; polled while it is down.
+    refetchInterval: (q) => (streamUp() ? false : refreshEvery(anyOrderLive(q.state.data?.items ?? []))),
   });
   const rows = orders.data?.items;
   const submitters = useSubmitters(

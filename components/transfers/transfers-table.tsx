@@ -17,6 +17,7 @@ import { TableError, TableMessage } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
 import { listSummary } from "@/lib/client/list-summary";
+import { streamUp } from "@/lib/client/live-status";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys, useSubmitters, type Page } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
@@ -107,7 +108,8 @@ export function TransfersTable() {
     queryKey: keys.transfers({ ...listQuery, ...sortQuery, cursor: pager.cursor ?? "" }),
     queryFn: ({ signal }) => fetchTransferPage({ ...listQuery, ...sortQuery }, pager.cursor, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => refreshEvery(pageLive(q.state.data)),
+    // Pushed by GET /api/events while it is up; polled while it is down.
+    refetchInterval: (q) => (streamUp() ? false : refreshEvery(pageLive(q.state.data))),
   });
 
   const data = transfers.data;

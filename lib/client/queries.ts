@@ -6,6 +6,7 @@ import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { api, query } from "./api";
+import { pollWhileDown } from "./live-status";
 
 export interface Profile {
   id: string;
@@ -72,7 +73,8 @@ export const balancesQuery = (profileId: string) =>
     queryFn: () =>
       api<{ items: Balance[] }>(`/api/v2/profiles/${encodeURIComponent(profileId)}/balances`).then((b) => b.items),
     enabled: Boolean(profileId),
-    refetchInterval: 5_000,
+    // Streamed (GET /api/events ?profiles=): polled only while the stream is down.
+    refetchInterval: pollWhileDown(5_000),
   });
 
 export function useBalances(profileId: string | undefined) {
@@ -84,7 +86,7 @@ export const tickerQuery = (market: string) =>
   queryOptions({
     queryKey: keys.ticker(market),
     queryFn: () => api<Ticker>(`/api/v2/markets/${market}/ticker`),
-    refetchInterval: 2_000,
+    refetchInterval: pollWhileDown(2_000),
   });
 
 export function useTicker(market: string) {

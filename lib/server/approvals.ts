@@ -73,7 +73,7 @@ export async function requestApproval(rt: Runtime, user: SignedInUser, hold: Hol
     subject: row.id,
     detail: { kind: row.kind, ref_id: row.ref_id, request: hold.body, value_usd: row.value_usd, rule: hold.rule },
   });
-  return view(rt, row);
+  return announced(rt, await view(rt, row));
 }
 
 export async function getApproval(rt: Runtime, id: string): Promise<Approval> {
@@ -108,9 +108,12 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
     .where("approval_id", "=", id)
     .execute();
   if (votes.length >= row.approvals_needed && (await decide(rt, id, "APPROVED", user.email, null))) {
+    announced(rt, await view(rt, await load(rt, id)));
+    // send() announces it again, with the service's answer.
     await send(rt, row);
+    return view(rt, await load(rt, id));
   }
-  return view(rt, await load(rt, id));
+  return announced(rt, await view(rt, await load(rt, id)));
 }
 
 export async function reject(rt: Runtime, user: SignedInUser, id: string, reason: string, ip: string | null) {
@@ -123,7 +126,7 @@ export async function reject(rt: Runtime, user: SignedInUser, id: string, reason
     subject: id,
     detail: { ref_id: row.ref_id, reason },
   });
-  return view(rt, await load(rt, id));
+  return announced(rt, await view(rt, await load(rt, id)));
 }
 
 /** The requester takes the request back before it is decided. */
@@ -135,7 +138,7 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
   await expireDue(rt);
   if (!(await decide(rt, id, "WITHDRAWN", user.email, null))) throw conflict(alreadyDecided(await load(rt, id)));
   await rt.audit.append({ action: "approval.withdrawn", actor: user, ip, subject: id, detail: { ref_id: row.ref_id } });
-  return view(rt, await load(rt, id));
+  return announced(rt, await view(rt, await load(rt, id)));
 }
 
 /** Every PENDING request past its time becomes EXPIRED, once, and is audited. */
@@ -151,6 +154,7 @@ export async function expireDue(rt: Runtime, now = new Date()): Promise<number> 
     if (!(await decide(rt, id, "EXPIRED", null, null, now))) continue;
     expired++;
     await rt.audit.append({ action: "approval.expired", subject: id, detail: { ref_id } });
+    announced(rt, await view(rt, await load(rt, id)));
   }
   return expired;
 }
@@ -202,6 +206,13 @@ async function send(rt: Runtime, row: Row): Promise<void> {
     .set({ outcome_json: JSON.stringify(outcome) })
     .where("id", "=", row.id)
     .execute();
+  announced(rt, await view(rt, await load(rt, row.id)));
+}
+
+/** An approval's new state, pushed to every open screen (GET /api/events, event `approval`). */
+function announced(rt: Runtime, approval: Approval): Approval {
+  rt.live.publish({ name: "approval", data: approval });
+  return approval;
 }
 
 async function load(rt: Runtime, id: string): Promise<Row> {

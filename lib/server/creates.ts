@@ -147,6 +147,8 @@ export async function createOnce(
       ...(outcome.failed ? { problem: outcome.failed } : { record: outcome.body }),
     },
   });
+  // Pushed to every open screen the moment the service answers, before the watcher's next look.
+  if (!outcome.failed) rt.live.publish({ name: spec.kind, data: outcome.body });
   return { status: outcome.status, body: outcome.body };
 }
 

@@ -7,12 +7,14 @@ import { createDb, dbConfigFromEnv, type Db } from "./db";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
 import type { Env } from "./env-schema";
+import { createLive, type Live } from "./live/hub";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
 import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore } from "./upstream/limiter";
 import { meteredFetch } from "./upstream/metered-fetch";
 import { postgresBudgetStore } from "./upstream/postgres-budget";
+import { singleFlight } from "./upstream/single-flight";
 import { createTokenCache } from "./upstream/token-cache";
 
 /**
@@ -30,6 +32,8 @@ export interface Runtime {
   audit: AuditTrail;
   /** Signed-in sessions, one row each, in the same database. */
   sessions: SessionStore;
+  /** Live updates (GET /api/events): streams, the watcher, the bus between instances; started on first use. */
+  live: Live;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
@@ -63,7 +67,10 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   });
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET));
   const sessions = createSessionStore(db, { idleMinutes: config.SESSION_IDLE_MINUTES });
-  return { db, upstream, sandbox, audit, sessions };
+  // Identical reads in the same moment (many screens, the watcher) share one call to the service.
+  const reads = singleFlight(upstream);
+  const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL });
+  return { db, upstream: reads, sandbox, audit, sessions, live };
 }
 
 /**
@@ -91,6 +98,7 @@ export async function closeRuntime(): Promise<void> {
   const building = holder[SLOT];
   delete holder[SLOT];
   const rt = await building?.catch(() => undefined);
+  await rt?.live.stop();
   rt?.sandbox?.stop();
   await rt?.db.destroy();
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createAuditTrail } from "@/lib/server/audit";
 import { createSessionStore } from "@/lib/server/auth/sessions";
 import { createDb } from "@/lib/server/db";
+import type { LiveEvent } from "@/lib/server/live/events";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
 
@@ -18,11 +19,20 @@ export async function testRuntime(answer: FakeAnswer) {
   const dir = mkdtempSync(path.join(tmpdir(), "runtime-"));
   const db = await createDb({ kind: "sqlite", file: path.join(dir, "dashboard.db") });
   const calls: UpstreamRequest[] = [];
+  const published: LiveEvent[] = [];
   const runtime: Runtime = {
     db,
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),
     sessions: createSessionStore(db, { idleMinutes: 30 }),
+    // No streams in unit tests: what would be pushed is recorded.
+    live: {
+      open: () => ({ close() {} }),
+      publish: (event) => void published.push(event),
+      streams: 0,
+      leading: false,
+      stop: async () => {},
+    },
     upstream: {
       async request(request) {
         calls.push(request);
@@ -34,6 +44,7 @@ export async function testRuntime(answer: FakeAnswer) {
   return {
     runtime,
     calls,
+    published,
     async dispose() {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });

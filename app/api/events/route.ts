@@ -1,0 +1,25 @@
+import * as z from "zod";
+import { methodNotAllowed, parseOr400, queryOf } from "@/lib/http";
+import { eventStream } from "@/lib/server/live/stream";
+import { withRole } from "@/lib/server/route";
+import { identifier, marketSchema } from "@/lib/spec";
+
+export const dynamic = "force-dynamic";
+
+/** What the screen shows, repeated parameters: `?profiles=A&profiles=B&markets=BTCUSD`. */
+const wantsQuery = z.object({
+  profiles: z.array(identifier("profiles")).max(50, "profiles may list at most 50 profiles").default([]),
+  markets: z.array(marketSchema).max(50, "markets may list at most 50 markets").default([]),
+});
+
+/**
+ * The live stream (text/event-stream) for any signed-in user: orders, transfers and approvals
+ * as they are created and change, balances of `profiles` and tickers of `markets`.
+ */
+export const GET = withRole("read", async ({ request, user, runtime }) => {
+  const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
+  return eventStream(runtime.live, user.role, wants, request.signal);
+});
+
+const notAllowed = () => methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,130 @@
+"use client";
+
+import type { Query, QueryClient } from "@tanstack/react-query";
+import type { Order } from "@/lib/spec/order";
+import type { Transfer } from "@/lib/spec/transfer";
+import { setLiveStatus as setStatus } from "./live-status";
+import { keys, type Balance } from "./queries";
+
+/**
+ * The page's one EventSource on GET /api/events, written into react-query's cache. While it is
+ * up, the streamed queries stop polling (live-status.ts); while it is down they poll again, and
+ * the header says "Reconnecting".
+ */
+
+/** Waits this long after the screen's queries change before opening a stream for the new screen. */
+const SETTLE_MS = 250;
+/** After a refusal (signed out, 4xx) EventSource stops; try again after this. */
+const REOPEN_MS = 5_000;
+
+/**
+ * Opens the page's stream, and opens it again when what the screen shows changes; answers the
+ * function that closes it. Loaded after the page's first script (components/shell/live-updates.tsx).
+ */
+export function startLiveEvents(client: QueryClient): () => void {
+  let source: EventSource | undefined;
+  let url = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wasDown = false;
+
+  const open = () => {
+    source?.close();
+    const es = new EventSource(url);
+    source = es;
+    es.onopen = () => {
+      setStatus("up");
+      // Events missed while down: read the screen again once.
+      if (wasDown) void client.invalidateQueries({ predicate: isStreamed });
+      wasDown = false;
+    };
+    es.onerror = () => {
+      if (!wasDown) {
+        wasDown = true;
+        setStatus("down");
+        // Polling resumes from the next fetch, which re-reads the interval.
+        void client.invalidateQueries({ predicate: isStreamed });
+      }
+      if (es.readyState === EventSource.CLOSED) timer = setTimeout(open, REOPEN_MS);
+    };
+    for (const [name, apply] of Object.entries(HANDLERS)) {
+      es.addEventListener(name, (e) => apply(client, JSON.parse((e as MessageEvent<string>).data) as unknown));
+    }
+  };
+
+  const follow = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const next = streamUrl(client);
+      if (next === url && source && source.readyState !== EventSource.CLOSED) return;
+      url = next;
+      open();
+    }, SETTLE_MS);
+  };
+
+  const unsubscribe = client.getQueryCache().subscribe((e) => {
+    if (e.type === "observerAdded" || e.type === "observerRemoved") follow();
+  });
+  follow();
+  return () => {
+    unsubscribe();
+    clearTimeout(timer);
+    source?.close();
+    setStatus("connecting");
+  };
+}
+
+/** `/api/events?profiles=..&markets=..`: the balances and tickers some component on screen shows. */
+function streamUrl(client: QueryClient): string {
+  const shown = (kind: string) =>
+    [
+      ...new Set(
+        client
+          .getQueryCache()
+          .findAll({ queryKey: [kind], predicate: (q) => q.getObserversCount() > 0 })
+          .map((q) => String(q.queryKey[1]))
+          .filter(Boolean),
+      ),
+    ].sort();
+  const params = new URLSearchParams();
+  for (const p of shown("balances")) params.append("profiles", p);
+  for (const m of shown("ticker")) params.append("markets", m);
+  const q = params.toString();
+  return q ? `/api/events?${q}` : "/api/events";
+}
+
+const STREAMED = new Set(["orders", "transfers", "balances", "ticker", "approvals"]);
+const isStreamed = (q: Query) => STREAMED.has(String(q.queryKey[0]));
+
+interface Listed<T> {
+  items: T[];
+  extra?: T[];
+}
+
+/** Puts `record` in place of its older self in every cached list of `kind`; a list without it is read again. */
+function upsert<T extends { id: string }>(client: QueryClient, kind: "orders" | "transfers", record: T): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: [kind] })) {
+    const data = query.state.data as Listed<T> | T | undefined;
+    if (!data) continue;
+    if (!("items" in data)) {
+      if (data.id === record.id) client.setQueryData(query.queryKey, record);
+      continue;
+    }
+    const swap = (list: T[] | undefined) => list?.map((r) => (r.id === record.id ? record : r));
+    const found = [...data.items, ...(data.extra ?? [])].some((r) => r.id === record.id);
+    if (found) client.setQueryData(query.queryKey, { ...data, items: swap(data.items), extra: swap(data.extra) });
+    // New to this list: whether it belongs (filters, sort, page) is the server's to say.
+    else void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  }
+}
+
+/** What each event (its `data` the record as JSON) does to the cache. */
+const HANDLERS: Record<string, (client: QueryClient, data: unknown) => void> = {
+  order: (client, order) => upsert(client, "orders", order as Order),
+  transfer: (client, transfer) => upsert(client, "transfers", transfer as Transfer),
+  approval: (client) => void client.invalidateQueries({ queryKey: ["approvals"] }),
+  balances: (client, data) => {
+    const b = data as { profile_id: string; items: Balance[] };
+    client.setQueryData(keys.balances(b.profile_id), b.items);
+  },
+  ticker: (client, data) => client.setQueryData(keys.ticker((data as { market: string }).market), data),
+};

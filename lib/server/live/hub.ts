@@ -1,0 +1,150 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { can, type Role } from "@/lib/roles";
+import type { UpstreamClient } from "../upstream/client";
+import { memoryBus, type Bus, type BusMessage } from "./bus";
+import { EVENT_ACTION, type LiveEvent, type Wants } from "./events";
+import { Interests } from "./interests";
+import { electLeader, type Leadership } from "./leader";
+import { pgBus } from "./pg-bus";
+import { createWatcher, type Watcher } from "./watcher";
+
+/** How often an instance with open streams tells the others what they watch. */
+const ANNOUNCE_EVERY_MS = 2_000;
+
+/** An event as one stream sends it: numbered per instance, for the SSE `id:` line. */
+export interface Numbered {
+  id: number;
+  event: LiveEvent;
+}
+
+export interface Live {
+  /** A stream opens for `role`, showing `wants`; `send` gets every event it may see until `close`. */
+  open(role: Role, wants: Wants, send: (e: Numbered) => void): { close(): void };
+  /** An event from this instance (a create's answer, an approval's change), to every stream of the deployment. */
+  publish(event: LiveEvent): void;
+  /** Streams open on this instance. */
+  readonly streams: number;
+  /** True while this instance runs the watcher. */
+  readonly leading: boolean;
+  stop(): Promise<void>;
+}
+
+export interface LiveOptions {
+  upstream: UpstreamClient;
+  /** PostgreSQL's URL for several instances; undefined: one process, events in memory. */
+  databaseUrl?: string;
+  watchEveryMs?: number;
+}
+
+/**
+ * The live updates of one instance: its open streams, the bus to the other instances, and the
+ * watcher while it leads. Started on first use (a stream, or a create to announce), not at boot.
+ */
+export function createLive(options: LiveOptions): Live {
+  const instance = randomUUID();
+  const interests = new Interests();
+  const streams = new Set<{ role: Role; wants: Wants; send: (e: Numbered) => void }>();
+  let seq = 0;
+  let started: { bus: Bus; watcher: Watcher; leadership?: Leadership; announcer: NodeJS.Timeout } | undefined;
+  let leading = false;
+
+  const deliver = (event: LiveEvent) => {
+    const numbered = { id: ++seq, event };
+    for (const s of streams) if (visible(s.role, s.wants, event)) s.send(numbered);
+  };
+
+  const onMessage = (message: BusMessage) => {
+    if (message.kind === "interest") {
+      if (message.instance !== instance) {
+        interests.heard(message.instance, message.streams, message.profiles, message.markets);
+      }
+      return;
+    }
+    started?.watcher.noted(message.event);
+    deliver(message.event);
+  };
+
+  const start = () => {
+    if (started) return started;
+    const bus = options.databaseUrl ? pgBus(options.databaseUrl) : memoryBus();
+    bus.subscribe(onMessage);
+    const watcher = createWatcher({
+      upstream: options.upstream,
+      watched: () => interests.watched(),
+      publish: (event) => void send(bus, { kind: "event", event }),
+      everyMs: options.watchEveryMs,
+    });
+    const roles = {
+      lead: () => {
+        leading = true;
+        watcher.start();
+      },
+      follow: () => {
+        leading = false;
+        watcher.stop();
+      },
+    };
+    const leadership = options.databaseUrl ? electLeader(options.databaseUrl, roles) : (roles.lead(), undefined);
+    const announcer = setInterval(() => announce(), ANNOUNCE_EVERY_MS).unref();
+    started = { bus, watcher, leadership, announcer };
+    return started;
+  };
+
+  /** Tells the other instances what this one's streams watch (nothing to tell with one process). */
+  const announce = () => {
+    if (!options.databaseUrl || !started) return;
+    void send(started.bus, { kind: "interest", instance, ...interests.own() });
+  };
+
+  return {
+    open(role, wants, sendEvent) {
+      start();
+      const stream = { role, wants, send: sendEvent };
+      streams.add(stream);
+      const release = interests.add(wants);
+      announce();
+      return {
+        close() {
+          if (!streams.delete(stream)) return;
+          release();
+          announce();
+        },
+      };
+    },
+    publish(event) {
+      void send(start().bus, { kind: "event", event });
+    },
+    get streams() {
+      return streams.size;
+    },
+    get leading() {
+      return leading;
+    },
+    async stop() {
+      const s = started;
+      started = undefined;
+      if (!s) return;
+      clearInterval(s.announcer);
+      s.watcher.stop();
+      await s.leadership?.stop();
+      await s.bus.close();
+    },
+  };
+}
+
+/** Whether a stream of `role` showing `wants` gets `event`. */
+export function visible(role: Role, wants: Wants, event: LiveEvent): boolean {
+  if (!can(role, EVENT_ACTION[event.name])) return false;
+  if (event.name === "balances") return wants.profiles.includes(event.topic ?? "");
+  if (event.name === "ticker") return wants.markets.includes(event.topic ?? "");
+  return true;
+}
+
+async function send(bus: Bus, message: BusMessage): Promise<void> {
+  try {
+    await bus.publish(message);
+  } catch (error) {
+    console.error("live: publish failed", error instanceof Error ? error.message : error);
+  }
+}

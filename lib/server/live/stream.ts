@@ -1,0 +1,71 @@
+import "server-only";
+import type { Role } from "@/lib/roles";
+import { eventStreamClosed, eventStreamOpened } from "../metrics";
+import type { LiveEvent, Wants } from "./events";
+import type { Live, Numbered } from "./hub";
+
+/** A comment line this often keeps proxies from closing a quiet stream. */
+export const HEARTBEAT_MS = 15_000;
+/** The browser's wait before it reconnects a dropped stream (the SSE `retry:` field). */
+export const RETRY_MS = 2_000;
+/** A reader this far behind is cut off; its browser reconnects and its page refetches. */
+const MAX_BEHIND_BYTES = 1 << 20;
+
+/** One SSE event: name, id, and the record as one line of JSON. */
+export const formatEvent = ({ id, event }: Numbered): string =>
+  `event: ${event.name}\nid: ${id}\ndata: ${JSON.stringify(event.data)}\n\n`;
+
+/** GET /api/events's answer: the events `role` may see of what `wants` shows, until the browser leaves. */
+export function eventStream(live: Live, role: Role, wants: Wants, signal: AbortSignal): Response {
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const write = (text: string) => {
+          try {
+            controller.enqueue(encoder.encode(text));
+            if ((controller.desiredSize ?? 0) < -MAX_BEHIND_BYTES) finish();
+          } catch {
+            finish();
+          }
+        };
+        const subscription = live.open(role, wants, (e) => write(formatEvent(e)));
+        const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+        eventStreamOpened();
+        let open = true;
+        const finish = () => {
+          if (!open) return;
+          open = false;
+          eventStreamClosed();
+          clearInterval(heartbeat);
+          subscription.close();
+          signal.removeEventListener("abort", finish);
+          try {
+            controller.close();
+          } catch {
+            // already closed or cancelled
+          }
+        };
+        stop = finish;
+        signal.addEventListener("abort", finish);
+        write(`retry: ${RETRY_MS}\n: open\n\n`);
+      },
+      cancel() {
+        stop();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+  );
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      // nginx and similar would otherwise hold events back to fill a buffer.
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
+export type { LiveEvent };
