@@ -17,7 +17,7 @@ import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/l
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
-import { MetadataEditor } from "../forms/metadata-editor";
+import { MetadataEditor } from "../forms/lazy-metadata-editor";
 import { newRefId } from "@/lib/ref-id";
 import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";

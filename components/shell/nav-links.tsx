@@ -12,6 +12,7 @@ const LINKS = [
   { href: "/approvals", label: "Approvals" },
   { href: "/activity", label: "Activity" },
   { href: "/policies", label: "Policies", admin: true },
+  { href: "/sessions", label: "Sessions", admin: true },
 ];
 
 export function NavLinks({ role, email }: { role: Role; email: string }) {

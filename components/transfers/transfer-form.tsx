@@ -14,7 +14,7 @@ import type { FormControls } from "@/lib/policy";
 import type { Transfer } from "@/lib/spec/transfer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
-import { MetadataEditor } from "../forms/metadata-editor";
+import { MetadataEditor } from "../forms/lazy-metadata-editor";
 import { newRefId } from "@/lib/ref-id";
 import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
