@@ -66,10 +66,18 @@ export function usdPriceOf(asset: string, mids: Mids): string | undefined {
   return cross && compareDecimal(cross, "0") > 0 ? divideDecimalDown(usd, cross, SCALE) : undefined;
 }
 
-/** `amount` of `asset` in USD, or undefined when its price is missing. */
+/**
+ * `amount` of `asset` in USD, or undefined when its price is missing. A cross is divided once,
+ * amount × BTCUSD ÷ BTCEUR, so no rounded rate is multiplied up.
+ */
 export function valueInUsd(amount: string, asset: string, mids: Mids): string | undefined {
-  const price = usdPriceOf(asset, mids);
-  return price === undefined ? undefined : divideDecimalDown(multiplyDecimal(amount, price), "1", SCALE);
+  if (asset === "USD") return divideDecimalDown(amount, "1", SCALE);
+  const [usdMarket, crossMarket] = marketsToValue(asset);
+  const usd = usdMarket && mids[usdMarket];
+  if (!usd) return undefined;
+  const cross = crossMarket ? mids[crossMarket] : "1";
+  if (!cross || compareDecimal(cross, "0") <= 0) return undefined;
+  return divideDecimalDown(multiplyDecimal(amount, usd), cross, SCALE);
 }
 
 /** What an order asks for, in the fields that say how much. */

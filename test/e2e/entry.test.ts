@@ -339,6 +339,8 @@ describe("refusals in the desk's words; a retry only where it can help", () => {
   it("words the service's 403 with the nickname and amounts, closes the review and renews the ref_id", async () => {
     const page = await signedIn("trader@example.com");
     // Balances that say more than the service holds: the browser lets the order through, the service refuses it.
+    // The stream is kept shut so the page reads them by polling, not from pushed (true) balances.
+    await page.route("**/api/events**", (route) => route.abort());
     await page.route("**/api/v2/profiles/*/balances", async (route) => {
       const res = await route.fetch();
       const body = (await res.json()) as { items: { available: string }[] };

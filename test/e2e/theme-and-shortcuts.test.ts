@@ -169,15 +169,11 @@ describe("keyboard shortcuts", () => {
 
   it('"/" focuses the table filter, without typing the slash into it', async () => {
     const page = await ordersPage();
-    // The tables mark their filter with data-table-filter; stand one in while none does.
-    if ((await page.locator("[data-table-filter]").count()) === 0) {
-      await page.evaluate(() => {
-        const input = Object.assign(document.createElement("input"), { type: "search" });
-        input.setAttribute("data-table-filter", "");
-        input.setAttribute("aria-label", "Filter orders");
-        document.querySelector("main")!.prepend(input);
-      });
-    }
+    // The orders table (a chunk of its own) marks its filter with data-table-filter: wait for it.
+    await expect.poll(() => page.locator("[data-table-filter]").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // The orders page redraws once on the client after loading (a hydration mismatch still to be
+    // found, see the README's known shortfalls); press "/" after that redraw, not into it.
+    await page.waitForTimeout(3000);
     const filter = page.locator("[data-table-filter]").first();
     await page.locator("body").click({ position: { x: 5, y: 300 } });
     await page.keyboard.press("/");

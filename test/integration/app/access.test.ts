@@ -372,7 +372,8 @@ describe("each role on each route", () => {
     const { readFileSync } = await import("node:fs");
     const manifest = JSON.parse(readFileSync(".next/server/app-paths-manifest.json", "utf8")) as Record<string, string>;
     const built = Object.keys(manifest)
-      .filter((k) => /^\/api\/(?!auth\/)/.test(k) && !k.includes("[...rest]"))
+      // GET /api/events never ends: its 401 and every role's stream are tested in live.test.ts.
+      .filter((k) => /^\/api\/(?!auth\/|events\/)/.test(k) && !k.includes("[...rest]"))
       .map((k) => k.replace(/\/route$/, "").replace(/\[(\w+)\]/g, "{$1}"))
       .sort();
     expect([...new Set(ROUTES.map((r) => r.route.split(" ")[1]))].sort()).toEqual(built);

@@ -35,6 +35,8 @@ describe("valuation in USD", () => {
     expect(usdPriceOf("SGD", mids)).toBe("0.75000000");
     expect(usdPriceOf("LINK", mids)).toBeUndefined();
     expect(valueInUsd("20000", "EUR", mids)).toBe("24000.00000000");
+    // Divided once: a rate rounded to 8 places first would be 0.08 USD short on 8,000,000 EUR.
+    expect(valueInUsd("8000000", "EUR", { BTCUSD: "65000.125", BTCEUR: "59800.125" })).toBe("8695650.71979364");
     expect(valueInUsd("0.1", "ETH", mids)).toBe("300.05000000");
   });
 
