@@ -12,7 +12,7 @@ import { Pager, useCursorPager } from "@/components/ui/pager";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
-import { TableError, TableMessage } from "@/components/ui/table-message";
+import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { ACTION_WORDS, askedOf, describeAsked, outcomeOf } from "@/lib/client/activity-rows";
 import { api, query } from "@/lib/client/api";
 import { listSummary } from "@/lib/client/list-summary";
@@ -169,20 +169,12 @@ export function ActivityTable() {
         />
         Show technical columns (HTTP status, latency, ids)
       </label>
-      <div
-        aria-busy={activity.isFetching}
-        className={activity.isPlaceholderData ? "opacity-60 transition-opacity" : ""}
-      >
+      <FetchShade query={activity}>
         <DataTable
           caption="Activity: requests sent from the dashboard"
           columns={columns}
           data={rows}
-          loading={activity.isPending}
-          error={
-            activity.isError && !activity.data ? (
-              <TableError error={activity.error} what="the activity" onRetry={() => activity.refetch()} />
-            ) : undefined
-          }
+          {...tableStateOf(activity, "the activity")}
           empty={
             <TableMessage>
               {active
@@ -193,7 +185,7 @@ export function ActivityTable() {
           rowKey={(e) => e.id}
           placeholderRows={10}
         />
-      </div>
+      </FetchShade>
       <Pager
         label="Activity pages"
         page={pager.page}

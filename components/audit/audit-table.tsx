@@ -11,7 +11,7 @@ import { FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { TableActions } from "@/components/ui/table-actions";
-import { TableError, TableMessage } from "@/components/ui/table-message";
+import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { api, problemOf, query } from "@/lib/client/api";
 import { listSummary } from "@/lib/client/list-summary";
 import { Time } from "@/lib/client/time-zone";
@@ -107,22 +107,17 @@ export function AuditTable() {
         />
         <DateRangeFilter from={filters.from} to={filters.to} onChange={update} />
       </FilterBar>
-      <div aria-busy={audit.isFetching} className={audit.isPlaceholderData ? "opacity-60 transition-opacity" : ""}>
+      <FetchShade query={audit}>
         <DataTable
           caption="Audit trail: every event, newest first"
           columns={columns}
           data={rows}
-          loading={audit.isPending}
-          error={
-            audit.isError && !audit.data ? (
-              <TableError error={audit.error} what="the audit trail" onRetry={() => audit.refetch()} />
-            ) : undefined
-          }
+          {...tableStateOf(audit, "the audit trail")}
           empty={<TableMessage>{active ? "Nothing matches these filters." : "No events yet."}</TableMessage>}
           rowKey={(e) => String(e.seq)}
           placeholderRows={10}
         />
-      </div>
+      </FetchShade>
       <Pager
         label="Audit trail pages"
         page={pager.page}

@@ -14,7 +14,7 @@ import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
-import { TableError, TableMessage } from "@/components/ui/table-message";
+import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf, query } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
@@ -278,17 +278,12 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
           />
         </div>
       )}
-      <div aria-busy={orders.isFetching} className={orders.isPlaceholderData ? "opacity-60 transition-opacity" : ""}>
+      <FetchShade query={orders}>
         <DataTable
           caption="Orders"
           columns={columns}
           data={rows}
-          loading={orders.isPending}
-          error={
-            orders.isError && !orders.data ? (
-              <TableError error={orders.error} what="orders" onRetry={() => orders.refetch()} />
-            ) : undefined
-          }
+          {...tableStateOf(orders, "orders")}
           empty={
             <TableMessage>
               {active
@@ -311,7 +306,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
           }}
           placeholderRows={10}
         />
-      </div>
+      </FetchShade>
       <Pager
         label="Orders pages"
         page={pager.page}

@@ -13,7 +13,7 @@ import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
-import { TableError, TableMessage } from "@/components/ui/table-message";
+import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
 import { listSummary } from "@/lib/client/list-summary";
@@ -238,20 +238,12 @@ export function TransfersTable() {
         />
         <DateRangeFilter from={filters.from} to={filters.to} onChange={update} />
       </FilterBar>
-      <div
-        aria-busy={transfers.isFetching}
-        className={transfers.isPlaceholderData ? "opacity-60 transition-opacity" : ""}
-      >
+      <FetchShade query={transfers}>
         <DataTable
           caption="Transfers, one row per transfer with its legs below"
           columns={columns}
           data={rows}
-          loading={transfers.isPending}
-          error={
-            transfers.isError && !transfers.data ? (
-              <TableError error={transfers.error} what="transfers" onRetry={() => transfers.refetch()} />
-            ) : undefined
-          }
+          {...tableStateOf(transfers, "transfers")}
           empty={
             <TableMessage>
               {active
@@ -270,7 +262,7 @@ export function TransfersTable() {
           }}
           placeholderRows={10}
         />
-      </div>
+      </FetchShade>
       <Pager
         label="Transfers pages"
         page={pager.page}

@@ -21,3 +21,35 @@ export function TableError({ error, what, onRetry }: { error: unknown; what: str
     </TableMessage>
   );
 }
+
+/** What a table's list query says while it loads or fails. */
+interface ListQuery {
+  isPending: boolean;
+  isError: boolean;
+  isFetching: boolean;
+  isPlaceholderData: boolean;
+  data: unknown;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * A table's query as the table shows it: `loading` until the first page, and the error with
+ * "Try again" while nothing is shown (a failed refresh keeps the rows it had).
+ */
+export const tableStateOf = (query: ListQuery, what: string) => ({
+  loading: query.isPending,
+  error:
+    query.isError && !query.data ? (
+      <TableError error={query.error} what={what} onRetry={() => void query.refetch()} />
+    ) : undefined,
+});
+
+/** Around a table: busy while its query fetches, dimmed while the last page stands in for the next. */
+export function FetchShade({ query, children }: { query: ListQuery; children: ReactNode }) {
+  return (
+    <div aria-busy={query.isFetching} className={query.isPlaceholderData ? "opacity-60 transition-opacity" : ""}>
+      {children}
+    </div>
+  );
+}
