@@ -2,18 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import {
-  FormProvider,
-  get,
-  useFieldArray,
-  useForm,
-  useFormContext,
-  type FieldErrors,
-  type UseFormReturn,
-} from "react-hook-form";
+import { FormProvider, get, useFieldArray, useForm, useFormContext, type UseFormReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, inputClass } from "@/components/ui/field";
+import { SelectField, TextField } from "@/components/forms/form-fields";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
@@ -83,14 +75,16 @@ function PolicyForm({ policy }: { policy: Policy }) {
         <Card title="Pre-trade limits">
           <div className="grid gap-4 sm:grid-cols-2">
             {ORDER_ROLES.map((role) => (
-              <TextInput
+              <TextField
+                inputMode="decimal"
                 key={role}
                 name={`limits.max_order_notional_usd.${role}`}
                 label={`Largest order, ${role} (USD)`}
                 hint="Blank: no limit"
               />
             ))}
-            <TextInput
+            <TextField
+              inputMode="decimal"
               name="limits.daily_order_notional_usd_per_user"
               label="Orders per person per UTC day (USD)"
               hint="Blank: no limit. Orders sent or waiting for approval count."
@@ -98,7 +92,8 @@ function PolicyForm({ policy }: { policy: Policy }) {
           </div>
         </Card>
         <Card title="Price guard">
-          <TextInput
+          <TextField
+            inputMode="decimal"
             name="limits.price_guard_percent"
             label="Confirm orders taking liquidity further from the mid than (%)"
             hint="The person types the market's name to send such an order."
@@ -144,7 +139,7 @@ function ApprovalRules() {
               aria-label={`Rule ${i + 1}`}
               className="grid items-end gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-[8rem_1fr_9rem_9rem_auto]"
             >
-              <SelectInput
+              <SelectField
                 name={`approval_rules.${i}.kind`}
                 label="Applies to"
                 options={[
@@ -152,8 +147,8 @@ function ApprovalRules() {
                   { value: "order", label: "Orders" },
                 ]}
               />
-              <TextInput name={`approval_rules.${i}.threshold_usd`} label="From (USD)" />
-              <SelectInput
+              <TextField inputMode="decimal" name={`approval_rules.${i}.threshold_usd`} label="From (USD)" />
+              <SelectField
                 name={`approval_rules.${i}.approvals_needed`}
                 label="Approvals needed"
                 options={[
@@ -161,7 +156,7 @@ function ApprovalRules() {
                   { value: "2", label: "2" },
                 ]}
               />
-              <TextInput name={`approval_rules.${i}.open_minutes`} label="Expires after (min)" inputMode="numeric" />
+              <TextField name={`approval_rules.${i}.open_minutes`} label="Expires after (min)" inputMode="numeric" />
               <Button variant="ghost" onClick={() => rules.remove(i)} aria-label={`Remove rule ${i + 1}`}>
                 Remove
               </Button>
@@ -178,69 +173,6 @@ function ApprovalRules() {
         Add rule
       </Button>
     </div>
-  );
-}
-
-const errorAt = (errors: FieldErrors, name: string): string | undefined =>
-  (get(errors, name) as { message?: string } | undefined)?.message;
-
-function TextInput({
-  name,
-  label,
-  hint,
-  inputMode = "decimal",
-}: {
-  name: string;
-  label: string;
-  hint?: string;
-  inputMode?: "decimal" | "numeric";
-}) {
-  const { register, formState } = useFormContext();
-  return (
-    <Field label={label} hint={hint} error={errorAt(formState.errors, name)}>
-      {({ id, describedBy, invalid }) => (
-        <input
-          id={id}
-          inputMode={inputMode}
-          autoComplete="off"
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          className={inputClass(invalid)}
-          {...register(name)}
-        />
-      )}
-    </Field>
-  );
-}
-
-function SelectInput({
-  name,
-  label,
-  options,
-}: {
-  name: string;
-  label: string;
-  options: { value: string; label: string }[];
-}) {
-  const { register, formState } = useFormContext();
-  return (
-    <Field label={label} error={errorAt(formState.errors, name)}>
-      {({ id, describedBy, invalid }) => (
-        <select
-          id={id}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          className={inputClass(invalid)}
-          {...register(name)}
-        >
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
   );
 }
 
