@@ -23,7 +23,6 @@ import {
 } from "@/lib/spec/valuation";
 import { getApproval, requestApproval, type Approval } from "./approvals";
 import type { SignedInUser } from "./auth/session";
-import { findByRefId as journalEntryOf } from "./db/journal";
 import { currentPolicy } from "./policies";
 import type { Runtime } from "./runtime";
 
@@ -31,7 +30,8 @@ import type { Runtime } from "./runtime";
  * The desk's controls on a create, after its request is checked and before it is journaled:
  * the pre-trade limits (a 403 naming the limit and the figures), the price guard (a 428 until
  * the market's name is typed to confirm), and four eyes (held for approval: the caller answers
- * 202 with the approval). A replay of a ref_id already sent or held passes to what it made.
+ * 202 with the approval). A held ref_id sent again answers its approval. (A ref_id already
+ * journaled never reaches here: lib/server/creates.ts replays it.)
  */
 
 export interface ControlledCreate {
@@ -42,7 +42,7 @@ export interface ControlledCreate {
   confirmedMarket?: string | null;
 }
 
-export type ControlsOutcome = { hold: Approval } | { send: { valueUsd: string } } | { replay: true };
+export type ControlsOutcome = { hold: Approval } | { send: { valueUsd: string } };
 
 export async function applyControls(
   rt: Runtime,
@@ -50,7 +50,6 @@ export async function applyControls(
   create: ControlledCreate,
   ip: string | null,
 ): Promise<ControlsOutcome> {
-  if (await journalEntryOf(rt.db, create.kind, create.body.ref_id)) return { replay: true };
   const held = await heldApproval(rt, create);
   if (held) return { hold: held };
   const policy = await currentPolicy(rt.db);

@@ -69,10 +69,17 @@ export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: C
   return controlled(rt, ctx, createSpecOf("transfer", body.from_profile_id, body));
 }
 
-/** Through the desk's controls (lib/server/controls.ts): refused, held for approval (202), or sent. */
+/**
+ * Through the desk's controls (lib/server/controls.ts): refused, held for approval (202), or
+ * sent. A ref_id already journaled is a retry or replay of that create: createOnce answers it,
+ * neither asked about nor checked again. Otherwise "You sent this 3 s ago. Send another?"
+ * (lib/server/duplicates.ts) is asked of the person first, so an approver's later send of a
+ * held request is never asked.
+ */
 async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Promise<CreateResult> {
   const { kind, profileId, body } = spec;
-  const duplicateOf = await repeatOf(rt, ctx, spec);
+  if (await journalEntryOf(rt.db, kind, body.ref_id)) return createOnce(rt, ctx.user, spec, ctx.ip);
+  const duplicateOf = await checkForDuplicate(rt, ctx.user, spec, ctx.confirmDuplicateOf ?? undefined);
   const controls = await applyControls(
     rt,
     ctx.user,
@@ -80,18 +87,7 @@ async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Pr
     ctx.ip,
   );
   if ("hold" in controls) return { status: 202, body: { approval: controls.hold } };
-  const valueUsd = "send" in controls ? controls.send.valueUsd : undefined;
-  return createOnce(rt, ctx.user, { ...spec, valueUsd, duplicateOf }, ctx.ip);
-}
-
-/**
- * "You sent this 3 s ago. Send another?" (lib/server/duplicates.ts), asked of the person
- * before the controls, so an approver's later send of the held request is never asked. A
- * ref_id already journaled is a retry or replay of that create, never a new repeat.
- */
-async function repeatOf(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Promise<string | null> {
-  if (await journalEntryOf(rt.db, spec.kind, spec.body.ref_id)) return null;
-  return checkForDuplicate(rt, ctx.user, spec, ctx.confirmDuplicateOf ?? undefined);
+  return createOnce(rt, ctx.user, { ...spec, valueUsd: controls.send.valueUsd, duplicateOf }, ctx.ip);
 }
 
 /** One create, described for the journal and the service. */
