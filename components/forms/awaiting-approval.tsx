@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import type { Approval } from "@/lib/approval";
 import { api, problemOf } from "@/lib/client/api";
+import { approvalKeys } from "@/lib/client/approvals";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";
 import { Button } from "../ui/button";
@@ -29,7 +30,7 @@ export function AwaitingApproval({
   const withdraw = useMutation({
     mutationFn: () =>
       api<{ approval: Approval }>(`/api/approvals/${encodeURIComponent(held.id)}/withdraw`, { method: "POST" }),
-    onSuccess: ({ approval }) => queryClient.setQueryData(approvalKey(held.id), approval),
+    onSuccess: ({ approval }) => queryClient.setQueryData(approvalKeys.one(held.id), approval),
   });
 
   return (
@@ -64,15 +65,13 @@ export function AwaitingApproval({
   );
 }
 
-const approvalKey = (id: string) => ["approvals", "one", id] as const;
-
 /**
  * The approval kept current until it is settled. The notice of its decision comes from the
  * shell's one feed of the person's requests (components/approvals/use-approval-notices.ts).
  */
 function useFollowApproval(held: Approval): Approval {
   const { data = held } = useQuery({
-    queryKey: approvalKey(held.id),
+    queryKey: approvalKeys.one(held.id),
     queryFn: () => api<{ approval: Approval }>(`/api/approvals/${encodeURIComponent(held.id)}`).then((r) => r.approval),
     initialData: held,
     refetchInterval: (q) => (q.state.data && isSettled(q.state.data) ? false : 2_000),

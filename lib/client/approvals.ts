@@ -18,6 +18,7 @@ export const approvalKeys = {
   all: ["approvals"] as const,
   list: (status: ApprovalStatus) => ["approvals", "list", status] as const,
   feed: ["approvals", "feed"] as const,
+  one: (id: string) => ["approvals", "one", id] as const,
 };
 
 export const FEED_EVERY_MS = 5_000;
