@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 
 /**
  * A table's filters kept in the page's URL, so a view can be bookmarked, shared and reloaded.
@@ -33,14 +33,23 @@ export function withFilters<K extends string>(params: URLSearchParams, filters: 
 
 export function useUrlFilters<K extends string>(spec: FilterSpec<K>) {
   const params = useSearchParams();
-  const filters = useMemo(() => filtersFrom(params, spec), [params, spec]);
+  // Next applies a replaceState to useSearchParams in a later render, so a controlled checkbox
+  // or field would show its old value in between. The change is shown at once instead, for as
+  // long as the URL Next reports is still the one it was made from.
+  const [pending, setPending] = useState<{ from: string; next: URLSearchParams } | null>(null);
+  const current = pending && pending.from === params.toString() ? pending.next : params;
+  const filters = useMemo(() => filtersFrom(current, spec), [current, spec]);
   // The browser's own replaceState: Next keeps useSearchParams in step without asking the
   // server for the page again, and the view is not pushed onto the history at each change.
-  const update = useCallback((change: Partial<Filters<K>>) => {
-    const next = withFilters(new URLSearchParams(window.location.search), change);
-    const search = next.toString();
-    window.history.replaceState(null, "", `${window.location.pathname}${search ? `?${search}` : ""}`);
-  }, []);
+  const update = useCallback(
+    (change: Partial<Filters<K>>) => {
+      const next = withFilters(new URLSearchParams(window.location.search), change);
+      setPending({ from: params.toString(), next });
+      const search = next.toString();
+      window.history.replaceState(null, "", `${window.location.pathname}${search ? `?${search}` : ""}`);
+    },
+    [params],
+  );
   const clear = useCallback(
     () => update(Object.fromEntries(Object.keys(spec).map((k) => [k, ""])) as Partial<Filters<K>>),
     [spec, update],
