@@ -1,0 +1,50 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import { launchBrowser, signInAs, WIDTHS } from "../support/browser";
+
+/**
+ * The built app's pages hydrate without a mismatch: the server's HTML is what the browser's
+ * first render draws. A mismatch makes React throw the page away and draw it again (minified
+ * React error #418 in a production build), losing a keystroke or a click made meanwhile.
+ * Production only: the timing that lets a lazily loaded table find data the server never had
+ * (the ticket's profiles) is the built app's.
+ */
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+const VISITS: Record<string, string[]> = {
+  "trader@example.com": ["/orders", "/transfers", "/balances"],
+  "ops@example.com": ["/transfers", "/orders", "/activity"],
+  "viewer@example.com": ["/orders", "/transfers"],
+  "approver@example.com": ["/approvals", "/orders"],
+  "admin@example.com": ["/orders", "/transfers", "/activity?view=audit", "/approvals", "/policies", "/sessions"],
+};
+
+describe("hydration", () => {
+  for (const [email, paths] of Object.entries(VISITS)) {
+    it(`${email}: ${paths.join(", ")} hydrate without an error`, async () => {
+      const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+      const errors: string[] = [];
+      let at = "/signin";
+      page.on("pageerror", (e) => errors.push(`${at}: ${e.message.slice(0, 300)}`));
+      await signInAs(page, app.url, email);
+      for (const path of paths) {
+        at = path;
+        await page.goto(`${app.url}${path}`);
+        // Long enough for the page's queries to answer and its lazily loaded tables to hydrate.
+        await page.waitForTimeout(2000);
+      }
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 90_000);
+  }
+});
