@@ -32,10 +32,13 @@ const FILTERS = {
   from: null,
   to: null,
 } as const satisfies FilterSpec<string>;
-/** Families first (every event of a kind), then each event on its own. */
+/**
+ * Families first (every event of a kind), then each event on its own. An event named like its
+ * family ("sign-in") is the family's value already, which takes the family's every event.
+ */
 const EVENTS = [
   ...Object.entries(AUDIT_FAMILIES).map(([value, label]) => ({ value, label: `${label} (all)` })),
-  ...AUDIT_ACTIONS.map((a) => ({ value: a, label: AUDIT_ACTION_WORDS[a] })),
+  ...AUDIT_ACTIONS.filter((a) => !(a in AUDIT_FAMILIES)).map((a) => ({ value: a, label: AUDIT_ACTION_WORDS[a] })),
 ];
 
 interface AuditPage {
