@@ -2,10 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import { streamUp } from "@/lib/client/live-status";
 
 /**
  * A record the service answered with, kept current until it is final: the create answers
- * SUBMITTED or PENDING and the record moves on a moment later. `onFinal` runs once when the
+ * SUBMITTED or PENDING and the record moves on a moment later. The page's live stream brings
+ * each change (lib/client/live-events.ts); the card reads the record itself only while the
+ * stream is down, so an open card costs the service nothing. `onFinal` runs once when the
  * record is seen becoming final (for a notice), not when it was final from the start.
  */
 export function useFollowRecord<T extends { status: string }>({
@@ -25,7 +28,7 @@ export function useFollowRecord<T extends { status: string }>({
     queryKey,
     queryFn: read,
     initialData: created,
-    refetchInterval: (q) => (q.state.data && isFinal(q.state.data.status) ? false : 1_000),
+    refetchInterval: (q) => ((q.state.data && isFinal(q.state.data.status)) || streamUp() ? false : 1_000),
   });
   const seen = useRef(created.status);
   const onFinalNow = useRef(onFinal);

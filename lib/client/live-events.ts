@@ -4,6 +4,7 @@ import type { Query, QueryClient } from "@tanstack/react-query";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { setLiveStatus as setStatus } from "./live-status";
+import { isOlderState } from "./record-freshness";
 import { keys, type Balance } from "./queries";
 
 /**
@@ -100,16 +101,23 @@ interface Listed<T> {
   extra?: T[];
 }
 
-/** Puts `record` in place of its older self in every cached list of `kind`; a list without it is read again. */
-function upsert<T extends { id: string }>(client: QueryClient, kind: "orders" | "transfers", record: T): void {
+const isList = <T>(data: Listed<T> | T): data is Listed<T> =>
+  typeof data === "object" && data !== null && "items" in data;
+
+/**
+ * Puts `record` in place of its older self in every cached list of `kind`; a list without it is
+ * read again. A state older than the one shown (events can cross on the way) changes nothing.
+ */
+function upsert<T extends Order | Transfer>(client: QueryClient, kind: "orders" | "transfers", record: T): void {
+  const replaces = (r: T) => r.id === record.id && !isOlderState(record, r);
   for (const query of client.getQueryCache().findAll({ queryKey: [kind] })) {
     const data = query.state.data as Listed<T> | T | undefined;
     if (!data) continue;
-    if (!("items" in data)) {
-      if (data.id === record.id) client.setQueryData(query.queryKey, record);
+    if (!isList(data)) {
+      if (replaces(data)) client.setQueryData(query.queryKey, record);
       continue;
     }
-    const swap = (list: T[] | undefined) => list?.map((r) => (r.id === record.id ? record : r));
+    const swap = (list: T[] | undefined) => list?.map((r) => (replaces(r) ? record : r));
     const found = [...data.items, ...(data.extra ?? [])].some((r) => r.id === record.id);
     if (found) client.setQueryData(query.queryKey, { ...data, items: swap(data.items), extra: swap(data.extra) });
     // New to this list: whether it belongs (filters, sort, page) is the server's to say.

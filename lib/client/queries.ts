@@ -2,6 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { JournalEntry } from "@/lib/journal";
+import { MARKET_POLL_MS } from "@/lib/market-polling";
 import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
@@ -86,7 +87,7 @@ export const tickerQuery = (market: string) =>
   queryOptions({
     queryKey: keys.ticker(market),
     queryFn: () => api<Ticker>(`/api/v2/markets/${market}/ticker`),
-    refetchInterval: pollWhileDown(2_000),
+    refetchInterval: pollWhileDown(MARKET_POLL_MS.ticker),
   });
 
 export function useTicker(market: string) {
@@ -95,14 +96,15 @@ export function useTicker(market: string) {
 
 /*
  * The book and the trades poll while the page is visible (react-query pauses in a background
- * tab); server-sent events will replace the polling here, behind the same hooks.
+ * tab). The back end shares each answer among all screens for nearly a period, so more screens
+ * do not mean more calls to the service (lib/market-polling.ts).
  */
 
 export function useOrderBook(market: Market) {
   return useQuery({
     queryKey: keys.orderBook(market),
     queryFn: () => api<OrderBook>(`/api/v2/markets/${market}/order-book`),
-    refetchInterval: 1_000,
+    refetchInterval: MARKET_POLL_MS["order-book"],
   });
 }
 
@@ -110,7 +112,7 @@ export function useRecentExecutions(market: Market) {
   return useQuery({
     queryKey: keys.executions(market),
     queryFn: () => api<{ items: Execution[] }>(`/api/v2/markets/${market}/recent-executions`).then((r) => r.items),
-    refetchInterval: 2_000,
+    refetchInterval: MARKET_POLL_MS["recent-executions"],
   });
 }
 

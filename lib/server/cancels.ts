@@ -56,11 +56,25 @@ export async function cancelOrder(
         ? { status: "succeeded", httpStatus: res.status, latencyMs, record: res.body, resultId: orderId }
         : { status: "failed", httpStatus: res.status, latencyMs, problem: problemOf(res) },
     );
+    if (res.status >= 200 && res.status < 300) await pushOrder(rt, profileId, orderId);
     return res;
   } catch (error) {
     const failed = error instanceof UpstreamError ? upstreamProblem(error) : UNEXPECTED;
     await finish((latencyMs) => ({ status: "failed", httpStatus: failed.status, latencyMs, problem: failed }));
     throw error;
+  }
+}
+
+/**
+ * The order as it stands once its cancel is acknowledged (the service answers {}), pushed to
+ * every screen now rather than at the watcher's next look. Failing that, the watcher brings it.
+ */
+async function pushOrder(rt: Runtime, profileId: string, orderId: string): Promise<void> {
+  try {
+    const res = await rt.upstream.request({ method: "GET", path: `/profiles/${profileId}/orders/${orderId}` });
+    if (res.status === 200) rt.live.publish({ name: "order", data: res.body });
+  } catch {
+    // The service slow or away for a moment: the watcher's next look reads it.
   }
 }
 

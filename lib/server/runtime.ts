@@ -14,7 +14,7 @@ import { inProcessFetch } from "./upstream/in-process";
 import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore } from "./upstream/limiter";
 import { meteredFetch } from "./upstream/metered-fetch";
 import { postgresBudgetStore } from "./upstream/postgres-budget";
-import { singleFlight } from "./upstream/single-flight";
+import { marketDataKeep, singleFlight } from "./upstream/single-flight";
 import { createTokenCache } from "./upstream/token-cache";
 
 /**
@@ -67,8 +67,9 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   });
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET));
   const sessions = createSessionStore(db, { idleMinutes: config.SESSION_IDLE_MINUTES });
-  // Identical reads in the same moment (many screens, the watcher) share one call to the service.
-  const reads = singleFlight(upstream);
+  // Identical reads in the same moment (many screens, the watcher) share one call to the service,
+  // and market data for a moment longer: every screen polls its book.
+  const reads = singleFlight(upstream, { keepMs: marketDataKeep });
   const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL });
   return { db, upstream: reads, sandbox, audit, sessions, live };
 }

@@ -81,20 +81,34 @@ async function main() {
     }
 
     console.log(
-      `Upstream calls per minute with N open streams (counted over ${COUNT_WINDOW_MS / 1000} s, no browsers)`,
+      `Upstream calls per minute with N open screens: a stream each, polling the book each second and trades every two (counted over ${COUNT_WINDOW_MS / 1000} s, no browsers)`,
     );
     const perMinute: Record<number, number> = {};
     for (const n of KS) {
       const streams: OpenStream[] = await open(n);
+      // Each screen also polls its market's book each second and its trades every two, as the
+      // orders page does; each from its own moment, as screens opened at different times would.
+      const polls = Array.from({ length: n }, (_, i) => {
+        const reader = readers[i % readers.length]!;
+        const every = (ms: number, path: string) =>
+          setTimeout(() => timers.push(setInterval(() => void reader.call("GET", path), ms)), Math.random() * ms);
+        const timers: NodeJS.Timeout[] = [];
+        const starts = [
+          every(1_000, "/api/v2/markets/ETHUSD/order-book"),
+          every(2_000, "/api/v2/markets/ETHUSD/recent-executions"),
+        ];
+        return () => [...starts, ...timers].forEach((t) => clearTimeout(t));
+      });
       await sleep(2_500);
       const before = proxy.count();
       await sleep(COUNT_WINDOW_MS);
       perMinute[n] = ((proxy.count() - before) * 60_000) / COUNT_WINDOW_MS;
       console.log(`  N=${String(n).padStart(3)}  ${perMinute[n]!.toFixed(0)} calls/min`);
+      for (const stop of polls) stop();
       for (const s of streams) s.close();
       await sleep(1_000);
     }
-    console.log(`  100 streams cost ${(perMinute[100]! / perMinute[1]!).toFixed(2)}x what 1 costs (goal <= 1.1x)`);
+    console.log(`  100 screens cost ${(perMinute[100]! / perMinute[1]!).toFixed(2)}x what 1 costs (goal <= 1.1x)`);
     const bytes = await memoryPerStream();
     console.log(`Memory per open stream: ${(bytes / 1024).toFixed(1)} kB (server heap, 1,000 streams, after GC)`);
   } finally {

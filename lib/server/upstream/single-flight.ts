@@ -1,29 +1,53 @@
 import "server-only";
+import { MARKET_POLL_MS, type MarketData } from "@/lib/market-polling";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client";
 
 /**
  * Identical GETs in flight at the same moment share one call to the service: a page loaded on
  * many screens at once, or the watcher and a page asking for the same ticker, cost one request.
  * Only reads are shared; a create or a cancel is always its own call.
+ *
+ * `keepMs` keeps a successful answer shared for a while after it arrives: every screen on the
+ * orders page polls its market's book each second, and they should cost the service one call
+ * a second between them, not one each (the book's limit is 10 a second for the whole desk).
  */
-export function singleFlight(client: UpstreamClient): UpstreamClient {
-  const inFlight = new Map<string, { answer: Promise<UpstreamResponse>; callers: number }>();
+export function singleFlight(
+  client: UpstreamClient,
+  { keepMs = () => 0 }: { keepMs?: (request: UpstreamRequest) => number } = {},
+): UpstreamClient {
+  const inFlight = new Map<string, { answer: Promise<UpstreamResponse>; callers: number; kept: boolean }>();
   return {
     request(request) {
       if (request.method !== "GET") return client.request(request);
       const key = keyOf(request);
       let flight = inFlight.get(key);
       if (!flight) {
-        const answer = client.request(request).finally(() => inFlight.delete(key));
-        flight = { answer, callers: 0 };
+        const forget = () => inFlight.delete(key);
+        const keep = keepMs(request);
+        const answer = client.request(request);
+        answer.then((res) => (keep > 0 && res.status === 200 ? setTimeout(forget, keep).unref() : forget()), forget);
+        flight = { answer, callers: 0, kept: keep > 0 };
         inFlight.set(key, flight);
       }
       flight.callers++;
       const shared = flight;
-      // Callers may change the body they get (sort, slice): each sharer gets its own copy.
-      return shared.answer.then((res) => (shared.callers > 1 ? { ...res, body: structuredClone(res.body) } : res));
+      // Callers may change the body they get (sort, slice): each sharer gets its own copy, and so
+      // does the first caller of a kept answer, which others may still join.
+      return shared.answer.then((res) =>
+        shared.kept || shared.callers > 1 ? { ...res, body: structuredClone(res.body) } : res,
+      );
     },
   };
+}
+
+/** A screen's next poll may come this much early (timers, the answer's trip). */
+const POLL_SLACK_MS = 100;
+const MARKET_DATA = /^\/markets\/[^/]+\/(order-book|recent-executions|ticker)$/;
+
+/** How long an answer to `request` may be shared after it arrives: market data, nearly a screen's poll period. */
+export function marketDataKeep(request: UpstreamRequest): number {
+  const kind = MARKET_DATA.exec(request.path)?.[1] as MarketData | undefined;
+  return kind ? MARKET_POLL_MS[kind] - POLL_SLACK_MS : 0;
 }
 
 /** The path and its query, parameters in a canonical order. */

@@ -24,7 +24,9 @@ const cancels = async (db: Parameters<typeof listEntries>[0]) => (await listEntr
 describe("cancelOrder", () => {
   it("journals the cancel before calling the service, with the order the dashboard placed, then its answer", async () => {
     let pendingWhenSent: unknown;
-    const { runtime, calls } = await setUp(async () => {
+    const cancelled = { id: "o-1", profile_id: "trading", status: "CANCELLED" };
+    const { runtime, calls, published } = await setUp(async (req) => {
+      if (req.method === "GET") return { status: 200, body: cancelled };
       pendingWhenSent = await cancels(runtime.db);
       return { status: 200, body: {} };
     });
@@ -45,7 +47,12 @@ describe("cancelOrder", () => {
 
     const res = await cancelOrder(runtime, "trading", "o-1", trader);
     expect(res.status).toBe(200);
-    expect(calls).toEqual([{ method: "DELETE", path: "/profiles/trading/orders/o-1" }]);
+    // Acknowledged with {}: the order is read once and pushed to every screen as it now stands.
+    expect(calls).toEqual([
+      { method: "DELETE", path: "/profiles/trading/orders/o-1" },
+      { method: "GET", path: "/profiles/trading/orders/o-1" },
+    ]);
+    expect(published).toEqual([{ name: "order", data: cancelled }]);
     expect(pendingWhenSent).toMatchObject([{ kind: "cancel", status: "pending", request: { order_id: "o-1" } }]);
     expect(await cancels(runtime.db)).toMatchObject([
       {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
-import { singleFlight } from "@/lib/server/upstream/single-flight";
+import { MARKET_POLL_MS } from "@/lib/market-polling";
+import { marketDataKeep, singleFlight } from "@/lib/server/upstream/single-flight";
 
 function slowService() {
   const calls: UpstreamRequest[] = [];
@@ -53,5 +54,60 @@ describe("singleFlight", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(n).toBe(1);
+  });
+});
+
+describe("singleFlight keeping market data", () => {
+  const book = { method: "GET" as const, path: "/markets/BTCUSD/order-book" };
+
+  it("shares a book answered less than a screen's poll period ago, then calls again", async () => {
+    vi.useFakeTimers();
+    try {
+      const calls: string[] = [];
+      const client = singleFlight(
+        {
+          async request(request) {
+            calls.push(request.path);
+            return { status: 200, body: { bids: [[String(calls.length)]] }, headers: new Headers() };
+          },
+        },
+        { keepMs: marketDataKeep },
+      );
+      const first = await client.request(book);
+      (first.body as { bids: unknown[] }).bids.length = 0; // a caller that changes what it got
+      await vi.advanceTimersByTimeAsync(MARKET_POLL_MS["order-book"] - 200);
+      const second = await client.request(book);
+      expect(calls).toHaveLength(1);
+      expect(second.body).toEqual({ bids: [["1"]] });
+      await vi.advanceTimersByTimeAsync(100);
+      const third = await client.request(book);
+      expect(calls).toHaveLength(2);
+      expect(third.body).toEqual({ bids: [["2"]] });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps neither a refusal nor anything but public market data", async () => {
+    vi.useFakeTimers();
+    try {
+      let n = 0;
+      const client = singleFlight(
+        {
+          async request(request) {
+            n++;
+            return { status: request.path.includes("ETH") ? 429 : 200, body: {}, headers: new Headers() };
+          },
+        },
+        { keepMs: marketDataKeep },
+      );
+      for (const path of ["/markets/ETHUSD/order-book", "/profiles/p/balances", "/markets/BTCUSD/ticker"]) {
+        await client.request({ method: "GET", path });
+        await client.request({ method: "GET", path });
+      }
+      expect(n).toBe(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
