@@ -1,3 +1,4 @@
+import { cookies } from "next/headers";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ApprovalNotices } from "@/components/approvals/lazy-approval-notices";
@@ -11,6 +12,7 @@ import { ThemeToggle } from "@/lib/client/theme";
 import { TimeZoneToggle } from "@/lib/client/time-zone";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { env } from "@/lib/server/env";
+import { THEME_COOKIE, themeClass } from "@/lib/theme";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +22,7 @@ export const dynamic = "force-dynamic";
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  const theme = themeClass((await cookies()).get(THEME_COOKIE)?.value) ?? "system";
   return (
     <Providers user={user.email}>
       <a
@@ -40,7 +43,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <LiveUpdates />
           <div className="ml-auto flex flex-wrap items-center justify-end gap-3 text-sm">
             <TimeZoneToggle />
-            <ThemeToggle />
+            <ThemeToggle cookieChoice={theme} />
             <KeyboardShortcuts />
             <span className="text-right leading-tight">
               <span className="block font-medium">{user.name}</span>

@@ -2,6 +2,7 @@
 
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
+import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
@@ -28,7 +29,7 @@ export function OrderResult({ order: created }: { order: Order }) {
   const notify = useToast();
   const order = useFollowRecord({
     created,
-    queryKey: ["orders", "one", created.id],
+    queryKey: keys.order(created.id),
     read: () =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(created.profile_id)}/orders/${encodeURIComponent(created.id)}`),
     isFinal,

@@ -2,6 +2,7 @@
 
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
+import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";
 import type { Transfer } from "@/lib/spec/transfer";
@@ -21,7 +22,7 @@ export function TransferResult({ transfer: created, names }: { transfer: Transfe
   const notify = useToast();
   const transfer = useFollowRecord({
     created,
-    queryKey: ["transfers", "one", created.id],
+    queryKey: keys.transfer(created.id),
     read: () => api<Transfer>(`/api/v2/transfer/transfers/${encodeURIComponent(created.id)}`),
     isFinal,
     onFinal: (t) =>

@@ -123,10 +123,14 @@ function upsert<T extends Order | Transfer>(client: QueryClient, kind: "orders" 
     // New to this list: whether it belongs (filters, sort, page) is the server's to say.
     else void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
   }
+  // A result card opened after this event (its create's answer may arrive later than the
+  // watcher's news of it) starts from the newer state, not the answer's.
+  const one = kind === "orders" ? keys.order(record.id) : keys.transfer(record.id);
+  if (client.getQueryData(one) === undefined) client.setQueryData(one, record);
 }
 
-/** What each event (its `data` the record as JSON) does to the cache. */
-const HANDLERS: Record<string, (client: QueryClient, data: unknown) => void> = {
+/** What each event (its `data` the record as JSON) does to the cache; exported for its tests. */
+export const HANDLERS: Record<string, (client: QueryClient, data: unknown) => void> = {
   order: (client, order) => upsert(client, "orders", order as Order),
   transfer: (client, transfer) => upsert(client, "transfers", transfer as Transfer),
   approval: (client) => void client.invalidateQueries({ queryKey: ["approvals"] }),

@@ -54,7 +54,10 @@ export const keys = {
   orderBook: (market: string) => ["order-book", market] as const,
   executions: (market: string) => ["recent-executions", market] as const,
   orders: (filters: object) => ["orders", filters] as const,
+  /** One order or transfer, as a result card follows it. */
+  order: (id: string) => ["orders", "one", id] as const,
   transfers: (filters: object) => ["transfers", filters] as const,
+  transfer: (id: string) => ["transfers", "one", id] as const,
   activity: (filters: object) => ["activity", filters] as const,
   submitters: (kind: string, refIds: string[]) => ["submitters", kind, refIds] as const,
 };

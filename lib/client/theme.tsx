@@ -38,8 +38,9 @@ export function setThemeChoice(choice: ThemeChoice) {
   for (const listener of listeners) listener();
 }
 
-/** The person's choice; "system" on the server. */
-export const useThemeChoice = (): ThemeChoice => useSyncExternalStore(subscribe, readChoice, () => "system");
+/** The person's choice; on the server and while hydrating, the one its cookie named. */
+const useThemeChoice = (cookieChoice: ThemeChoice): ThemeChoice =>
+  useSyncExternalStore(subscribe, readChoice, () => cookieChoice);
 
 /** True when the page is dark now, by choice or by the system (for what CSS cannot colour, like a canvas). */
 export function useDarkTheme(): boolean {
@@ -55,11 +56,11 @@ export function useDarkTheme(): boolean {
 
 const CHOICE_LABELS: Record<ThemeChoice, string> = { system: "System", light: "Light", dark: "Dark" };
 
-/** System, light or dark, for the header. */
-export function ThemeToggle() {
-  const choice = useThemeChoice();
-  // What the server rendered came from the cookie; the stored choice wins if the two differ
-  // (a cleared cookie). Read here, not from `choice`, which is "system" while hydrating.
+/** System, light or dark, for the header; `cookieChoice` is what the server read from the cookie. */
+export function ThemeToggle({ cookieChoice }: { cookieChoice: ThemeChoice }) {
+  const choice = useThemeChoice(cookieChoice);
+  // The stored choice wins if it and the cookie differ (a cleared cookie). Read here, not from
+  // `choice`, which is the cookie's while hydrating.
   useEffect(() => apply(readChoice()), []);
   return (
     <div role="group" aria-label="Theme" className="flex overflow-hidden rounded-md border border-slate-300 text-xs">

@@ -105,7 +105,7 @@ async function valueOf(rt: Runtime, create: ControlledCreate) {
 async function pricesOf(rt: Runtime, markets: readonly Market[]): Promise<Mids> {
   const tickers = await Promise.all(
     [...new Set(markets)].map(async (market) => {
-      const res = await rt.upstream.request({ method: "GET", path: `/markets/${market}/ticker` });
+      const res = await rt.upstream.request({ method: "GET", path: `/markets/${market}/ticker`, fresh: true });
       return [market, res.status === 200 ? (res.body as TickerPrices) : undefined] as const;
     }),
   );

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, startApp, type AppServer } from "../support/app-server";
 import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
@@ -157,29 +157,63 @@ describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width)
 });
 
 describe("cancel", () => {
-  it("says the cancel was requested, shows Cancelling… until the status changes, then CANCELLED", async () => {
-    const page = await pageAs("trader@example.com", WIDTHS.desk);
+  /** An open BUY order's row on the orders page, and its id. */
+  async function openBuyRow(page: Page) {
     const rows = rowsOf(page, "Orders");
     await expectRows(rows, 25);
     const row = rows.filter({ hasText: "OPEN" }).filter({ hasText: "BUY" }).first();
     const id = (await row.locator(".font-mono[title]").getAttribute("title"))!;
-    const thisRow = rows.filter({ has: page.locator(`[title="${id}"]`) });
-    await thisRow.getByRole("button", { name: /^Cancel order / }).click();
-    // The list answers slowly for a moment, so the row is seen between the answer and the new status.
-    const list = (url: URL) => url.pathname === "/api/orders";
-    await page.route(list, async (route) => {
-      await new Promise((r) => setTimeout(r, 2500));
-      await route.continue();
-    });
-    await thisRow.getByRole("button", { name: "Cancel order", exact: true }).click();
+    return { id, row: rows.filter({ has: page.locator(`[title="${id}"]`) }) };
+  }
+
+  /** Cancel, then its confirm step; answers once the notice says the cancel was requested. */
+  async function cancel(page: Page, id: string, row: Locator) {
+    await row.getByRole("button", { name: /^Cancel order / }).click();
+    await row.getByRole("button", { name: "Cancel order", exact: true }).click();
     await expect
       .poll(() => page.getByTestId("toast").textContent())
       .toContain(`Cancel requested for order ${id.slice(0, 8)} — it will show CANCELLED shortly`);
-    await expect.poll(() => thisRow.getByRole("button", { name: "Cancelling…" }).count()).toBe(1);
+  }
+
+  const holdList = (ms: number) => async (route: Route) => {
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue().catch(() => undefined); // the page may be closed by then
+  };
+  const list = (url: URL) => url.pathname === "/api/orders";
+
+  it("with the live stream down: shows Cancelling… until the list's next read has the new status, then CANCELLED", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
+    await page.route(
+      (url) => url.pathname === "/api/events",
+      (route) => route.abort(),
+    );
+    await signInAs(page, app.url, "trader@example.com");
+    await expect.poll(() => page.getByText("Reconnecting").count()).toBeGreaterThan(0);
+    const { id, row } = await openBuyRow(page);
+    // The list answers slowly for a moment, so the row is seen between the answer and the new status.
+    await page.route(list, holdList(2500));
+    await cancel(page, id, row);
+    await expect.poll(() => row.getByRole("button", { name: "Cancelling…" }).count()).toBe(1);
     await page.unroute(list);
-    await expect.poll(() => thisRow.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
     expect(
-      await thisRow
+      await row
+        .getByRole("button")
+        .filter({ hasText: /Cancel/ })
+        .count(),
+    ).toBe(0);
+    await page.close();
+  });
+
+  it("with the live stream up: the row shows CANCELLED as soon as the service acknowledges, no list read needed", async () => {
+    const page = await pageAs("trader@example.com", WIDTHS.desk);
+    const { id, row } = await openBuyRow(page);
+    // Any read of the list now takes 20 s: the new status can only come pushed.
+    await page.route(list, holdList(20_000));
+    await cancel(page, id, row);
+    await expect.poll(() => row.textContent(), { timeout: 3_000 }).toMatch(/CANCELLED/);
+    expect(
+      await row
         .getByRole("button")
         .filter({ hasText: /Cancel/ })
         .count(),

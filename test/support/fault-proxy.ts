@@ -81,8 +81,15 @@ export interface FaultProxy {
   /** Every access token the token endpoint handed out through the proxy. */
   readonly tokens: readonly IssuedToken[];
   count(match?: Match): number;
-  /** Resolves once `n` requests matching `match` have arrived (and, with `forwarded`, been forwarded). */
-  waitFor(match: Match, n?: number, options?: { forwarded?: boolean; timeoutMs?: number }): Promise<void>;
+  /**
+   * Resolves once `n` requests matching `match` have arrived (and, with `forwarded`, been
+   * forwarded); with `since`, counting only requests from that index of `requests` on.
+   */
+  waitFor(
+    match: Match,
+    n?: number,
+    options?: { forwarded?: boolean; since?: number; timeoutMs?: number },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -309,7 +316,9 @@ export async function startFaultProxy(): Promise<FaultProxy> {
     waitFor: (match, n = 1, options = {}) =>
       new Promise<void>((resolve, reject) => {
         const done = () =>
-          requests.filter((r) => matches(match, r.method, r.path) && (!options.forwarded || r.forwarded)).length >= n;
+          requests
+            .slice(options.since ?? 0)
+            .filter((r) => matches(match, r.method, r.path) && (!options.forwarded || r.forwarded)).length >= n;
         if (done()) return resolve();
         const check = () => {
           if (!done()) return;

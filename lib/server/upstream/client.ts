@@ -37,6 +37,11 @@ export interface UpstreamRequest {
   body?: unknown;
   /** Undefined and null values are left out; arrays repeat the parameter. */
   query?: Record<string, QueryValue>;
+  /**
+   * An answer that arrived before this call will not do (a create valued against the desk's
+   * controls needs the price now, not the one screens share): see single-flight.ts.
+   */
+  fresh?: true;
 }
 
 export interface UpstreamResponse {

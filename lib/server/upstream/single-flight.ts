@@ -10,23 +10,37 @@ import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client
  * `keepMs` keeps a successful answer shared for a while after it arrives: every screen on the
  * orders page polls its market's book each second, and they should cost the service one call
  * a second between them, not one each (the book's limit is 10 a second for the whole desk).
+ * A write (a create, a cancel) may change any of them, so once it is answered nothing shared
+ * before it is handed out again: the next read asks the service.
  */
 export function singleFlight(
   client: UpstreamClient,
   { keepMs = () => 0 }: { keepMs?: (request: UpstreamRequest) => number } = {},
 ): UpstreamClient {
-  const inFlight = new Map<string, { answer: Promise<UpstreamResponse>; callers: number; kept: boolean }>();
+  type Flight = { answer: Promise<UpstreamResponse>; callers: number; kept: boolean; answered: boolean };
+  const inFlight = new Map<string, Flight>();
   return {
     request(request) {
-      if (request.method !== "GET") return client.request(request);
+      if (request.method !== "GET") {
+        const answer = client.request(request);
+        const forgetAll = () => inFlight.clear();
+        answer.then(forgetAll, forgetAll);
+        return answer;
+      }
       const key = keyOf(request);
       let flight = inFlight.get(key);
-      if (!flight) {
-        const forget = () => inFlight.delete(key);
+      // A fresh read joins a call still on its way, never an answer already kept.
+      if (!flight || (request.fresh && flight.answered)) {
         const keep = keepMs(request);
         const answer = client.request(request);
-        answer.then((res) => (keep > 0 && res.status === 200 ? setTimeout(forget, keep).unref() : forget()), forget);
-        flight = { answer, callers: 0, kept: keep > 0 };
+        const started: Flight = { answer, callers: 0, kept: keep > 0, answered: false };
+        const forget = () => inFlight.get(key) === started && inFlight.delete(key);
+        answer.then((res) => {
+          started.answered = true;
+          if (keep > 0 && res.status === 200) setTimeout(forget, keep).unref();
+          else forget();
+        }, forget);
+        flight = started;
         inFlight.set(key, flight);
       }
       flight.callers++;

@@ -235,12 +235,13 @@ describe.each<Database>(["sqlite", "postgres"])("the journal on %s", (database) 
       // Every attempt held: the one to Trading reached the service, the one to Treasury did not.
       d.proxy.fail(createPath(TRADING), { kind: "forward-then-hold" }, 10);
       d.proxy.fail(createPath(TREASURY), { kind: "hold" }, 10);
+      const since = d.proxy.requests.length; // earlier tests' creates don't count
       const inFlight = [
         d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(forwarded)),
         d.as.trader.call("POST", `/api/v2/profiles/${TREASURY}/orders`, smallOrder(held)),
       ].map((p) => p.catch(() => "killed"));
-      await d.proxy.waitFor(createPath(TRADING), 1, { forwarded: true });
-      await d.proxy.waitFor(createPath(TREASURY), 1);
+      await d.proxy.waitFor(createPath(TRADING), 1, { forwarded: true, since });
+      await d.proxy.waitFor(createPath(TREASURY), 1, { since });
       for (const ref of [forwarded, held]) {
         expect(await d.journal(ref)).toEqual([expect.objectContaining({ status: "pending" })]);
       }

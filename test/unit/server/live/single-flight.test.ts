@@ -88,6 +88,61 @@ describe("singleFlight keeping market data", () => {
     }
   });
 
+  it("gives a fresh read (a create's price) its own call, which the screens after it then share", async () => {
+    vi.useFakeTimers();
+    try {
+      const calls: string[] = [];
+      const client = singleFlight(
+        {
+          async request(request) {
+            calls.push(request.path);
+            await new Promise((r) => setTimeout(r, 10));
+            return { status: 200, body: { bid: String(calls.length) }, headers: new Headers() };
+          },
+        },
+        { keepMs: marketDataKeep },
+      );
+      const ticker = { method: "GET" as const, path: "/markets/BTCUSD/ticker" };
+      const screen = client.request(ticker);
+      // Still on its way: a fresh read joins it.
+      const joined = client.request({ ...ticker, fresh: true });
+      await vi.advanceTimersByTimeAsync(10);
+      expect([(await screen).body, (await joined).body]).toEqual([{ bid: "1" }, { bid: "1" }]);
+      // Answered and kept: a fresh read calls again, and a screen afterwards shares its answer.
+      const fresh = client.request({ ...ticker, fresh: true });
+      await vi.advanceTimersByTimeAsync(10);
+      expect((await fresh).body).toEqual({ bid: "2" });
+      expect((await client.request(ticker)).body).toEqual({ bid: "2" });
+      expect(calls).toHaveLength(2);
+      // The first answer's keep running out does not drop the second.
+      await vi.advanceTimersByTimeAsync(MARKET_POLL_MS.ticker - 105); // past the first keep, not the second
+      expect((await client.request(ticker)).body).toEqual({ bid: "2" });
+      expect(calls).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("hands out nothing shared before a write once the write is answered", async () => {
+    const calls: string[] = [];
+    const client = singleFlight(
+      {
+        async request(request) {
+          calls.push(`${request.method} ${request.path}`);
+          return { status: 200, body: { n: calls.length }, headers: new Headers() };
+        },
+      },
+      { keepMs: marketDataKeep },
+    );
+    const ticker = { method: "GET" as const, path: "/markets/BTCUSD/ticker" };
+    expect((await client.request(ticker)).body).toEqual({ n: 1 });
+    expect((await client.request(ticker)).body).toEqual({ n: 1 }); // kept
+    await client.request({ method: "POST", path: "/profiles/p/orders", body: {} });
+    // The order may have moved the book: the ticker is asked again.
+    expect((await client.request(ticker)).body).toEqual({ n: 3 });
+    expect(calls).toEqual(["GET /markets/BTCUSD/ticker", "POST /profiles/p/orders", "GET /markets/BTCUSD/ticker"]);
+  });
+
   it("keeps neither a refusal nor anything but public market data", async () => {
     vi.useFakeTimers();
     try {
