@@ -14,6 +14,8 @@ const ERRORS: Record<string, string> = {
   CredentialsSignin: "That email and password do not match a staff account.",
   AccessDenied: "Your account has no dashboard role. Ask an administrator for access.",
   SessionRequired: "Sign in to continue.",
+  EmailNotVerified:
+    "Single sign-on did not give a verified email address for your account. Ask your identity administrator to verify it, then sign in again.",
 };
 
 /** Email and password for the demo users; single sign-on when an OIDC provider is configured. */
@@ -39,6 +41,12 @@ export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props
 
   return (
     <div className="space-y-6">
+      {/* Outside the password form: with only single sign-on there is no form, and still a reason to show. */}
+      {error && (
+        <p id="signin-error" role="alert" className="rounded-md bg-sell-soft px-3 py-2 text-sm text-sell">
+          {error}
+        </p>
+      )}
       {demoUsers.length > 0 && (
         <form
           method="post"
@@ -66,11 +74,6 @@ export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props
               className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm"
             />
           </label>
-          {error && (
-            <p id="signin-error" role="alert" className="rounded-md bg-sell-soft px-3 py-2 text-sm text-sell">
-              {error}
-            </p>
-          )}
           <button
             type="submit"
             disabled={busy}

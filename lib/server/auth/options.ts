@@ -113,16 +113,17 @@ export const authOptions: NextAuthOptions = {
     // A user without a known role is refused rather than given a default; an OIDC identity
     // also needs a verified email. Each refusal is audited.
     async signIn({ user, account, profile }) {
-      const refusal =
-        (account?.provider === "oidc" ? oidcEmailRefusal(profile as Record<string, unknown> | undefined) : null) ??
-        (isRole(user.role) ? null : "no known role");
+      const emailRefusal =
+        account?.provider === "oidc" ? oidcEmailRefusal(profile as Record<string, unknown> | undefined) : null;
+      const refusal = emailRefusal ?? (isRole(user.role) ? null : "no known role");
       if (!refusal) return true;
       await audit({
         action: "sign-in.failed",
-        subject: user.email ?? null,
+        subject: user.email || null,
         detail: { provider: account?.provider ?? "unknown", reason: refusal },
       });
-      return false;
+      // Back to the sign-in page with the reason: AccessDenied reads "no dashboard role".
+      return emailRefusal ? "/signin?error=EmailNotVerified" : false;
     },
     redirect: signInRedirect,
     // At sign-in the session gets its row; the cookie carries the row's id.

@@ -29,12 +29,14 @@ export function signInRedirect({ url, baseUrl }: { url: string; baseUrl: string 
   return `${baseUrl.replace(/\/$/, "")}${sameOriginPath(path)}`;
 }
 
-/** Why an OIDC identity is refused, or null: the email is who the person is, so it must be there and verified. */
+/**
+ * Why an OIDC identity is refused, or null: the email is who the person is, so the provider
+ * must give it and say it verified it. A provider silent about `email_verified` is refused too.
+ */
 export function oidcEmailRefusal(profile: Record<string, unknown> | undefined): string | null {
   const email = profile?.email;
   if (typeof email !== "string" || !email.includes("@")) return "the ID token has no email";
-  if (profile?.email_verified === false || profile?.email_verified === "false") {
-    return "the ID token's email is not verified";
-  }
+  const verified = profile?.email_verified;
+  if (verified !== true && verified !== "true") return "the ID token's email is not verified";
   return null;
 }

@@ -23,11 +23,12 @@ describe("redirects after sign-in stay on the dashboard", () => {
 });
 
 describe("OIDC identities need a verified email", () => {
-  it("refuses none, or an unverified one; takes a verified or unstated one", () => {
+  it("refuses none, an unverified one or one the provider does not vouch for; takes a verified one", () => {
     expect(oidcEmailRefusal({ sub: "1" })).toMatch(/no email/);
     expect(oidcEmailRefusal({ email: "a@b.c", email_verified: false })).toMatch(/not verified/);
     expect(oidcEmailRefusal({ email: "a@b.c", email_verified: true })).toBeNull();
-    expect(oidcEmailRefusal({ email: "a@b.c" })).toBeNull();
+    expect(oidcEmailRefusal({ email: "a@b.c", email_verified: "true" })).toBeNull();
+    expect(oidcEmailRefusal({ email: "a@b.c" })).toMatch(/not verified/);
   });
 });
 

@@ -1,0 +1,119 @@
+import type { Server } from "node:http";
+import Provider, { type Configuration } from "oidc-provider";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, signIn, startApp, type AppServer } from "../support/app-server";
+import { launchBrowser } from "../support/browser";
+
+/**
+ * Single sign-on against a certified OpenID provider run in-process (`oidc-provider`, with its
+ * development login and consent pages), through the browser as a person signs in. The provider's
+ * accounts stand for the organisation's directory: what each ID token says is what the dashboard
+ * must accept or refuse.
+ */
+
+const CLIENT = { client_id: "treasury-dashboard", client_secret: "an-oidc-client-secret-for-tests" };
+
+/** The directory: login name to the claims the provider vouches for. */
+const ACCOUNTS: Record<string, Record<string, unknown>> = {
+  dana: { email: "dana@corp.example", email_verified: true, name: "Dana Trader", role: "trader" },
+  rolf: { email: "rolf@corp.example", email_verified: true, name: "Rolf Nobody" },
+  vera: { email: "vera@corp.example", email_verified: false, name: "Vera Unverified", role: "trader" },
+};
+
+let app: AppServer;
+let browser: Browser;
+let provider: Server;
+
+beforeAll(async () => {
+  // The issuer's address goes into the app's environment, the app's into the provider's client.
+  const issuerPort = await freePort();
+  const issuer = `http://127.0.0.1:${issuerPort}`;
+  [app, browser] = await Promise.all([
+    startApp({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CLIENT.client_id, OIDC_CLIENT_SECRET: CLIENT.client_secret }),
+    launchBrowser(),
+  ]);
+  const configuration: Configuration = {
+    clients: [{ ...CLIENT, redirect_uris: [`${app.url}/api/auth/callback/oidc`] }],
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "role"] },
+    // The claims go in the ID token itself: next-auth reads the profile from it.
+    conformIdTokenClaims: false,
+    async findAccount(_ctx, id) {
+      const claims = ACCOUNTS[id];
+      return claims && { accountId: id, claims: () => ({ sub: id, ...claims }) };
+    },
+  };
+  const oidc = new Provider(issuer, configuration);
+  await new Promise<void>((resolve) => {
+    provider = oidc.listen(issuerPort, "127.0.0.1", resolve);
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+  await new Promise((resolve) => provider?.close(resolve));
+});
+
+/** From the dashboard's sign-in page through the provider's login and consent, back to the dashboard. */
+async function signInWithSso(login: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${app.url}/signin`);
+  await page.getByRole("button", { name: "Sign in with single sign-on" }).click();
+  await page.waitForURL((url) => url.origin !== app.url);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL((url) => url.origin === app.url && !url.pathname.startsWith("/api/auth"));
+  return page;
+}
+
+/** The audit trail's sign-in family, as an admin reads it. */
+async function signInAudit(): Promise<{ action: string; subject: string | null; detail: Record<string, unknown> }[]> {
+  const admin = await signIn(app, "admin@example.com");
+  const res = await admin.call("GET", "/api/audit?event=sign-in&limit=200");
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.items;
+}
+
+describe("single sign-on through an OpenID provider", () => {
+  it("signs a person in with the role their ID token's role claim names", async () => {
+    const page = await signInWithSso("dana");
+    expect(new URL(page.url()).pathname).toBe("/orders");
+    await expect.poll(() => page.getByTestId("role").textContent()).toContain("trader");
+    // The session works for the API too, as that role: a trader reads orders, not the audit trail.
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const me = await fetch(`${app.url}/api/auth/session`, { headers: { Cookie: cookie } });
+    expect(await me.json()).toMatchObject({ user: { email: "dana@corp.example", role: "trader" } });
+    const audit = await fetch(`${app.url}/api/audit`, { headers: { Cookie: cookie, Origin: app.url } });
+    expect(audit.status).toBe(403);
+    const entries = await signInAudit();
+    expect(entries).toContainEqual(
+      expect.objectContaining({ action: "sign-in", subject: "dana@corp.example", detail: { provider: "oidc" } }),
+    );
+    await page.close();
+  });
+
+  it("refuses an identity with no role claim, saying so on the sign-in page", async () => {
+    const page = await signInWithSso("rolf");
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    await expect(page.locator("#signin-error").textContent()).resolves.toContain("no dashboard role");
+    expect((await page.context().cookies()).some((c) => c.name.endsWith("session-token"))).toBe(false);
+    const refusal = (await signInAudit()).find((e) => e.subject === "rolf@corp.example");
+    expect(refusal).toMatchObject({ action: "sign-in.failed", detail: { provider: "oidc", reason: "no known role" } });
+    await page.close();
+  });
+
+  it("refuses an identity whose email the provider has not verified, even with a role", async () => {
+    const page = await signInWithSso("vera");
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    await expect(page.locator("#signin-error").textContent()).resolves.toContain("verified email address");
+    expect((await page.context().cookies()).some((c) => c.name.endsWith("session-token"))).toBe(false);
+    const refusal = (await signInAudit()).find((e) => e.subject === "vera@corp.example");
+    expect(refusal).toMatchObject({
+      action: "sign-in.failed",
+      detail: { provider: "oidc", reason: "the ID token's email is not verified" },
+    });
+    await page.close();
+  });
+});
