@@ -26,7 +26,7 @@ export function metricsHandler(token: string | undefined = env.METRICS_TOKEN, ge
 }
 
 async function exposition(rt: Runtime): Promise<Response> {
-  const { contentType, text } = await scrape(rt.db);
+  const { contentType, text } = await scrape(rt.db, rt.metrics);
   return new Response(text, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
 }
 

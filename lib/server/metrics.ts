@@ -4,10 +4,11 @@ import type { Db } from "./db";
 
 /**
  * The dashboard's Prometheus metrics, in one registry, served by GET /api/metrics. Labels have
- * bounded values: routes are the service's path templates, never ids.
+ * bounded values: routes are the service's path templates, never ids. The process's one set is
+ * the runtime's (`runtime().metrics`).
  */
 
-function build() {
+export function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
   return {
@@ -68,26 +69,10 @@ function build() {
   };
 }
 
-export type Metrics = ReturnType<typeof build>;
-
-/**
- * The process's one set, kept on globalThis: Next loads this module once for instrumentation.ts
- * and once for the routes, and both must count into the same registry.
- */
-export function metrics(): Metrics {
-  const holder = globalThis as { [SLOT]?: Metrics };
-  return (holder[SLOT] ??= build());
-}
-
-const SLOT = Symbol.for("treasury-dashboard.metrics");
-
-/** For the event stream: one call when a stream opens, one when it closes. */
-export const eventStreamOpened = () => metrics().eventStreams.inc();
-export const eventStreamClosed = () => metrics().eventStreams.dec();
+export type Metrics = ReturnType<typeof createMetrics>;
 
 /** The exposition text, with the database's gauges read now. */
-export async function scrape(db: Db): Promise<{ contentType: string; text: string }> {
-  const m = metrics();
+export async function scrape(db: Db, m: Metrics): Promise<{ contentType: string; text: string }> {
   const [journal, approvals] = await Promise.all([
     db
       .selectFrom("journal")

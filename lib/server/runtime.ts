@@ -8,6 +8,7 @@ import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
 import type { Env } from "./env-schema";
 import { createLive, type Live } from "./live/hub";
+import { createMetrics, type Metrics } from "./metrics";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
@@ -34,6 +35,8 @@ export interface Runtime {
   sessions: SessionStore;
   /** Live updates (GET /api/events): streams, the watcher, the bus between instances; started on first use. */
   live: Live;
+  /** The Prometheus metrics GET /api/metrics serves. */
+  metrics: Metrics;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
@@ -46,9 +49,11 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   // One budget for every call to the service; on PostgreSQL shared by every instance.
   const store = config.DATABASE_URL ? await postgresBudgetStore(db) : memoryBudgetStore();
   const limiter = createUpstreamLimiter({ rates: budgetRatesFromEnv(config), store });
+  const metrics = createMetrics();
   const fetch = meteredFetch({
     fetch: direct,
     limiter,
+    metrics,
     baseUrl: config.service.baseUrl,
     tokenUrl: config.service.authUrl,
     defaultTimeoutMs: config.SERVICE_TIMEOUT_MS,
@@ -71,7 +76,7 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   // and market data for a moment longer: every screen polls its book.
   const reads = singleFlight(upstream, { keepMs: marketDataKeep });
   const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL });
-  return { db, upstream: reads, sandbox, audit, sessions, live };
+  return { db, upstream: reads, sandbox, audit, sessions, live, metrics };
 }
 
 /**

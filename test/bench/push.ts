@@ -125,6 +125,7 @@ async function main() {
 async function memoryPerStream(n = 1_000): Promise<number> {
   const { createLive } = await import("@/lib/server/live/hub");
   const { eventStream } = await import("@/lib/server/live/stream");
+  const streamMetrics = (await import("@/lib/server/metrics")).createMetrics();
   const upstream = { request: async () => ({ status: 200, body: { items: [] }, headers: new Headers() }) };
   const live = createLive({ upstream, watchEveryMs: 60_000 });
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -136,12 +137,13 @@ async function memoryPerStream(n = 1_000): Promise<number> {
   };
   // Warm: the first stream loads the modules' code.
   const first = new AbortController();
-  void eventStream(live, "viewer", { profiles: [], markets: [] }, first.signal).body!.getReader().read();
+  void eventStream(live, streamMetrics, "viewer", { profiles: [], markets: [] }, first.signal).body!.getReader().read();
   const before = await settle();
   const aborts = Array.from({ length: n }, () => new AbortController());
   const readers = aborts.map((a, i) => {
     const reader = eventStream(
       live,
+      streamMetrics,
       "viewer",
       { profiles: [`p${i % 5}`], markets: ["ETHUSD"] },
       a.signal,

@@ -5,6 +5,7 @@ import { createAuditTrail } from "@/lib/server/audit";
 import { createSessionStore } from "@/lib/server/auth/sessions";
 import { createDb } from "@/lib/server/db";
 import type { LiveEvent } from "@/lib/server/live/events";
+import { createMetrics } from "@/lib/server/metrics";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
 
@@ -33,6 +34,7 @@ export async function testRuntime(answer: FakeAnswer) {
       leading: false,
       stop: async () => {},
     },
+    metrics: createMetrics(),
     upstream: {
       async request(request) {
         calls.push(request);

@@ -18,7 +18,7 @@ const wantsQuery = z.object({
  */
 export const GET = withRole("read", async ({ request, user, runtime }) => {
   const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
-  return eventStream(runtime.live, user.role, wants, request.signal);
+  return eventStream(runtime.live, runtime.metrics, user.role, wants, request.signal);
 });
 
 const notAllowed = () => methodNotAllowed("GET");

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Role } from "@/lib/roles";
-import { eventStreamClosed, eventStreamOpened } from "../metrics";
+import type { Metrics } from "../metrics";
 import type { LiveEvent, Wants } from "./events";
 import type { Live, Numbered } from "./hub";
 
@@ -15,8 +15,17 @@ const MAX_BEHIND_BYTES = 1 << 20;
 export const formatEvent = ({ id, event }: Numbered): string =>
   `event: ${event.name}\nid: ${id}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
-/** GET /api/events's answer: the events `role` may see of what `wants` shows, until the browser leaves. */
-export function eventStream(live: Live, role: Role, wants: Wants, signal: AbortSignal): Response {
+/**
+ * GET /api/events's answer: the events `role` may see of what `wants` shows, until the browser
+ * leaves. `metrics` counts it among the open streams while it lasts.
+ */
+export function eventStream(
+  live: Live,
+  metrics: Pick<Metrics, "eventStreams">,
+  role: Role,
+  wants: Wants,
+  signal: AbortSignal,
+): Response {
   const encoder = new TextEncoder();
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>(
@@ -32,12 +41,12 @@ export function eventStream(live: Live, role: Role, wants: Wants, signal: AbortS
         };
         const subscription = live.open(role, wants, (e) => write(formatEvent(e)));
         const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
-        eventStreamOpened();
+        metrics.eventStreams.inc();
         let open = true;
         const finish = () => {
           if (!open) return;
           open = false;
-          eventStreamClosed();
+          metrics.eventStreams.dec();
           clearInterval(heartbeat);
           subscription.close();
           signal.removeEventListener("abort", finish);

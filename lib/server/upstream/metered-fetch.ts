@@ -1,5 +1,5 @@
 import "server-only";
-import { metrics } from "../metrics";
+import type { Metrics } from "../metrics";
 import { deadlineOf, type BudgetClass, type UpstreamLimiter } from "./limiter";
 
 /**
@@ -10,6 +10,8 @@ import { deadlineOf, type BudgetClass, type UpstreamLimiter } from "./limiter";
 export interface MeteredFetchOptions {
   fetch: typeof fetch;
   limiter: UpstreamLimiter;
+  /** Where each call is counted and timed. */
+  metrics: Metrics;
   /** The service's API base including `/v2`. */
   baseUrl: string;
   /** The token endpoint's full URL. */
@@ -23,7 +25,7 @@ export const TOKEN_ROUTE = "/oauth2/token";
 export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
   const base = new URL(options.baseUrl.replace(/\/+$/, ""));
   const tokenUrl = new URL(options.tokenUrl).href;
-  const m = metrics();
+  const m = options.metrics;
 
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));

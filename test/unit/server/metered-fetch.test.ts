@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metrics } from "@/lib/server/metrics";
+import { createMetrics } from "@/lib/server/metrics";
 import { createUpstreamClient, TokenRequestError, upstreamProblem } from "@/lib/server/upstream/client";
 import { createUpstreamLimiter, PUBLISHED_RATES, timeLimit, UpstreamThrottled } from "@/lib/server/upstream/limiter";
 import { classOf, meteredFetch, routeOf } from "@/lib/server/upstream/metered-fetch";
@@ -8,9 +8,12 @@ import { createTokenCache } from "@/lib/server/upstream/token-cache";
 const BASE = "http://127.0.0.1:9/sandbox/v2";
 const TOKEN_URL = "http://127.0.0.1:9/sandbox/oauth2/token";
 
-/** A counter's value for these labels in the process's registry. */
+/** The metrics the meteredFetch of these tests count into. */
+const metrics = createMetrics();
+
+/** A counter's value for these labels in that registry. */
 async function counted(name: string, labels: Record<string, string>): Promise<number> {
-  const metric = metrics().registry.getSingleMetric(name);
+  const metric = metrics.registry.getSingleMetric(name);
   const { values } = await metric!.get();
   const hit = values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x));
   return hit?.value ?? 0;
@@ -64,7 +67,7 @@ describe("the metered fetch", () => {
   it("counts each call by template and status, and each token request", async () => {
     const service = fakeService();
     const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES });
-    const fetch = meteredFetch({ fetch: service.fetch, limiter, baseUrl: BASE, tokenUrl: TOKEN_URL });
+    const fetch = meteredFetch({ fetch: service.fetch, limiter, metrics, baseUrl: BASE, tokenUrl: TOKEN_URL });
     const labels = { route: "/profiles/{profile_id}/balances", status: "200" };
     const before = await counted("dashboard_upstream_requests_total", labels);
     const tokensBefore = await counted("dashboard_upstream_token_requests_total", { status: "200" });
@@ -73,7 +76,7 @@ describe("the metered fetch", () => {
     await fetch(TOKEN_URL, { method: "POST" });
     expect(await counted("dashboard_upstream_requests_total", labels)).toBe(before + 2);
     expect(await counted("dashboard_upstream_token_requests_total", { status: "200" })).toBe(tokensBefore + 1);
-    const text = await metrics().registry.metrics();
+    const text = await metrics.registry.metrics();
     expect(text).toContain(
       'dashboard_upstream_request_duration_seconds_bucket{le="0.005",route="/profiles/{profile_id}/balances"}',
     );
@@ -84,6 +87,7 @@ describe("the metered fetch", () => {
     const fetch = meteredFetch({
       fetch: async () => new Response("{}", { status: 429, headers: { "retry-after": "30" } }),
       limiter,
+      metrics,
       baseUrl: BASE,
       tokenUrl: TOKEN_URL,
     });
@@ -100,7 +104,7 @@ describe("the metered fetch", () => {
 describe("the token endpoint's 429", () => {
   const clientOver = (service: ReturnType<typeof fakeService>, timeoutMs: number) => {
     const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES });
-    const fetch = meteredFetch({ fetch: service.fetch, limiter, baseUrl: BASE, tokenUrl: TOKEN_URL });
+    const fetch = meteredFetch({ fetch: service.fetch, limiter, metrics, baseUrl: BASE, tokenUrl: TOKEN_URL });
     const tokens = createTokenCache({ tokenUrl: TOKEN_URL, clientId: "dashboard", clientSecret: "s", fetch });
     return createUpstreamClient({ baseUrl: BASE, tokens, fetch, limiter, timeoutMs });
   };
