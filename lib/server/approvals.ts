@@ -7,6 +7,7 @@ import { problem, ProblemError } from "@/lib/spec";
 import type { SignedInUser } from "./auth/session";
 import { createOnce, createSpecOf } from "./creates";
 import { isUniqueViolation } from "./db";
+import { requestKey } from "./db/request-key";
 import type { ApprovalTable } from "./db/schema";
 import type { Runtime } from "./runtime";
 
@@ -26,6 +27,8 @@ export interface HoldRequest {
   body: Record<string, unknown> & { ref_id: string };
   valueUsd: string;
   rule: ApprovalRule;
+  /** The earlier create this one repeats, when the person confirmed asking again (for the audit trail). */
+  duplicateOf?: string | null;
 }
 
 type Row = Selectable<ApprovalTable>;
@@ -71,9 +74,49 @@ export async function requestApproval(rt: Runtime, user: SignedInUser, hold: Hol
     actor: user,
     ip,
     subject: row.id,
-    detail: { kind: row.kind, ref_id: row.ref_id, request: hold.body, value_usd: row.value_usd, rule: hold.rule },
+    detail: {
+      kind: row.kind,
+      ref_id: row.ref_id,
+      request: hold.body,
+      value_usd: row.value_usd,
+      rule: hold.rule,
+      ...(hold.duplicateOf ? { duplicate_of: hold.duplicateOf } : {}),
+    },
   });
   return announced(rt, await view(rt, row));
+}
+
+/** The approval a held ref_id asked for, if it was held. */
+export async function approvalOfRef(rt: Runtime, kind: CreateKind, refId: string): Promise<Approval | undefined> {
+  const row = await rt.db
+    .selectFrom("approvals")
+    .select("id")
+    .where("kind", "=", kind)
+    .where("ref_id", "=", refId)
+    .executeTakeFirst();
+  return row && getApproval(rt, row.id);
+}
+
+/**
+ * This person's held requests since `since` that repeat `request` (apart from its ref_id) and may
+ * still be sent (PENDING or APPROVED): for the duplicate check, which reads the journal for the rest.
+ */
+export async function heldRepeatsSince(
+  rt: Runtime,
+  filter: { kind: CreateKind; userEmail: string; profileId: string; request: unknown; since: Date },
+): Promise<{ ref_id: string; created_at: string }[]> {
+  const rows = await rt.db
+    .selectFrom("approvals")
+    .select(["ref_id", "created_at", "request_json"])
+    .where("requested_by", "=", filter.userEmail)
+    .where("created_at", ">=", filter.since.toISOString())
+    .where("kind", "=", filter.kind)
+    .where("profile_id", "=", filter.profileId)
+    .where("status", "in", ["PENDING", "APPROVED"])
+    .execute();
+  // A person holds few requests a minute: compared here rather than indexed.
+  const key = requestKey(filter.request);
+  return rows.filter((r) => requestKey(JSON.parse(r.request_json)) === key);
 }
 
 export async function getApproval(rt: Runtime, id: string): Promise<Approval> {

@@ -21,7 +21,7 @@ import {
   type OrderAmounts,
   type TickerPrices,
 } from "@/lib/spec/valuation";
-import { getApproval, requestApproval, type Approval } from "./approvals";
+import { requestApproval, type Approval } from "./approvals";
 import type { SignedInUser } from "./auth/session";
 import { currentPolicy } from "./policies";
 import type { Runtime } from "./runtime";
@@ -30,8 +30,8 @@ import type { Runtime } from "./runtime";
  * The desk's controls on a create, after its request is checked and before it is journaled:
  * the pre-trade limits (a 403 naming the limit and the figures), the price guard (a 428 until
  * the market's name is typed to confirm), and four eyes (held for approval: the caller answers
- * 202 with the approval). A held ref_id sent again answers its approval. (A ref_id already
- * journaled never reaches here: lib/server/creates.ts replays it.)
+ * 202 with the approval). (A ref_id already journaled or held never reaches here:
+ * lib/server/creates.ts answers it with its record or its approval.)
  */
 
 export interface ControlledCreate {
@@ -40,6 +40,8 @@ export interface ControlledCreate {
   body: Record<string, unknown> & { ref_id: string };
   /** The market's name, as typed by the person confirming an order past the price guard. */
   confirmedMarket?: string | null;
+  /** The earlier create this one repeats, when the person confirmed sending it again. */
+  duplicateOf?: string | null;
 }
 
 export type ControlsOutcome = { hold: Approval } | { send: { valueUsd: string } };
@@ -50,8 +52,6 @@ export async function applyControls(
   create: ControlledCreate,
   ip: string | null,
 ): Promise<ControlsOutcome> {
-  const held = await heldApproval(rt, create);
-  if (held) return { hold: held };
   const policy = await currentPolicy(rt.db);
   const { valueUsd, mids } = await valueOf(rt, create);
   if (create.kind === "order") {
@@ -64,16 +64,6 @@ export async function applyControls(
   if (!rule) return { send: { valueUsd } };
   const hold = await requestApproval(rt, user, { ...create, valueUsd, rule }, ip);
   return { hold };
-}
-
-async function heldApproval(rt: Runtime, create: ControlledCreate): Promise<Approval | undefined> {
-  const row = await rt.db
-    .selectFrom("approvals")
-    .select("id")
-    .where("kind", "=", create.kind)
-    .where("ref_id", "=", create.body.ref_id)
-    .executeTakeFirst();
-  return row && getApproval(rt, row.id);
 }
 
 /** The request's worth in USD at the service's mids; a 503 when the prices it needs are missing. */

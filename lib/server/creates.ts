@@ -24,6 +24,7 @@ import {
   type JournalEntry,
   type JournalKind,
 } from "./db/journal";
+import { approvalOfRef } from "./approvals";
 import { applyControls } from "./controls";
 import { checkForDuplicate, sameJson } from "./duplicates";
 import type { Runtime } from "./runtime";
@@ -71,19 +72,21 @@ export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: C
 
 /**
  * Through the desk's controls (lib/server/controls.ts): refused, held for approval (202), or
- * sent. A ref_id already journaled is a retry or replay of that create: createOnce answers it,
- * neither asked about nor checked again. Otherwise "You sent this 3 s ago. Send another?"
- * (lib/server/duplicates.ts) is asked of the person first, so an approver's later send of a
- * held request is never asked.
+ * sent. A ref_id already journaled or held is a retry or replay of that create: it is answered
+ * with its record (createOnce) or its approval, neither asked about nor checked again.
+ * Otherwise "You sent this 3 s ago. Send another?" (lib/server/duplicates.ts) is asked of the
+ * person first, so an approver's later send of a held request is never asked.
  */
 async function controlled(rt: Runtime, ctx: CreateContext, spec: CreateSpec): Promise<CreateResult> {
   const { kind, profileId, body } = spec;
   if (await journalEntryOf(rt.db, kind, body.ref_id)) return createOnce(rt, ctx.user, spec, ctx.ip);
+  const held = await approvalOfRef(rt, kind, body.ref_id);
+  if (held) return { status: 202, body: { approval: held } };
   const duplicateOf = await checkForDuplicate(rt, ctx.user, spec, ctx.confirmDuplicateOf ?? undefined);
   const controls = await applyControls(
     rt,
     ctx.user,
-    { kind, profileId, body, confirmedMarket: ctx.confirmedMarket },
+    { kind, profileId, body, confirmedMarket: ctx.confirmedMarket, duplicateOf },
     ctx.ip,
   );
   if ("hold" in controls) return { status: 202, body: { approval: controls.hold } };

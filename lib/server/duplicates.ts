@@ -2,6 +2,7 @@ import "server-only";
 import * as z from "zod";
 import { CONFIRM_DUPLICATE_HEADER, POSSIBLE_DUPLICATE_TYPE, type PreviousCreate } from "@/lib/duplicates";
 import { parseOr400 } from "@/lib/http";
+import type { CreateKind } from "@/lib/policy";
 import { can } from "@/lib/roles";
 import {
   createInternalTransferRequestSchema,
@@ -12,6 +13,7 @@ import {
   refIdSchema,
   type Problem,
 } from "@/lib/spec";
+import { approvalOfRef, heldRepeatsSince } from "./approvals";
 import type { SignedInUser } from "./auth/session";
 import {
   DuplicateJournalEntry,
@@ -19,16 +21,16 @@ import {
   listRepeatsSince,
   recordDeclined,
   type JournalEntry,
-  type JournalKind,
 } from "./db/journal";
-import { canonicalJson } from "./db/request-key";
+import { canonicalJson } from "./canonical-json";
 import type { Runtime } from "./runtime";
 
 /**
  * A second click, a second tab, Enter pressed twice: the same order or transfer sent again by
  * the same person moments later is almost always a mistake, and the service would make it
- * twice (a new ref_id is a new create). So before a create is journaled, the journal is asked
- * whether this person sent the same request (apart from its ref_id) within the window; if so,
+ * twice (a new ref_id is a new create). So before a create is journaled, the journal and the
+ * held requests are asked whether this person sent the same request (apart from its ref_id)
+ * within the window, sent or waiting for approval (two held twins could both be approved); if so,
  * the create is refused with a 409 that asks "Send another?" until the person answers:
  * "send another" is the Confirm-Duplicate header naming the earlier ref_id, "don't send" is a
  * 'declined' journal entry (declineDuplicate). Both answers are journaled.
@@ -39,7 +41,7 @@ export const DUPLICATE_WINDOW_MS = 60_000;
 
 /** The parts of a create the check reads. */
 export interface CreateToCheck {
-  kind: JournalKind;
+  kind: CreateKind;
   profileId: string;
   /** The validated request, ref_id included. */
   body: { ref_id: string };
@@ -57,23 +59,25 @@ export async function checkForDuplicate(
   confirmedOf: string | undefined,
   now = new Date(),
 ): Promise<string | null> {
-  const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
-  const repeats = await listRepeatsSince(rt.db, {
+  const filter = {
     kind: create.kind,
     userEmail: user.email,
     profileId: create.profileId,
     request: create.body,
-    since,
-  });
-  const twin = repeats.find((e) => e.ref_id !== create.body.ref_id);
+    since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
+  };
+  const [sent, held] = await Promise.all([listRepeatsSince(rt.db, filter), heldRepeatsSince(rt, filter)]);
+  const twin = [...sent, ...held]
+    .filter((e) => e.ref_id !== create.body.ref_id)
+    .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
   if (!twin) return null;
   // The newest repeat must be the one confirmed: a third tab's send since the question is asked about anew.
   if (confirmedOf === twin.ref_id) return twin.ref_id;
   throw new ProblemError(possibleDuplicate(twin, now));
 }
 
-/** The 409 that asks the question, naming the earlier create. */
-export function possibleDuplicate(previous: JournalEntry, now: Date): Problem {
+/** The 409 that asks the question, naming the earlier create (sent, or held for approval). */
+export function possibleDuplicate(previous: { ref_id: string; created_at: string }, now: Date): Problem {
   const secondsAgo = Math.max(1, Math.round((now.getTime() - Date.parse(previous.created_at)) / 1000));
   const meta: { previous: PreviousCreate; confirm_header: string } = {
     previous: { ref_id: previous.ref_id, created_at: previous.created_at, seconds_ago: secondsAgo },
@@ -122,8 +126,11 @@ export async function declineDuplicate(rt: Runtime, user: SignedInUser, input: u
       problem(400, "Bad Request", `${field}: required`, { errors: [{ field, message: "Required" }] }),
     );
   }
-  const earlier = await findByRefId(rt.db, answer.kind, answer.duplicate_of);
-  if (!earlier || earlier.user_email !== user.email) {
+  const [sent, held] = await Promise.all([
+    findByRefId(rt.db, answer.kind, answer.duplicate_of),
+    approvalOfRef(rt, answer.kind, answer.duplicate_of),
+  ]);
+  if ((sent?.user_email ?? held?.requested_by) !== user.email) {
     const detail = `You sent no ${answer.kind} with ref_id ${answer.duplicate_of}.`;
     throw new ProblemError(problem(404, "Not Found", detail));
   }

@@ -157,11 +157,11 @@ describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width)
 });
 
 describe("cancel", () => {
-  /** An open BUY order's row on the orders page, and its id. */
+  /** An open GTC BUY order's row on the orders page (never the GTT one left to expire), and its id. */
   async function openBuyRow(page: Page) {
     const rows = rowsOf(page, "Orders");
     await expectRows(rows, 25);
-    const row = rows.filter({ hasText: "OPEN" }).filter({ hasText: "BUY" }).first();
+    const row = rows.filter({ hasText: "OPEN" }).filter({ hasText: "BUY" }).filter({ hasText: "GTC" }).first();
     const id = (await row.locator(".font-mono[title]").getAttribute("title"))!;
     return { id, row: rows.filter({ has: page.locator(`[title="${id}"]`) }) };
   }
@@ -180,6 +180,13 @@ describe("cancel", () => {
     await route.continue().catch(() => undefined); // the page may be closed by then
   };
   const list = (url: URL) => url.pathname === "/api/orders";
+
+  /** How many times the page has opened its live stream. */
+  function countStreams(page: Page) {
+    let opened = 0;
+    page.on("request", (r) => void (new URL(r.url()).pathname === "/api/events" && opened++));
+    return { opened: () => opened };
+  }
 
   it("with the live stream down: shows Cancelling… until the list's next read has the new status, then CANCELLED", async () => {
     const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
@@ -207,7 +214,18 @@ describe("cancel", () => {
 
   it("with the live stream up: the row shows CANCELLED as soon as the service acknowledges, no list read needed", async () => {
     const page = await pageAs("trader@example.com", WIDTHS.desk);
+    const streams = countStreams(page);
     const { id, row } = await openBuyRow(page);
+    // The stream is up and stays on its URL (it opens again when what the page shows changes,
+    // and an event in that gap would be read from the held list).
+    await expect
+      .poll(async () => {
+        const before = streams.opened();
+        await new Promise((r) => setTimeout(r, 1000));
+        const status = await page.getByTestId("live-status").getAttribute("data-status");
+        return status === "up" && streams.opened() === before;
+      })
+      .toBe(true);
     // Any read of the list now takes 20 s: the new status can only come pushed.
     await page.route(list, holdList(20_000));
     await cancel(page, id, row);

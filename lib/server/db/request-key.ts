@@ -1,20 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-
-/** JSON with every object's keys sorted: equal values give equal text, whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : typeof v === "object" && v !== null
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(canonical(value));
-}
+import { canonicalJson } from "../canonical-json";
 
 /**
  * What two creates that repeat each other share: the request apart from its ref_id, hashed.

@@ -307,6 +307,50 @@ describe("a create that repeats one the same person sent moments ago", () => {
   });
 });
 
+describe("a create that repeats one held for approval", () => {
+  const ops: SignedInUser = { email: "ops@example.com", name: "Oakley Ops", role: "ops" };
+  const asOps = { user: ops, ip: null };
+  // 20,000 USD: over the default policy's 10,000 USD, so held for an approver.
+  const big = { from_profile_id: "treasury", to_profile_id: "settlement", asset: "USD", amount: "20000" };
+  const problemOf = (promise: Promise<unknown>) => promise.then(() => undefined).catch((e) => e.problem);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("is asked about as a sent one is: two held twins could both be approved", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-23T17:04:25.000Z") });
+    const { runtime, posted } = await setUp([() => ({ body: {} })]);
+    expect(await createInternalTransfer(runtime, { ...big, ref_id: "held-1" }, asOps)).toMatchObject({ status: 202 });
+    vi.setSystemTime(new Date("2026-11-23T17:04:27.000Z"));
+    const asked = await problemOf(createInternalTransfer(runtime, { ...big, ref_id: "held-2" }, asOps));
+    expect(asked).toMatchObject({
+      status: 409,
+      detail: "You sent this 2 s ago. Send another?",
+      meta: { previous: { ref_id: "held-1", seconds_ago: 2 } },
+    });
+    // A retry of the held ref_id is answered with its approval, never asked about.
+    const retried = await createInternalTransfer(runtime, { ...big, ref_id: "held-1" }, asOps);
+    expect(retried).toMatchObject({
+      status: 202,
+      body: { approval: { status: "PENDING", request: { ref_id: "held-1" } } },
+    });
+    // "Send another" holds a second request; "Don't send" about a third is journaled, naming the second.
+    const again = await createInternalTransfer(
+      runtime,
+      { ...big, ref_id: "held-2" },
+      { ...asOps, confirmDuplicateOf: "held-1" },
+    );
+    expect(again).toMatchObject({ status: 202, body: { approval: { request: { ref_id: "held-2" } } } });
+    const declined = await declineDuplicate(runtime, ops, {
+      kind: "transfer",
+      request: { ...big, ref_id: "held-3" },
+      duplicate_of: "held-2",
+    });
+    expect(declined).toMatchObject({ status: "declined", ref_id: "held-3", duplicate_of: "held-2" });
+    expect(posted()).toHaveLength(0);
+  });
+});
+
 describe("declineDuplicate", () => {
   const sendAll = (req: { body?: unknown }) => ({ body: orderRecord((req.body as { ref_id: string }).ref_id) });
   const answer = (ref: string, duplicateOf = "first") => ({
