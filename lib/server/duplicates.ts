@@ -15,13 +15,7 @@ import {
 } from "@/lib/spec";
 import { approvalOfRef, heldRepeatsSince } from "./approvals";
 import type { SignedInUser } from "./auth/session";
-import {
-  DuplicateJournalEntry,
-  findByRefId,
-  listRepeatsSince,
-  recordDeclined,
-  type JournalEntry,
-} from "./db/journal";
+import { DuplicateJournalEntry, findByRefId, listRepeatsSince, recordDeclined, type JournalEntry } from "./db/journal";
 import { canonicalJson } from "./canonical-json";
 import type { Runtime } from "./runtime";
 
