@@ -77,6 +77,7 @@ async function valueOf(rt: Runtime, create: ControlledCreate) {
           ...marketsToValue(MARKET_DETAILS[body.market as Market].base_asset),
         ]
       : marketsToValue(body.asset!);
+  if (create.kind === "transfer" && body.asset !== "USD" && markets.length === 0) throw unpricedAsset(body.asset!);
   const mids = await pricesOf(rt, markets);
   const valueUsd =
     create.kind === "order"
@@ -90,6 +91,12 @@ async function valueOf(rt: Runtime, create: ControlledCreate) {
     );
   }
   return { valueUsd, mids };
+}
+
+/** An asset no market of the service prices in USD: the controls cannot weigh it, so it is refused, not let through. */
+function unpricedAsset(asset: string): ProblemError {
+  const message = `Asset ${asset} has no market at the service that prices it in USD, so the desk's controls cannot value it`;
+  return new ProblemError(problem(400, "Bad Request", `asset: ${message}`, { errors: [{ field: "asset", message }] }));
 }
 
 async function pricesOf(rt: Runtime, markets: readonly Market[]): Promise<Mids> {

@@ -79,6 +79,35 @@ describe("the desk's controls on a create", () => {
     expect(sent()).toBe(1);
   });
 
+  it("refuses a transfer of an asset no market prices in USD, on its field, and a missing price as a 503", async () => {
+    const { runtime, sent } = await setUp();
+    const transfer = (asset: string, ref: string) => ({
+      from_profile_id: "treasury",
+      to_profile_id: "settlement",
+      asset,
+      amount: "1",
+      ref_id: ref,
+    });
+    expect(
+      await problemOf(createInternalTransfer(runtime, transfer("XYZ", "t-xyz"), { user: ops, ip: null })),
+    ).toMatchObject({
+      status: 400,
+      meta: {
+        errors: [
+          { field: "asset", message: expect.stringContaining("no market at the service that prices it in USD") },
+        ],
+      },
+    });
+    // ETH has its market, but this service quotes no ETHUSD: a passing want of a price, not a bad request.
+    expect(
+      await problemOf(createInternalTransfer(runtime, transfer("ETH", "t-eth"), { user: ops, ip: null })),
+    ).toMatchObject({
+      status: 503,
+      title: "Price Unavailable",
+    });
+    expect(sent()).toBe(0);
+  });
+
   it("refuses an order past the role's limit, naming the limit and the figures", async () => {
     const policy: Policy = {
       ...DEFAULT_POLICY,
