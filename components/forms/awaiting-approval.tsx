@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import type { Approval } from "@/lib/approval";
 import { api, problemOf } from "@/lib/client/api";
-import { approvalKeys } from "@/lib/client/approvals";
+import { approvalKeys, timeLeft } from "@/lib/client/approvals";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";
 import { Button } from "../ui/button";
@@ -110,13 +110,11 @@ function Countdown({ until }: { until: string }) {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  const left = Math.max(0, Math.floor((Date.parse(until) - now) / 1000));
-  const hms = [Math.floor(left / 3600), Math.floor(left / 60) % 60, left % 60]
-    .map((n, i) => (i === 0 ? String(n) : String(n).padStart(2, "0")))
-    .join(":");
+  // The Approvals page's words for the same countdown.
+  const left = timeLeft(Date.parse(until) - now);
   return (
     <span className="text-xs text-ink-muted" data-testid="approval-countdown">
-      expires in {hms} (<Time iso={until} />)
+      {left === "expired" ? "expired" : `expires in ${left}`} (<Time iso={until} />)
     </span>
   );
 }
