@@ -20,7 +20,15 @@ export interface PreviousCreate {
   ref_id: string;
   created_at: string;
   seconds_ago: number;
+  /** True when it was held for approval, not sent (yet). */
+  held?: boolean;
 }
+
+/** The question, in the same words on the back end's problem and in the forms. */
+export const repeatQuestion = (previous: PreviousCreate): string =>
+  previous.held
+    ? `You asked for this ${previous.seconds_ago} s ago; it awaits approval. Send another?`
+    : `You sent this ${previous.seconds_ago} s ago. Send another?`;
 
 /** The earlier create a possible-duplicate problem names, or undefined for any other problem. */
 export function previousCreateOf(problem: Problem): PreviousCreate | undefined {

@@ -34,7 +34,7 @@ export function ReviewPanel({
   sentence,
   details,
   ask,
-  secondsAgo,
+  repeatQuestion,
   guard,
   controls,
   pending,
@@ -48,8 +48,8 @@ export function ReviewPanel({
   /** Exact values under the sentence: the ref_id, a GTT expiry's 13 digits. */
   details: [string, string | undefined][];
   ask: ReviewAsk;
-  /** For "repeat": how long ago the same create was sent. */
-  secondsAgo?: number;
+  /** For "repeat": "You sent this 3 s ago. Send another?" */
+  repeatQuestion?: string;
   /** For "guard": the price guard's figures and the market to type. */
   guard?: PriceGuard | null;
   /** The desk's controls and what they value: the note of its worth and whether it needs approval. */
@@ -126,7 +126,7 @@ export function ReviewPanel({
       )}
       {ask === "repeat" && (
         <p role="alert" data-testid="repeat-question" className="text-sm font-semibold text-warn">
-          You sent this {secondsAgo} s ago. Send another?
+          {repeatQuestion}
         </p>
       )}
       <div className="flex flex-wrap gap-2">

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
 import { isHeld, type Approval, type Held } from "@/lib/approval";
 import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
-import { CONFIRM_DUPLICATE_HEADER, previousCreateOf, type PreviousCreate } from "@/lib/duplicates";
+import { CONFIRM_DUPLICATE_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/duplicates";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/ref-id";
 import { problemOf } from "@/lib/client/api";
@@ -199,7 +199,7 @@ export function useCreateFlow<
     problem,
     pending: mutation.isPending,
     ask,
-    secondsAgo: repeat?.seconds_ago,
+    repeatQuestion: repeat ? repeatQuestion(repeat) : undefined,
     reviewKey,
     openReview,
     confirm: ask === "repeat" ? sendAnother : confirm,

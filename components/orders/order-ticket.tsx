@@ -122,7 +122,7 @@ export function OrderTicket({ controls, controlsLine }: { controls: FormControls
                 ["expiration_date", review.expiration_date],
               ]}
               ask={flow.ask}
-              secondsAgo={flow.secondsAgo}
+              repeatQuestion={flow.repeatQuestion}
               guard={flow.guard}
               controls={{ rules: controls, valued: { kind: "order", order: review } }}
               pending={flow.pending}

@@ -147,7 +147,7 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
               sentence={describeTransfer(flow.review.request, namesOf(flow.review.request))}
               details={[["ref_id", flow.review.request.ref_id]]}
               ask={flow.ask}
-              secondsAgo={flow.secondsAgo}
+              repeatQuestion={flow.repeatQuestion}
               controls={{
                 rules: controls,
                 valued: { kind: "transfer", amount: flow.review.request.amount, asset: flow.review.request.asset },

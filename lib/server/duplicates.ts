@@ -1,6 +1,11 @@
 import "server-only";
 import * as z from "zod";
-import { CONFIRM_DUPLICATE_HEADER, POSSIBLE_DUPLICATE_TYPE, type PreviousCreate } from "@/lib/duplicates";
+import {
+  CONFIRM_DUPLICATE_HEADER,
+  POSSIBLE_DUPLICATE_TYPE,
+  repeatQuestion,
+  type PreviousCreate,
+} from "@/lib/duplicates";
 import { parseOr400 } from "@/lib/http";
 import type { CreateKind } from "@/lib/policy";
 import { can } from "@/lib/roles";
@@ -61,7 +66,7 @@ export async function checkForDuplicate(
     since: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
   };
   const [sent, held] = await Promise.all([listRepeatsSince(rt.db, filter), heldRepeatsSince(rt, filter)]);
-  const twin = [...sent, ...held]
+  const twin = [...sent, ...held.map((h) => ({ ...h, held: true }))]
     .filter((e) => e.ref_id !== create.body.ref_id)
     .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
   if (!twin) return null;
@@ -71,17 +76,25 @@ export async function checkForDuplicate(
 }
 
 /** The 409 that asks the question, naming the earlier create (sent, or held for approval). */
-export function possibleDuplicate(previous: { ref_id: string; created_at: string }, now: Date): Problem {
+export function possibleDuplicate(
+  previous: { ref_id: string; created_at: string; held?: boolean },
+  now: Date,
+): Problem {
   const secondsAgo = Math.max(1, Math.round((now.getTime() - Date.parse(previous.created_at)) / 1000));
   const meta: { previous: PreviousCreate; confirm_header: string } = {
-    previous: { ref_id: previous.ref_id, created_at: previous.created_at, seconds_ago: secondsAgo },
+    previous: {
+      ref_id: previous.ref_id,
+      created_at: previous.created_at,
+      seconds_ago: secondsAgo,
+      ...(previous.held ? { held: true } : {}),
+    },
     confirm_header: CONFIRM_DUPLICATE_HEADER,
   };
   return {
     type: POSSIBLE_DUPLICATE_TYPE,
     title: "Possible Duplicate",
     status: 409,
-    detail: `You sent this ${secondsAgo} s ago. Send another?`,
+    detail: repeatQuestion(meta.previous),
     meta,
   };
 }

@@ -325,8 +325,8 @@ describe("a create that repeats one held for approval", () => {
     const asked = await problemOf(createInternalTransfer(runtime, { ...big, ref_id: "held-2" }, asOps));
     expect(asked).toMatchObject({
       status: 409,
-      detail: "You sent this 2 s ago. Send another?",
-      meta: { previous: { ref_id: "held-1", seconds_ago: 2 } },
+      detail: "You asked for this 2 s ago; it awaits approval. Send another?",
+      meta: { previous: { ref_id: "held-1", seconds_ago: 2, held: true } },
     });
     // A retry of the held ref_id is answered with its approval, never asked about.
     const retried = await createInternalTransfer(runtime, { ...big, ref_id: "held-1" }, asOps);
