@@ -13,6 +13,7 @@ import {
   type Approval,
   type ApprovalStatus,
 } from "@/lib/client/approvals";
+import { pollWhileDown } from "@/lib/client/live-status";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
 import type { Role } from "@/lib/roles";
 import { ApprovalCard } from "./approval-card";
@@ -37,7 +38,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
   const list = useQuery({
     queryKey: approvalKeys.list(status),
     queryFn: ({ signal }) => fetchApprovals(status, signal),
-    refetchInterval: FEED_EVERY_MS,
+    refetchInterval: pollWhileDown(FEED_EVERY_MS),
   });
   const everyone = seesEveryRequest(role);
   const items = list.data?.filter((a) => everyone || a.requested_by === email);

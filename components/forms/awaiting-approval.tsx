@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import type { Approval } from "@/lib/approval";
 import { api, problemOf } from "@/lib/client/api";
 import { approvalKeys, timeLeft } from "@/lib/client/approvals";
+import { streamUp } from "@/lib/client/live-status";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";
 import { Button } from "../ui/button";
@@ -74,7 +75,7 @@ function useFollowApproval(held: Approval): Approval {
     queryKey: approvalKeys.one(held.id),
     queryFn: () => api<{ approval: Approval }>(`/api/approvals/${encodeURIComponent(held.id)}`).then((r) => r.approval),
     initialData: held,
-    refetchInterval: (q) => (q.state.data && isSettled(q.state.data) ? false : 2_000),
+    refetchInterval: (q) => (streamUp() || (q.state.data && isSettled(q.state.data)) ? false : 2_000),
   });
   return data;
 }

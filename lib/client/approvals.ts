@@ -4,12 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import type { Approval, ApprovalStatus } from "@/lib/approval";
 import { can, type Role } from "@/lib/roles";
 import { api, query } from "./api";
+import { pollWhileDown } from "./live-status";
 
 /**
- * Held creates (four eyes) as GET /api/approvals answers them, and the one poll every screen
- * shares for the navigation's count and the notices: one request every few seconds per
- * browser tab however many components read it. Server-sent events can replace `useApprovalFeed`
- * without touching its readers.
+ * Held creates (four eyes) as GET /api/approvals answers them, and the one feed every screen
+ * shares for the navigation's count and the notices. The live stream's `approval` events make
+ * every approvals query read again (lib/client/live-events.ts); they poll only while it is down.
  */
 
 export { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from "@/lib/approval";
@@ -26,12 +26,12 @@ export const FEED_EVERY_MS = 5_000;
 export const fetchApprovals = (status?: ApprovalStatus, signal?: AbortSignal) =>
   api<{ items: Approval[] }>(`/api/approvals${query({ status })}`, { signal }).then((r) => r.items);
 
-/** The latest requests of every status, polled: what the count and the notices read. */
+/** The latest requests of every status: what the count and the notices read. */
 export function useApprovalFeed() {
   return useQuery({
     queryKey: approvalKeys.feed,
     queryFn: ({ signal }) => fetchApprovals(undefined, signal),
-    refetchInterval: FEED_EVERY_MS,
+    refetchInterval: pollWhileDown(FEED_EVERY_MS),
     refetchIntervalInBackground: true,
   });
 }

@@ -50,32 +50,37 @@ describe("live updates in two browsers", () => {
     expect(Date.now() - placed.at).toBeLessThan(2_500);
   });
 
-  it("says Reconnecting and polls while the stream is down, and stops polling once it is up", async () => {
+  it("says Reconnecting and polls while the stream is down (ticker, approvals), and stops polling once it is up", async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     let blocked = true;
     await page.route("**/api/events**", (route) => (blocked ? route.abort() : route.continue()));
-    const tickerReads: number[] = [];
+    // The ticker (streamed) and the approvals feed (read again on each approval event).
+    const reads = { ticker: [] as number[], approvals: [] as number[] };
     page.on("request", (r) => {
-      if (/\/api\/v2\/markets\/[^/]+\/ticker/.test(r.url())) tickerReads.push(Date.now());
+      const path = new URL(r.url()).pathname;
+      if (/^\/api\/v2\/markets\/[^/]+\/ticker$/.test(path)) reads.ticker.push(Date.now());
+      if (path === "/api/approvals") reads.approvals.push(Date.now());
     });
-    const since = (t: number) => tickerReads.filter((at) => at >= t).length;
+    const since = (t: number, of: keyof typeof reads = "ticker") => reads[of].filter((at) => at >= t).length;
     await signInAs(page, app.url, "trader@example.com");
     const status = page.getByTestId("live-status");
 
     await expect.poll(() => status.getAttribute("data-status"), { timeout: 10_000 }).toBe("down");
     expect(await status.textContent()).toContain("Reconnecting");
     const down = Date.now();
-    await new Promise((r) => setTimeout(r, 5_000));
+    await new Promise((r) => setTimeout(r, 6_000));
     expect(since(down)).toBeGreaterThanOrEqual(2);
+    expect(since(down, "approvals")).toBeGreaterThanOrEqual(1);
 
     blocked = false;
     await expect.poll(() => status.getAttribute("data-status"), { timeout: 15_000 }).toBe("up");
     expect(await status.textContent()).not.toContain("Reconnecting");
     await new Promise((r) => setTimeout(r, 2_500));
     const up = Date.now();
-    await new Promise((r) => setTimeout(r, 5_000));
+    await new Promise((r) => setTimeout(r, 6_000));
     expect(since(up)).toBe(0);
+    expect(since(up, "approvals")).toBe(0);
     await context.close();
   });
 });
