@@ -94,26 +94,21 @@ describe("single sign-on through an OpenID provider", () => {
     await page.close();
   });
 
-  it("refuses an identity with no role claim, saying so on the sign-in page", async () => {
-    const page = await signInWithSso("rolf");
+  it.each([
+    { case: "with no role claim", login: "rolf", shown: "no dashboard role", reason: "no known role" },
+    {
+      case: "whose email the provider has not verified, even with a role",
+      login: "vera",
+      shown: "verified email address",
+      reason: "the ID token's email is not verified",
+    },
+  ])("refuses an identity $case, saying why on the sign-in page and in the audit trail", async (c) => {
+    const page = await signInWithSso(c.login);
     expect(new URL(page.url()).pathname).toBe("/signin");
-    await expect(page.locator("#signin-error").textContent()).resolves.toContain("no dashboard role");
-    expect((await page.context().cookies()).some((c) => c.name.endsWith("session-token"))).toBe(false);
-    const refusal = (await signInAudit()).find((e) => e.subject === "rolf@corp.example");
-    expect(refusal).toMatchObject({ action: "sign-in.failed", detail: { provider: "oidc", reason: "no known role" } });
-    await page.close();
-  });
-
-  it("refuses an identity whose email the provider has not verified, even with a role", async () => {
-    const page = await signInWithSso("vera");
-    expect(new URL(page.url()).pathname).toBe("/signin");
-    await expect(page.locator("#signin-error").textContent()).resolves.toContain("verified email address");
-    expect((await page.context().cookies()).some((c) => c.name.endsWith("session-token"))).toBe(false);
-    const refusal = (await signInAudit()).find((e) => e.subject === "vera@corp.example");
-    expect(refusal).toMatchObject({
-      action: "sign-in.failed",
-      detail: { provider: "oidc", reason: "the ID token's email is not verified" },
-    });
+    await expect(page.locator("#signin-error").textContent()).resolves.toContain(c.shown);
+    expect((await page.context().cookies()).some((cookie) => cookie.name.endsWith("session-token"))).toBe(false);
+    const refusal = (await signInAudit()).find((e) => e.subject === String(ACCOUNTS[c.login]!.email));
+    expect(refusal).toMatchObject({ action: "sign-in.failed", detail: { provider: "oidc", reason: c.reason } });
     await page.close();
   });
 });

@@ -181,6 +181,9 @@ describe("cancel", () => {
   };
   const list = (url: URL) => url.pathname === "/api/orders";
 
+  /** A row's Cancel buttons, its confirm step's included: none once it is cancelled. */
+  const cancelButtons = (row: Locator) => row.getByRole("button").filter({ hasText: /Cancel/ });
+
   /** How many times the page has opened its live stream. */
   function countStreams(page: Page) {
     let opened = 0;
@@ -203,12 +206,7 @@ describe("cancel", () => {
     await expect.poll(() => row.getByRole("button", { name: "Cancelling…" }).count()).toBe(1);
     await page.unroute(list);
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
-    expect(
-      await row
-        .getByRole("button")
-        .filter({ hasText: /Cancel/ })
-        .count(),
-    ).toBe(0);
+    expect(await cancelButtons(row).count()).toBe(0);
     await page.close();
   });
 
@@ -230,12 +228,7 @@ describe("cancel", () => {
     await page.route(list, holdList(20_000));
     await cancel(page, id, row);
     await expect.poll(() => row.textContent(), { timeout: 3_000 }).toMatch(/CANCELLED/);
-    expect(
-      await row
-        .getByRole("button")
-        .filter({ hasText: /Cancel/ })
-        .count(),
-    ).toBe(0);
+    expect(await cancelButtons(row).count()).toBe(0);
     await page.close();
   });
 });

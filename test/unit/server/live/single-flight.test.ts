@@ -57,22 +57,30 @@ describe("singleFlight", () => {
   });
 });
 
+/** A service behind singleFlight keeping market data as the back end does; `answer` is the nth call's body. */
+function keepingService(answer: (n: number) => unknown, delayMs = 0) {
+  const calls: string[] = [];
+  const client = singleFlight(
+    {
+      async request(request) {
+        calls.push(`${request.method} ${request.path}`);
+        const n = calls.length;
+        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+        return { status: 200, body: answer(n), headers: new Headers() };
+      },
+    },
+    { keepMs: marketDataKeep },
+  );
+  return { calls, client };
+}
+
 describe("singleFlight keeping market data", () => {
   const book = { method: "GET" as const, path: "/markets/BTCUSD/order-book" };
 
   it("shares a book answered less than a screen's poll period ago, then calls again", async () => {
     vi.useFakeTimers();
     try {
-      const calls: string[] = [];
-      const client = singleFlight(
-        {
-          async request(request) {
-            calls.push(request.path);
-            return { status: 200, body: { bids: [[String(calls.length)]] }, headers: new Headers() };
-          },
-        },
-        { keepMs: marketDataKeep },
-      );
+      const { calls, client } = keepingService((n) => ({ bids: [[String(n)]] }));
       const first = await client.request(book);
       (first.body as { bids: unknown[] }).bids.length = 0; // a caller that changes what it got
       await vi.advanceTimersByTimeAsync(MARKET_POLL_MS["order-book"] - 200);
@@ -91,17 +99,7 @@ describe("singleFlight keeping market data", () => {
   it("gives a fresh read (a create's price) its own call, which the screens after it then share", async () => {
     vi.useFakeTimers();
     try {
-      const calls: string[] = [];
-      const client = singleFlight(
-        {
-          async request(request) {
-            calls.push(request.path);
-            await new Promise((r) => setTimeout(r, 10));
-            return { status: 200, body: { bid: String(calls.length) }, headers: new Headers() };
-          },
-        },
-        { keepMs: marketDataKeep },
-      );
+      const { calls, client } = keepingService((n) => ({ bid: String(n) }), 10);
       const ticker = { method: "GET" as const, path: "/markets/BTCUSD/ticker" };
       const screen = client.request(ticker);
       // Still on its way: a fresh read joins it.
@@ -124,16 +122,7 @@ describe("singleFlight keeping market data", () => {
   });
 
   it("hands out nothing shared before a write once the write is answered", async () => {
-    const calls: string[] = [];
-    const client = singleFlight(
-      {
-        async request(request) {
-          calls.push(`${request.method} ${request.path}`);
-          return { status: 200, body: { n: calls.length }, headers: new Headers() };
-        },
-      },
-      { keepMs: marketDataKeep },
-    );
+    const { calls, client } = keepingService((n) => ({ n }));
     const ticker = { method: "GET" as const, path: "/markets/BTCUSD/ticker" };
     expect((await client.request(ticker)).body).toEqual({ n: 1 });
     expect((await client.request(ticker)).body).toEqual({ n: 1 }); // kept
