@@ -51,6 +51,12 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   allowedDevOrigins: isDev ? devOrigins() : [],
   poweredByHeader: false,
+  // `npm run build` also writes .next/standalone: the server and the node_modules it needs,
+  // native better-sqlite3 and pg included, shippable alone (README: "One folder to ship").
+  output: "standalone",
+  // No next/image here: the image optimizer's sharp (libvips, about 20 MB) stays out of that folder.
+  // "next-server" is the key Next matches for its own server's trace (next/dist/build/collect-build-traces.js).
+  outputFileTracingExcludes: { "next-server": ["**/node_modules/sharp/**/*", "**/node_modules/@img/**/*"] },
   // The build checks the app's own code; `npm run typecheck` checks everything, tests included.
   typescript: { tsconfigPath: "tsconfig.build.json" },
   // Native and server-only packages stay out of the bundle and load from node_modules.
