@@ -1,6 +1,8 @@
 // @ts-check
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- Next loads this file as CommonJS.
 const { networkInterfaces } = require("node:os");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above.
+const { PHASE_PRODUCTION_BUILD } = require("next/constants");
 
 const isDev = process.env.NODE_ENV !== "production";
 
@@ -51,9 +53,6 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   allowedDevOrigins: isDev ? devOrigins() : [],
   poweredByHeader: false,
-  // `npm run build` also writes .next/standalone: the server and the node_modules it needs,
-  // native better-sqlite3 and pg included, shippable alone (README: "One folder to ship").
-  output: "standalone",
   // No next/image here: the image optimizer's sharp (libvips, about 20 MB) stays out of that folder.
   // "next-server" is the key Next matches for its own server's trace (next/dist/build/collect-build-traces.js).
   outputFileTracingExcludes: { "next-server": ["**/node_modules/sharp/**/*", "**/node_modules/@img/**/*"] },
@@ -71,4 +70,10 @@ const nextConfig = {
   },
 };
 
-module.exports = nextConfig;
+/**
+ * The build also writes .next/standalone: the server and the node_modules it needs, native
+ * better-sqlite3 and pg included, shippable alone (README: "One folder to ship"). Set for the
+ * build only: `next start` serves the same build but warns when it sees the setting.
+ * @param {string} phase
+ */
+module.exports = (phase) => ({ ...nextConfig, output: phase === PHASE_PRODUCTION_BUILD ? "standalone" : undefined });
