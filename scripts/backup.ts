@@ -4,6 +4,7 @@
  * new directory. Reads DATA_DIR and DATABASE_URL as the dashboard does; with PostgreSQL the
  * dashboard's tables are dumped with pg_dump instead (README: "Backups").
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BackupRefused, takeBackup } from "@/lib/server/backup";
 import { parseEnv } from "@/lib/server/env-schema";
@@ -15,7 +16,7 @@ async function main() {
   const postgres = Boolean(env.DATABASE_URL);
   const manifest = await takeBackup({ dataDir: env.DATA_DIR, target: positionals[0]!, postgres });
   for (const file of manifest.files) console.log(`${file.name.padEnd(14)} ${file.bytes} bytes  sha256 ${file.sha256}`);
-  console.log(`backup of ${env.DATA_DIR} written to ${positionals[0]} (${manifest.finished_at})`);
+  console.log(`backup of ${resolve(env.DATA_DIR)} written to ${resolve(positionals[0]!)} (${manifest.finished_at})`);
   if (manifest.migration) console.log(`dashboard.db at migration ${manifest.migration}`);
   if (postgres) console.log("The dashboard's tables are in PostgreSQL: dump them with pg_dump (README: Backups).");
 }

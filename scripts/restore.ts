@@ -3,6 +3,7 @@
  * while the dashboard is stopped. Refuses while it runs on that DATA_DIR, and when DATA_DIR
  * already holds data unless --force (then DATA_DIR holds exactly the backup).
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BackupRefused, restoreBackup } from "@/lib/server/backup";
 import { parseEnv } from "@/lib/server/env-schema";
@@ -16,7 +17,7 @@ function main() {
   const env = parseEnv(process.env);
   const postgres = Boolean(env.DATABASE_URL);
   const manifest = restoreBackup({ source: positionals[0]!, dataDir: env.DATA_DIR, force: values.force, postgres });
-  console.log(`restored ${manifest.files.map((f) => f.name).join(", ")} into ${env.DATA_DIR}`);
+  console.log(`restored ${manifest.files.map((f) => f.name).join(", ")} into ${resolve(env.DATA_DIR)}`);
   console.log(`(backup taken ${manifest.started_at} to ${manifest.finished_at})`);
   for (const [file, variable] of [
     ["auth-secret", "NEXTAUTH_SECRET"],
