@@ -1,6 +1,8 @@
 // @ts-check
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- Next loads this file as CommonJS.
 const { networkInterfaces } = require("node:os");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above.
+const { PHASE_PRODUCTION_BUILD } = require("next/constants");
 
 const isDev = process.env.NODE_ENV !== "production";
 
@@ -51,6 +53,9 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   allowedDevOrigins: isDev ? devOrigins() : [],
   poweredByHeader: false,
+  // No next/image here: the image optimizer's sharp (libvips, about 20 MB) stays out of that folder.
+  // "next-server" is the key Next matches for its own server's trace (next/dist/build/collect-build-traces.js).
+  outputFileTracingExcludes: { "next-server": ["**/node_modules/sharp/**/*", "**/node_modules/@img/**/*"] },
   // The build checks the app's own code; `npm run typecheck` checks everything, tests included.
   typescript: { tsconfigPath: "tsconfig.build.json" },
   // Native and server-only packages stay out of the bundle and load from node_modules.
@@ -65,4 +70,10 @@ const nextConfig = {
   },
 };
 
-module.exports = nextConfig;
+/**
+ * The build also writes .next/standalone: the server and the node_modules it needs, native
+ * better-sqlite3 and pg included, shippable alone (README: "One folder to ship"). Set for the
+ * build only: `next start` serves the same build but warns when it sees the setting.
+ * @param {string} phase
+ */
+module.exports = (phase) => ({ ...nextConfig, output: phase === PHASE_PRODUCTION_BUILD ? "standalone" : undefined });

@@ -29,20 +29,32 @@ export interface AppServer {
   dispose(): Promise<void>;
 }
 
+/** How the app is started: `next start` in the repository, or another server script in its own folder. */
+export interface Launch {
+  cwd: string;
+  args: string[];
+}
+
 /**
  * The built dashboard (`next start`) with its embedded sandbox, on a free port and its
  * own data directory, exactly as `npm start` runs it. Needs `npm run build` first.
+ * `launch` runs something else instead (the standalone folder's `node server.js`).
  */
-export async function startApp(env: Record<string, string> = {}, dataDir?: string): Promise<AppServer> {
-  if (!existsSync(".next/BUILD_ID"))
+export async function startApp(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  launch?: Launch,
+): Promise<AppServer> {
+  if (!launch && !existsSync(".next/BUILD_ID"))
     throw new Error("No production build: run `npm run build` before the integration tests.");
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "dashboard-test-"));
   let output = "";
   const child = spawn(
     process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    launch?.args ?? ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
     {
+      cwd: launch?.cwd,
       env: {
         ...process.env,
         NODE_ENV: "production",

@@ -179,3 +179,6 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
+
+/** The migrations this build knows, in the order they run: a database migrated past them came from a newer build. */
+export const knownMigrations = (): string[] => Object.keys(migrations).sort();

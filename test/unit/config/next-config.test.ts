@@ -1,15 +1,22 @@
 import { createRequire } from "node:module";
 import { networkInterfaces } from "node:os";
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from "next/constants";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const require = createRequire(import.meta.url);
 const configPath = require.resolve("../../../next.config.js");
 
-/** next.config.js as `next dev` would load it with these variables. */
-function loadConfig(env: Record<string, string>): { allowedDevOrigins?: string[]; distDir?: string } {
+interface Config {
+  allowedDevOrigins?: string[];
+  distDir?: string;
+  output?: string;
+}
+
+/** next.config.js as `next dev` (or the command of `phase`) would load it with these variables. */
+function loadConfig(env: Record<string, string>, phase = PHASE_DEVELOPMENT_SERVER): Config {
   for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
   delete require.cache[configPath];
-  return require(configPath);
+  return (require(configPath) as (phase: string) => Config)(phase);
 }
 
 afterEach(() => {
@@ -43,5 +50,12 @@ describe("next.config.js in development", () => {
   it("builds into NEXT_DIST_DIR when it is set, .next otherwise", () => {
     expect(loadConfig({ NEXT_DIST_DIR: ".next/test-dev" }).distDir).toBe(".next/test-dev");
     expect(loadConfig({ NEXT_DIST_DIR: "" }).distDir).toBe(".next");
+  });
+});
+
+describe("next.config.js in production", () => {
+  it("writes the standalone folder when building, and leaves next start as it was (no warning)", () => {
+    expect(loadConfig({}, PHASE_PRODUCTION_BUILD).output).toBe("standalone");
+    expect(loadConfig({}, PHASE_PRODUCTION_SERVER).output).toBeUndefined();
   });
 });
