@@ -13,6 +13,8 @@ export interface SandboxConfig {
   marketMaker: boolean;
   seed: string;
   transferSettleMillis: number;
+  /** Delay between an acknowledged Cancel Order and the order becoming CANCELLED (0: at once). */
+  cancelSettleMillis: number;
 }
 
 /** The variables of the dashboard's configuration that the sandbox reads. */
@@ -29,6 +31,7 @@ export interface SandboxEnv {
   SANDBOX_MARKET_MAKER: "on" | "off";
   SANDBOX_SEED: string;
   SANDBOX_TRANSFER_SETTLE_MS: number;
+  SANDBOX_CANCEL_SETTLE_MS: number;
 }
 
 export const sandboxConfigFromEnv = (env: SandboxEnv): SandboxConfig => ({
@@ -44,4 +47,5 @@ export const sandboxConfigFromEnv = (env: SandboxEnv): SandboxConfig => ({
   marketMaker: env.SANDBOX_MARKET_MAKER === "on",
   seed: env.SANDBOX_SEED,
   transferSettleMillis: env.SANDBOX_TRANSFER_SETTLE_MS,
+  cancelSettleMillis: env.SANDBOX_CANCEL_SETTLE_MS,
 });

@@ -16,7 +16,7 @@ export interface RateLimiterOptions {
   maxKeys?: number;
 }
 
-/** Why a request is refused, and for how many seconds (Retry-After). */
+/** Why a request is refused, and for how many seconds more (said in the 429's detail: the service sends no Retry-After). */
 export interface Refusal {
   retryAfterSeconds: number;
   reason: "rate" | "penalty";
@@ -49,9 +49,9 @@ export class RateLimiter {
 
   /**
    * Takes one request's token from the caller's bucket of this class; null when allowed, else
-   * the refusal. A refusal for the rate starts the caller's penalty unless `penalise` is false.
+   * the refusal. A refusal for the rate starts the caller's penalty.
    */
-  take(caller: string, bucketClass: string, ratePerSecond: number, penalise = true): Refusal | null {
+  take(caller: string, bucketClass: string, ratePerSecond: number): Refusal | null {
     const now = this.now();
     this.sweep(now);
     const penaltyEnds = this.penalties.get(caller);
@@ -75,7 +75,7 @@ export class RateLimiter {
     b.fullAt = now + ((capacity - b.tokens) / ratePerSecond) * 1000;
     this.buckets.set(key, b);
     this.evictOverflow();
-    if (penalise && this.penaltyMs > 0) {
+    if (this.penaltyMs > 0) {
       this.penalties.set(caller, now + this.penaltyMs);
       if (this.penalties.size > this.maxKeys) this.penalties.delete(this.penalties.keys().next().value!);
       return { retryAfterSeconds: Math.ceil(this.penaltyMs / 1000), reason: "penalty" };

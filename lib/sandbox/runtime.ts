@@ -54,6 +54,7 @@ export class SandboxRuntime {
       now: this.now,
       newId: randomUUID,
       transferSettleMillis: this.config.transferSettleMillis,
+      cancelSettleMillis: this.config.cancelSettleMillis,
       houseCustomers: HOUSE_CUSTOMER_IDS,
     });
     if (this.store.isEmpty) {
@@ -63,7 +64,12 @@ export class SandboxRuntime {
       this.store.loadInto(this.exchange);
     }
     this.marketMaker = this.config.marketMaker ? new MarketMaker(this.exchange, { seed: this.config.seed }) : undefined;
-    this.run((ex) => ex.processSubmitted());
+    // The book rebuilt, then what fell due while stopped: cancels acknowledged before a restart
+    // take effect now (a fill restored before them has won), as do GTT expiries and settlements.
+    this.run((ex) => {
+      ex.processSubmitted();
+      ex.advance();
+    });
   }
 
   /**
@@ -110,7 +116,7 @@ export class SandboxRuntime {
     });
   }
 
-  /** Starts the clock (GTT expiry, transfer settlement) and the market maker. */
+  /** Starts the clock (GTT expiry, acknowledged cancels, transfer settlement) and the market maker. */
   start(): this {
     const every = (ms: number, fn: () => void) => {
       const timer = setInterval(() => {

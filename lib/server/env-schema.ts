@@ -35,6 +35,12 @@ export const envSchema = z
     SANDBOX_MARKET_MAKER: onOff("SANDBOX_MARKET_MAKER").default("on"),
     SANDBOX_SEED: z.string().min(1).default("demo"),
     SANDBOX_TRANSFER_SETTLE_MS: z.coerce.number().int().min(0).default(1500),
+    // The service only acknowledges a cancel; the order becomes CANCELLED this long after.
+    SANDBOX_CANCEL_SETTLE_MS: z.coerce
+      .number({ error: "SANDBOX_CANCEL_SETTLE_MS must be a whole number" })
+      .int("SANDBOX_CANCEL_SETTLE_MS must be a whole number")
+      .min(0, "SANDBOX_CANCEL_SETTLE_MS must be zero or more")
+      .default(500),
     SERVICE_BASE_URL: url("SERVICE_BASE_URL").optional(),
     SERVICE_AUTH_URL: url("SERVICE_AUTH_URL").optional(),
     SERVICE_CLIENT_ID: z.string().min(1).optional(),

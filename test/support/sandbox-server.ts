@@ -22,6 +22,7 @@ export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfi
   marketMaker: false,
   seed: "test",
   transferSettleMillis: 200,
+  cancelSettleMillis: 200,
   ...overrides,
 });
 

@@ -9,11 +9,11 @@ import {
   type Market,
   type OrderStatus,
 } from "@/lib/spec";
-import { divDown, formatTrimmed, min, mul, parseAmount } from "./amounts";
+import { divDown, divRound, formatTrimmed, min, mul, parseAmount } from "./amounts";
 import { BookSide } from "./book";
 import { InsufficientFunds, Ledger } from "./ledger";
 import { problems } from "./problems";
-import { toOrderRecord } from "./records";
+import { toOrderRecord, toTransferRecord } from "./records";
 import { TradeStats } from "./stats";
 import type { EngineOrder, EngineTransfer, Profile } from "./types";
 
@@ -22,6 +22,8 @@ export interface ExchangeOptions {
   newId: () => string;
   /** Delay before an internal transfer's legs become COMPLETED. */
   transferSettleMillis?: number;
+  /** Delay between an acknowledged Cancel Order and the order becoming CANCELLED (0: at once). */
+  cancelSettleMillis?: number;
   /** Customers (the market maker, the flow trader) whose closed orders are not kept. */
   houseCustomers?: ReadonlySet<string>;
 }
@@ -61,6 +63,8 @@ export class Exchange {
   private orderRefs = new Map<string, string>();
   private transferRefs = new Map<string, string>();
   private expiring = new Set<EngineOrder>();
+  /** Orders whose acknowledged cancel has not taken effect yet. */
+  private cancelling = new Set<EngineOrder>();
   private pendingTransfers = new Set<EngineTransfer>();
   private seq = 0;
   private dirtyOrders = new Set<EngineOrder>();
@@ -149,7 +153,7 @@ export class Exchange {
     const isMarket = request.type === "MARKET";
     const state = this.marketState(request.market);
     if (isMarket && (request.side === "BUY" ? state.asks : state.bids).size === 0) {
-      throw problems.marketConditions(`no ${request.side === "BUY" ? "asks" : "bids"} on ${request.market}`);
+      throw problems.marketConditions();
     }
     const price = request.price ? parseAmount(request.price) : 0n;
     const baseAmount = request.base_amount ? parseAmount(request.base_amount) : null;
@@ -373,6 +377,7 @@ export class Exchange {
     if (order.held > 0n) this.ledger.release(order.profileId, order.holdAsset, order.held);
     order.held = 0n;
     this.expiring.delete(order);
+    this.cancelling.delete(order);
     this.changed(order);
     // House orders are scenery: their trades live on in the market's stats, not as records.
     if (this.options.houseCustomers?.has(order.customerId)) {
@@ -382,14 +387,39 @@ export class Exchange {
     }
   }
 
-  /** Cancels an open order of the customer's profile, releasing what it holds. */
-  cancelOrder(customerId: string, profileId: string, orderId: string): EngineOrder {
+  /** The customer's order that may still be cancelled, or the 404 or 403 that says why not. */
+  private cancellable(customerId: string, profileId: string, orderId: string): EngineOrder {
     this.profileOf(customerId, profileId);
     const order = this.orders.get(orderId);
     if (!order || order.profileId !== profileId) throw problems.notFound(`order not found: ${orderId}`);
     if (FINAL.has(order.status)) throw problems.forbidden("order is not in cancellable state");
+    return order;
+  }
+
+  /** Cancels an open order of the customer's profile at once, releasing what it holds (the house's requotes). */
+  cancelOrder(customerId: string, profileId: string, orderId: string): EngineOrder {
+    const order = this.cancellable(customerId, profileId, orderId);
     this.withdraw(order);
     this.close(order, "CANCELLED");
+    return order;
+  }
+
+  /**
+   * Cancel Order as the service answers it: the request is acknowledged now and the order is
+   * CANCELLED `cancelSettleMillis` later, by `advance`. Until then it stays where it is and may
+   * still fill (a fill wins; only what is left is cancelled), and its hold stays with it, so
+   * the ledger never releases what a fill may still spend. Asking again keeps the first time.
+   */
+  requestCancel(customerId: string, profileId: string, orderId: string): EngineOrder {
+    const order = this.cancellable(customerId, profileId, orderId);
+    const settle = this.options.cancelSettleMillis ?? 0;
+    if (settle <= 0) return this.cancelOrder(customerId, profileId, orderId);
+    if (order.cancelAt === undefined) {
+      order.cancelAt = this.now + settle;
+      this.cancelling.add(order);
+      // Stored, so a restart still cancels it; not `changed`: the record itself is unchanged.
+      this.dirtyOrders.add(order);
+    }
     return order;
   }
 
@@ -414,7 +444,8 @@ export class Exchange {
     this.profileOf(customerId, request.to_profile_id);
     const refKey = request.ref_id ? `${customerId}\u0000${request.ref_id}` : undefined;
     if (refKey && this.transferRefs.has(refKey)) {
-      throw problems.alreadyExists(`transfer with ref_id '${request.ref_id}' already exists`);
+      const existing = this.transfers.get(this.transferRefs.get(refKey)!)!;
+      throw problems.alreadyExists("Transfer with ref_id already exists", toTransferRecord(existing), "Already exists");
     }
     const units = parseAmount(request.amount);
     try {
@@ -478,9 +509,15 @@ export class Exchange {
 
   // ---- the clock ------------------------------------------------------------------------
 
-  /** Expires GTT orders and settles transfers whose time has come. */
+  /** Expires GTT orders, carries out acknowledged cancels and settles transfers whose time has come. */
   advance(): void {
     const now = this.now;
+    for (const order of [...this.cancelling]) {
+      if (order.cancelAt! <= now) {
+        this.withdraw(order);
+        this.close(order, "CANCELLED");
+      }
+    }
     for (const order of [...this.expiring]) {
       if (order.expiresAt! <= now && !FINAL.has(order.status)) {
         this.withdraw(order);
@@ -537,6 +574,7 @@ export class Exchange {
     if (order.refId) this.orderRefs.set(`${order.customerId}\u0000${order.refId}`, order.id);
     if (FINAL.has(order.status)) return;
     if (order.expiresAt !== null) this.expiring.add(order);
+    if (order.cancelAt !== undefined) this.cancelling.add(order);
     // Untriggered stops wait for a trade; everything else runs through matching again, in
     // arrival order, which rebuilds the book exactly and finishes what a crash interrupted.
     if (order.stopPrice !== null && !order.isTriggered) this.restStop(order, this.marketState(order.market));
@@ -563,18 +601,16 @@ export class Exchange {
 const MAX_MARKET_NOTIONAL = parseAmount("500000");
 const MAX_LIMIT_NOTIONAL = (market: Market) =>
   parseAmount(market === "BTCUSD" || market === "ETHUSD" ? "1500000" : "1000000");
-/** A taker may trade at most 15% from the market's mid. */
+/** "Taker orders will be rejected if price deviates 15% from midpoint." */
 const BAND_PERCENT = 15n;
 
 /**
  * What the service refuses before accepting an order: a notional past its cap (MARKET 500,000;
- * LIMIT 1,500,000 on BTCUSD and ETHUSD, 1,000,000 elsewhere) and an order that would take
- * liquidity more than 15% from the mid. Both are 403 problems with the figures in `meta`.
+ * LIMIT 1,500,000 on BTCUSD and ETHUSD, 1,000,000 elsewhere) and a taker limit order priced more
+ * than 15% from the mid. Both are 403 problems with the figures in `meta`.
  */
 function checkServiceLimits(request: CreateOrderRequest, state: MarketState): void {
   const bid = state.bids.bestPrice();
-  const ask = state.asks.bestPrice();
-  const mid = bid !== undefined && ask !== undefined ? (bid + ask) / 2n : (bid ?? ask);
   const marketLike = request.type === "MARKET" || request.type === "STOP_MARKET";
   const base = request.base_amount ? parseAmount(request.base_amount) : 0n;
   const priced = request.type === "STOP_MARKET" ? request.stop_price : request.price;
@@ -585,28 +621,41 @@ function checkServiceLimits(request: CreateOrderRequest, state: MarketState): vo
         : mul(base, bid ?? 0n)
       : mul(base, parseAmount(priced!));
   const cap = marketLike ? MAX_MARKET_NOTIONAL : MAX_LIMIT_NOTIONAL(request.market);
-  if (notional > cap) throw problems.notionalTooLarge(request.type, formatTrimmed(notional), formatTrimmed(cap));
-  const worst = mid === undefined ? undefined : worstTakerPrice(request, state);
-  if (mid === undefined || worst === undefined) return;
-  const band = (mid * BAND_PERCENT) / 100n;
-  if (worst > mid + band || worst < mid - band) {
-    throw problems.priceBand(request.market, formatTrimmed(worst), formatTrimmed(mid), `${BAND_PERCENT}`);
+  if (notional > cap) {
+    throw problems.notionalTooLarge(request.market, request.type, formatTrimmed(notional), formatTrimmed(cap));
   }
+  checkPriceBand(request, state);
 }
 
-/** The furthest price an order would take liquidity at now; undefined when it would only rest. */
-function worstTakerPrice(request: CreateOrderRequest, state: MarketState): bigint | undefined {
-  if (request.type !== "LIMIT" && request.type !== "MARKET") return undefined;
+/**
+ * The taker price band. The reference states it for limit orders, so it applies to a LIMIT order
+ * (any time in force) that would take liquidity now, and looks at the order's OWN limit price,
+ * however little of the book it would reach. A resting order, a post-only order (refused if it
+ * crosses) and a stop (not yet a taker) are not banded; nor is a MARKET order: the reference
+ * sets no price on it ("executes at best available price"), only its 500,000 cap.
+ */
+function checkPriceBand(request: CreateOrderRequest, state: MarketState): void {
+  if (request.type !== "LIMIT") return;
   const buy = request.side === "BUY";
-  const limit = request.type === "LIMIT" ? parseAmount(request.price!) : undefined;
-  const byQuote = request.type === "MARKET" && buy;
-  let left = byQuote ? parseAmount(request.quote_amount!) : parseAmount(request.base_amount!);
-  let worst: bigint | undefined;
-  for (const level of (buy ? state.asks : state.bids).depth()) {
-    const crosses = limit === undefined || (buy ? level.price <= limit : level.price >= limit);
-    if (left <= 0n || !crosses) break;
-    worst = level.price;
-    left -= byQuote ? mul(level.amount, level.price) : level.amount;
-  }
-  return worst;
+  const price = parseAmount(request.price!);
+  const best = (buy ? state.asks : state.bids).bestPrice();
+  const takes = best !== undefined && (buy ? best <= price : best >= price);
+  if (!takes) return;
+  const bid = state.bids.bestPrice();
+  const ask = state.asks.bestPrice();
+  // One side empty: the side the order takes from is the only price there is.
+  const mid = bid !== undefined && ask !== undefined ? (bid + ask) / 2n : best;
+  const band = (mid * BAND_PERCENT) / 100n;
+  const [low, high] = [mid - band, mid + band];
+  if (price >= low && price <= high) return;
+  const deviation = divRound((price > mid ? price - mid : mid - price) * 100n, mid, 2);
+  throw problems.priceBand({
+    market: request.market,
+    price: formatTrimmed(price),
+    mid: formatTrimmed(mid),
+    band_percent: `${BAND_PERCENT}`,
+    deviation_percent: formatTrimmed(deviation),
+    min_price: formatTrimmed(low),
+    max_price: formatTrimmed(high),
+  });
 }

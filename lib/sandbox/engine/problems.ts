@@ -17,35 +17,40 @@ export const problems = {
       detail: `insufficient ${asset} funds in profile ${profileId}: ${needed} needed, ${available} available`,
       meta: { profile_id: profileId, asset, available, needed },
     }),
-  marketConditions: (detail: string) =>
+  marketConditions: () =>
     new ProblemError({
       type: typeOf("market-conditions-prevented-execution"),
       title: "Market Conditions Prevented Execution",
       status: 403,
-      detail,
+      detail: "market conditions have invalidated this order",
     }),
-  notionalTooLarge: (type: string, notional: string, max: string) =>
+  notionalTooLarge: (market: string, orderType: string, notional: string, max: string) =>
     new ProblemError({
       type: typeOf("notional-value-too-large"),
       title: "Notional Value Too Large",
       status: 403,
-      detail: `the order's value of ${notional} exceeds the largest ${type} order value of ${max}`,
-      meta: { notional_value: notional, max_notional_value: max, order_type: type },
+      detail: `notional value too large for ${market} ${orderType} order: order had notional value ${notional}, but maximum allowed notional value is ${max}`,
+      meta: { market, order_type: orderType, order_notional_value: notional, max_notional_value: max },
     }),
-  priceBand: (market: string, price: string, mid: string, bandPercent: string) =>
+  priceBand: (figures: {
+    market: string;
+    price: string;
+    mid: string;
+    band_percent: string;
+    deviation_percent: string;
+    min_price: string;
+    max_price: string;
+  }) =>
     new ProblemError({
       type: typeOf("price-outside-band"),
       title: "Price Outside Band",
       status: 403,
-      detail: `the order would trade at ${price} on ${market}, more than ${bandPercent}% from the mid of ${mid}`,
-      meta: { market, price, mid, band_percent: bandPercent },
+      detail:
+        `taker orders are rejected if price deviates ${figures.band_percent}% from midpoint: ` +
+        `price ${figures.price} is ${figures.deviation_percent}% from the ${figures.market} midpoint ${figures.mid}`,
+      meta: figures,
     }),
-  alreadyExists: (detail: string, existing?: unknown) =>
-    new ProblemError({
-      type: typeOf("already-exists"),
-      title: "Already Exists",
-      status: 409,
-      detail,
-      ...(existing ? { meta: { existing } } : {}),
-    }),
+  /** A reused ref_id, with the record it belongs to in `meta.existing`; the title's case is per endpoint, as published. */
+  alreadyExists: (detail: string, existing: object, title: "Already Exists" | "Already exists" = "Already Exists") =>
+    new ProblemError({ type: typeOf("already-exists"), title, status: 409, detail, meta: { existing } }),
 };

@@ -4,8 +4,14 @@ import type { EngineOrder, EngineTransfer } from "./types";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The Order record (lib/spec `orderRecordSchema`), every field present; unused amounts are "". */
-export function toOrderRecord(o: EngineOrder): Order {
+/**
+ * How an order's unused amounts (price, base_amount, quote_amount) read, per endpoint, as the
+ * reference's examples show them: "" from Create Order and Get Order, "0" in List Orders.
+ */
+export type UnusedAmount = "" | "0";
+
+/** The Order record (lib/spec `orderRecordSchema`), every field present; unused amounts read `unused`. */
+export function toOrderRecord(o: EngineOrder, unused: UnusedAmount = ""): Order {
   const r = o.request;
   const vwap = o.filledBase === 0n ? 0n : divRound(o.filledQuote, o.filledBase, BASE_AMOUNT_SCALE);
   return {
@@ -16,9 +22,9 @@ export function toOrderRecord(o: EngineOrder): Order {
     side: o.side,
     market: o.market,
     type: o.type,
-    base_amount: r.base_amount ?? "",
-    price: r.price ?? "",
-    quote_amount: r.quote_amount ?? "",
+    base_amount: r.base_amount ?? unused,
+    price: r.price ?? unused,
+    quote_amount: r.quote_amount ?? unused,
     metadata: r.metadata ?? {},
     created_at: iso(o.createdAt),
     modified_at: iso(o.modifiedAt),

@@ -24,11 +24,20 @@ export interface Summary {
 
 /** One trade as GET /markets/{market}/recent-executions lists it. */
 export interface Trade {
-  /** The market's count of trades, from 1 (since the sandbox started: trades are not stored). */
-  matchNumber: number;
+  /** Alphanumeric, as the service's are (matchNumberOf). */
+  matchNumber: string;
   price: bigint;
   amount: bigint;
   at: number;
+}
+
+/**
+ * A trade's match number: 12 upper-case base-36 characters of its time and a running count, so
+ * it is unique across restarts (trades are not stored) and, like the service's, not a number a
+ * client could sort numerically; compared as strings, later trades sort after earlier ones.
+ */
+export function matchNumberOf(at: number, count: number): string {
+  return (BigInt(at) * 4096n + BigInt(count % 4096)).toString(36).toUpperCase().padStart(12, "0");
 }
 
 /** How many of a market's latest trades are kept for its recent executions. */
@@ -41,6 +50,7 @@ export const RECENT_TRADES = 200;
 export class TradeStats {
   private buckets: Bucket[] = [];
   private trades: Trade[] = [];
+  private count = 0;
   last: { price: bigint; amount: bigint; at: number } | null = null;
 
   /** The latest trades, oldest first. */
@@ -50,8 +60,7 @@ export class TradeStats {
 
   record(price: bigint, amount: bigint, notional: bigint, at: number): void {
     this.last = { price, amount, at };
-    const matchNumber = (this.trades[this.trades.length - 1]?.matchNumber ?? 0) + 1;
-    this.trades.push({ matchNumber, price, amount, at });
+    this.trades.push({ matchNumber: matchNumberOf(at, this.count++), price, amount, at });
     if (this.trades.length > RECENT_TRADES) this.trades.shift();
     const start = at - (at % MINUTE);
     let b = this.buckets[this.buckets.length - 1];

@@ -43,6 +43,11 @@ export interface EngineOrder extends Resting {
   createdAt: number;
   modifiedAt: number;
   closedAt: number | null;
+  /**
+   * When an acknowledged Cancel Order takes effect (absent: none asked). Until then the order
+   * still trades: a fill in between wins, and only what is left is cancelled.
+   */
+  cancelAt?: number;
   /** The request as sent, so records echo the client's own strings and options. */
   request: CreateOrderRequest;
 }

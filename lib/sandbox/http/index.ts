@@ -66,30 +66,20 @@ const ROUTES: Route[] = [
   { method: "GET", pattern: path("/markets/:market/recent-executions"), handler: listRecentExecutions },
 ];
 
-const challenge = (error?: string, description?: string, scope?: string) =>
-  [
-    'Bearer realm="sandbox"',
-    error && `error="${error}"`,
-    description && `error_description="${description}"`,
-    scope && `scope="${scope}"`,
-  ]
-    .filter(Boolean)
-    .join(", ");
-
-/** RFC 6750: who is calling, or the 401 that says why not. */
+/**
+ * RFC 6750 in the service's manner: who is calling, or a 401 problem that says why not. The
+ * reference names no WWW-Authenticate challenge, so none is sent: a client must not depend on
+ * one to tell an expired token from a revoked one.
+ */
 function authenticate(request: Request, sandbox: SandboxRuntime): TokenClaims | Response {
   const header = request.headers.get("authorization");
   if (!header?.toLowerCase().startsWith("bearer ")) {
-    return problemResponse(problem(401, "Unauthorized", "a Bearer access token is required"), {
-      "WWW-Authenticate": challenge(),
-    });
+    return problemResponse(problem(401, "Unauthorized", "a Bearer access token is required"));
   }
   const claims = sandbox.tokens.verify(header.slice(7).trim());
   if (typeof claims === "string") {
     const description = claims === "expired" ? "the access token expired" : "the access token is not valid";
-    return problemResponse(problem(401, "Unauthorized", description), {
-      "WWW-Authenticate": challenge("invalid_token", description),
-    });
+    return problemResponse(problem(401, "Unauthorized", description));
   }
   return claims;
 }
@@ -155,9 +145,7 @@ async function dispatch(
   if (route.scope) {
     if (!caller.scopes.includes(route.scope)) {
       const detail = `this operation needs the scope ${route.scope}`;
-      return problemResponse(problem(403, "Forbidden", detail, { required_scope: route.scope }), {
-        "WWW-Authenticate": challenge("insufficient_scope", detail, route.scope),
-      });
+      return problemResponse(problem(403, "Forbidden", detail, { required_scope: route.scope }));
     }
   }
   try {

@@ -51,7 +51,7 @@ export const listRecentExecutions: Handler = ({ params, sandbox }) => {
     .tradeStats(market)
     .recent.toReversed()
     .map((t) => ({
-      match_number: String(t.matchNumber),
+      match_number: t.matchNumber,
       price: formatTrimmed(t.price),
       amount: formatTrimmed(t.amount),
       executed_at: new Date(t.at).toISOString(),

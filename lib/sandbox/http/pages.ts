@@ -19,17 +19,32 @@ const encodeCursor = (position: string): string => Buffer.from(position).toStrin
 const decodeCursor = (cursor: string | undefined): string | undefined =>
   cursor === undefined ? undefined : Buffer.from(cursor, "base64url").toString();
 
+/** A list page as the service sends it: the last page has no `next_page_cursor` key at all. */
+export interface ListPage<T> {
+  items: T[];
+  next_page_cursor?: string;
+}
+
 /**
- * One page of `items`, sorted newest first by `key` (unique, comparable as strings):
- * the cursor holds the last key sent, so a page stays right when items are added.
+ * One page of `items`, already sorted by `key` (unique, comparable as strings) in `order`: the
+ * cursor holds the last key sent, so a page stays right when items are added. As the service
+ * says, "when the number of items returned is fewer than the limit, there is currently no next
+ * page": a short page has no cursor, and a full one always has one, even when nothing follows
+ * (the page after it is then empty, and has none).
  */
-export function page<T>(items: T[], key: (item: T) => string, limit: number, cursor: string | undefined) {
+export function page<T>(
+  items: T[],
+  key: (item: T) => string,
+  limit: number,
+  cursor: string | undefined,
+  order: "ASC" | "DESC" = "DESC",
+): ListPage<T> {
   const after = decodeCursor(cursor);
-  let start = after === undefined ? 0 : items.findIndex((i) => key(i) < after);
+  const beyond = (k: string) => (order === "DESC" ? k < after! : k > after!);
+  let start = after === undefined ? 0 : items.findIndex((i) => beyond(key(i)));
   if (start < 0) start = items.length;
   const slice = items.slice(start, start + limit);
-  const more = start + limit < items.length;
-  return { items: slice, next_page_cursor: more ? encodeCursor(key(slice[slice.length - 1]!)) : "" };
+  return slice.length < limit ? { items: slice } : { items: slice, next_page_cursor: encodeCursor(key(slice.at(-1)!)) };
 }
 
 /** A sort key that compares as a string the way numbers compare. */

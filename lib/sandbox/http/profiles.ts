@@ -9,7 +9,8 @@ export const listProfiles: Handler = ({ caller, sandbox }) => {
   const items = [...sandbox.exchange.profiles.values()]
     .filter((p) => p.customerId === caller.customerId)
     .map((p) => ({ id: p.id, nickname: p.nickname, type: p.type }));
-  return json({ items, next_page_cursor: "" });
+  // One page holds them all (the service's default limit is 1,000): the last page has no cursor.
+  return json({ items });
 };
 
 /** GET /v2/profiles/{profile_id}/balances */

@@ -1,8 +1,7 @@
 import { authorizeClientCredentials, clientCredentials, OAuthError } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
 import { tooManyRequests } from "./too-many";
-import { cappedText, json, problemResponse } from "@/lib/http";
-import { problem } from "@/lib/spec";
+import { cappedText, json } from "@/lib/http";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -15,7 +14,8 @@ const oauthError = (e: OAuthError) =>
 /**
  * POST /sandbox/oauth2/token: the client credentials grant (RFC 6749 4.4). Only a granted request
  * counts against the client's budget; a refused one counts against the caller's address, so
- * nobody drains a client's budget by naming it. No penalty here: a 429 says when to come back.
+ * nobody drains a client's budget by naming it. As at the service ("exceeding a limit throttles
+ * the caller for minutes"), a 429 here starts the caller's lockout too, and has no Retry-After.
  */
 export async function issueToken(
   request: Request,
@@ -29,12 +29,8 @@ export async function issueToken(
   const form = new URLSearchParams(await cappedText(request));
   const rate = sandbox.config.tokenRatePerSecond;
   const limited = (caller: string) => {
-    const refusal = sandbox.limiter.take(caller, "token", rate, false);
-    if (!refusal || refusal.reason === "penalty") return refusal && tooManyRequests(refusal, rate);
-    return problemResponse(
-      problem(429, "Too Many Requests", "the token endpoint allows about 1 request per second: cache tokens"),
-      { "Retry-After": String(refusal.retryAfterSeconds) },
-    );
+    const refusal = sandbox.limiter.take(caller, "token", rate);
+    return refusal && tooManyRequests(refusal, rate);
   };
   try {
     const credentials = clientCredentials(request.headers.get("authorization"), form);

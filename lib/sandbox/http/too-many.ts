@@ -2,13 +2,15 @@ import type { Refusal } from "../rate-limit";
 import { problemResponse } from "@/lib/http";
 import { problem } from "@/lib/spec";
 
-/** The 429 of a caller over its limit, or in its penalty after one. */
+/**
+ * The 429 of a caller over its limit, or in its penalty after one. Like the service's, it has no
+ * Retry-After: the reference names none, and a client must stay under the limits rather than
+ * retry into them (the lockout that follows a 429 is the rate limiter's penalty).
+ */
 export function tooManyRequests(refusal: Refusal, rate: number): Response {
   const detail =
     refusal.reason === "penalty"
       ? `a rate limit was exceeded: this caller is refused for ${refusal.retryAfterSeconds} more seconds`
       : `rate limit of ${rate} requests per second exceeded`;
-  return problemResponse(problem(429, "Too Many Requests", detail), {
-    "Retry-After": String(refusal.retryAfterSeconds),
-  });
+  return problemResponse(problem(429, "Too Many Requests", detail));
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderRecordSchema } from "@/lib/spec";
+import { orderRecordSchema, subtractDecimal, type Order } from "@/lib/spec";
 import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, profileId } from "@/lib/sandbox/seed";
+import { eventually } from "../../support/dashboard";
 import { sandboxClient, startSandboxServer, type SandboxServer } from "../../support/sandbox-server";
 
 let server: SandboxServer;
@@ -52,7 +53,6 @@ function houseQuote(side: "BUY" | "SELL", price: string, base_amount: string, ma
   });
 }
 const create = (body: object, profile = TRADING) => api.call("POST", `/profiles/${profile}/orders`, body);
-const settle = () => new Promise((r) => setTimeout(r, 30));
 let refs = 0;
 const ref = () => `it-${process.pid}-${++refs}`;
 
@@ -77,7 +77,7 @@ describe("Create Order", () => {
       is_triggered: false,
     });
     expect(orderRecordSchema.safeParse(res.body).success).toBe(true);
-    await settle();
+    await statusBecomes(res.body.id, "OPEN");
     const after = await api.call("GET", `/profiles/${TRADING}/orders/${res.body.id}`);
     expect(after.body.status).toBe("OPEN");
   });
@@ -250,9 +250,15 @@ describe("Create Order", () => {
       ref_id: id,
     });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({
+    expect(again.headers.get("content-type")).toBe("application/problem+json");
+    // The existing record whole, as Get Order reads it, so a client can tell its own lost order from another.
+    const existing = (await api.call("GET", `/profiles/${TRADING}/orders/${first.body.id}`)).body;
+    expect(again.body).toEqual({
+      type: expect.stringMatching(/already-exists$/),
       title: "Already Exists",
-      meta: { existing: { id: first.body.id, ref_id: id } },
+      status: 409,
+      detail: `order already exists with ref_id '${id}'`,
+      meta: { existing },
     });
   });
 
@@ -267,15 +273,44 @@ describe("Create Order", () => {
   });
 });
 
+const orderOf = async (id: string) => (await api.call("GET", `/profiles/${TRADING}/orders/${id}`)).body;
+const statusBecomes = (id: string, status: string) =>
+  eventually(async () => ((await orderOf(id)).status === status ? true : undefined), 5000, `order ${id} ${status}`);
+const usd = async () =>
+  (await api.call("GET", `/profiles/${TRADING}/balances`)).body.items.find(
+    (b: { asset: string }) => b.asset === "USD",
+  ) as { available: string; trading: string };
+
 describe("cancel and read", () => {
-  it("cancels an open order once, then refuses", async () => {
+  it("acknowledges a cancel with {}; the order is CANCELLED shortly after, its hold released then", async () => {
     const o = await create({ market: "LTCUSD", side: "BUY", type: "LIMIT", price: "10.00", base_amount: "1" });
-    await settle();
+    await statusBecomes(o.body.id, "OPEN");
+    const held = await usd();
     const cancel = await api.call("DELETE", `/profiles/${TRADING}/orders/${o.body.id}`);
     expect(cancel).toMatchObject({ status: 200, body: {} });
-    expect((await api.call("GET", `/profiles/${TRADING}/orders/${o.body.id}`)).body.status).toBe("CANCELLED");
+    // Acknowledged, not done: "no guarantee the order has been cancelled".
+    expect((await orderOf(o.body.id)).status).toBe("OPEN");
+    expect(await usd()).toEqual(held);
+    // Asked again while pending: acknowledged again.
+    expect((await api.call("DELETE", `/profiles/${TRADING}/orders/${o.body.id}`)).status).toBe(200);
+    await statusBecomes(o.body.id, "CANCELLED");
+    expect(subtractDecimal(held.trading, (await usd()).trading)).toBe("10");
     const again = await api.call("DELETE", `/profiles/${TRADING}/orders/${o.body.id}`);
     expect(again).toMatchObject({ status: 403, body: { detail: "order is not in cancellable state" } });
+  });
+
+  it("lets a fill in between win: the order is FILLED, not CANCELLED", async () => {
+    const o = await create({ market: "BCHUSD", side: "BUY", type: "LIMIT", price: "300.00", base_amount: "1" });
+    await statusBecomes(o.body.id, "OPEN");
+    expect((await api.call("DELETE", `/profiles/${TRADING}/orders/${o.body.id}`)).status).toBe(200);
+    houseQuote("SELL", "300.00", "1", "BCHUSD");
+    expect((await orderOf(o.body.id)).status).toBe("FILLED");
+    // A later cancel taking effect shows the first one's time has come and gone.
+    const marker = await create({ market: "LTCUSD", side: "BUY", type: "LIMIT", price: "10.00", base_amount: "1" });
+    await statusBecomes(marker.body.id, "OPEN");
+    await api.call("DELETE", `/profiles/${TRADING}/orders/${marker.body.id}`);
+    await statusBecomes(marker.body.id, "CANCELLED");
+    expect(await orderOf(o.body.id)).toMatchObject({ status: "FILLED", amount_filled: "1.00000000" });
   });
 
   it("answers 404 to an order of another profile", async () => {
@@ -304,11 +339,48 @@ describe("cancel and read", () => {
     expect(seen).toEqual([...placed].reverse());
   });
 
+  it("the last page has no next_page_cursor key; a full page has one even when nothing follows", async () => {
+    for (let i = 0; i < 4; i++) {
+      await create({ market: "MATICUSD", side: "BUY", type: "LIMIT", price: `0.${10 + i}00`, base_amount: "1" });
+    }
+    const first = await api.call("GET", "/orders?market=MATICUSD&limit=3");
+    expect(first.body.items).toHaveLength(3);
+    const last = await api.call("GET", `/orders?market=MATICUSD&limit=3&page_cursor=${first.body.next_page_cursor}`);
+    expect(last.body.items).toHaveLength(1);
+    expect(Object.keys(last.body)).toEqual(["items"]);
+    const full = await api.call("GET", "/orders?market=MATICUSD&limit=4");
+    expect(typeof full.body.next_page_cursor).toBe("string");
+    const after = await api.call("GET", `/orders?market=MATICUSD&limit=4&page_cursor=${full.body.next_page_cursor}`);
+    expect(after.body).toEqual({ items: [] });
+  });
+
   it("answers 400 naming a bad query parameter", async () => {
     const res = await api.call("GET", "/orders?limit=0");
     expect(res.status).toBe(400);
     expect(res.body.meta.errors[0]).toEqual({ field: "limit", message: "limit must be at least 1" });
     expect((await api.call("GET", "/orders?status=DONE")).body.meta.errors[0].field).toBe("status");
+  });
+});
+
+describe("unused amounts, per endpoint as the reference shows them", () => {
+  it('List Orders shows "0" where Create and Get Order show ""', async () => {
+    houseQuote("SELL", "3100.00", "10");
+    const lim = await create({ market: "ETHUSD", side: "BUY", type: "LIMIT", price: "2000.00", base_amount: "0.1" });
+    const buy = await create({ market: "ETHUSD", side: "BUY", type: "MARKET", quote_amount: "310.00" });
+    const amounts = (o: { price: string; base_amount: string; quote_amount: string }) => [
+      o.price,
+      o.base_amount,
+      o.quote_amount,
+    ];
+    expect(amounts(lim.body)).toEqual(["2000.00", "0.1", ""]);
+    expect(amounts(buy.body)).toEqual(["", "", "310.00"]);
+    expect(amounts(await orderOf(lim.body.id))).toEqual(["2000.00", "0.1", ""]);
+    await statusBecomes(buy.body.id, "FILLED");
+    const listed = (await api.call("GET", "/orders?market=ETHUSD&limit=1000")).body.items as Order[];
+    const find = (id: string) => listed.find((o) => o.id === id)!;
+    expect(amounts(find(lim.body.id))).toEqual(["2000.00", "0.1", "0"]);
+    expect(amounts(find(buy.body.id))).toEqual(["0", "0", "310.00"]);
+    expect(orderRecordSchema.safeParse(find(buy.body.id)).success).toBe(true);
   });
 });
 

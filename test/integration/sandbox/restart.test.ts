@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, profileId } from "@/lib/sandbox/seed";
+import { eventually } from "../../support/dashboard";
 import { sandboxClient, startSandboxServer, testConfig } from "../../support/sandbox-server";
 
 const TRADING = profileId("trading");
@@ -18,7 +19,8 @@ async function snapshot(api: ReturnType<typeof sandboxClient>, base: string) {
 
 describe("durability", () => {
   it("keeps orders, books, balances, transfers and tokens across a restart", async () => {
-    const config = testConfig();
+    // Transfers stay PENDING across the restart, so the snapshots compare.
+    const config = testConfig({ transferSettleMillis: 600_000 });
     const first = await startSandboxServer(config);
     const api = sandboxClient(first.url);
     const token = await api.getToken();
@@ -86,6 +88,10 @@ describe("durability", () => {
       expect(reused.status).toBe(409);
       const open = before.orders.find((o: { ref_id: string }) => o.ref_id === "rest-1");
       expect((await again.call("DELETE", `/profiles/${TRADING}/orders/${open.id}`)).status).toBe(200);
+      await eventually(async () => {
+        const o = await again.call("GET", `/profiles/${TRADING}/orders/${open.id}`);
+        return o.body.status === "CANCELLED" ? true : undefined;
+      });
     } finally {
       await second.close();
     }

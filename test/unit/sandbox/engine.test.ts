@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ProblemError } from "@/lib/spec";
+import { toOrderRecord, toTransferRecord } from "@/lib/sandbox/engine/records";
 import { T0, harness, limit } from "./harness";
 
 let h: ReturnType<typeof harness>;
@@ -71,7 +72,7 @@ describe("LIMIT", () => {
 
   it("releases the surplus hold when it fills below its limit", () => {
     h.place("bob", limit("SELL", "1000.00", "1"));
-    h.place("alice", limit("BUY", "2000.00", "1"));
+    h.place("alice", limit("BUY", "1100.00", "1"));
     expect(h.balance("alice", "USD")).toEqual({ available: "999000", trading: "0" });
   });
 
@@ -168,7 +169,11 @@ describe("MARKET", () => {
     const p = problemOf(() =>
       h.place("alice", { market: "ETHUSD", type: "MARKET", side: "BUY", quote_amount: "10.00" }),
     );
-    expect(p).toMatchObject({ status: 403, title: "Market Conditions Prevented Execution" });
+    expect(p).toMatchObject({
+      status: 403,
+      title: "Market Conditions Prevented Execution",
+      detail: "market conditions have invalidated this order",
+    });
   });
 });
 
@@ -312,7 +317,8 @@ describe("ref_id", () => {
     expect(p).toMatchObject({
       status: 409,
       title: "Already Exists",
-      meta: { existing: { id: first.id, ref_id: "r-1" } },
+      detail: "order already exists with ref_id 'r-1'",
+      meta: { existing: toOrderRecord(first) },
     });
     expect(h.ex.orders.size).toBe(1);
   });
@@ -329,15 +335,95 @@ describe("ref_id", () => {
 });
 
 describe("cancel", () => {
+  it("is acknowledged, and the order is CANCELLED the settle time later, its hold released only then", () => {
+    const bid = h.place("alice", limit("BUY", "1000.00", "2"));
+    const asked = h.ex.requestCancel("c1", "alice", bid.id);
+    expect(asked.id).toBe(bid.id);
+    expect(h.record(bid.id).status).toBe("OPEN");
+    expect(h.balance("alice", "USD")).toEqual({ available: "998000", trading: "2000" });
+    expect(h.ex.orderBook("ETHUSD").bids).toHaveLength(1);
+    h.advance(499);
+    expect(h.record(bid.id).status).toBe("OPEN");
+    h.advance(1);
+    expect(h.record(bid.id)).toMatchObject({ status: "CANCELLED", amount_filled: "0.00000000" });
+    expect(h.balance("alice", "USD")).toEqual({ available: "1000000", trading: "0" });
+    expect(h.ex.orderBook("ETHUSD").bids).toEqual([]);
+  });
+
+  it("a fill in between wins: a filled order stays FILLED and nothing is released twice", () => {
+    const bid = h.place("alice", limit("BUY", "1000.00", "1"));
+    h.ex.requestCancel("c1", "alice", bid.id);
+    h.place("bob", limit("SELL", "1000.00", "1"));
+    expect(h.record(bid.id).status).toBe("FILLED");
+    h.advance(500);
+    expect(h.record(bid.id).status).toBe("FILLED");
+    expect(h.balance("alice", "USD")).toEqual({ available: "999000", trading: "0" });
+    expect(h.balance("alice", "ETH")).toEqual({ available: "101", trading: "0" });
+  });
+
+  it("a partial fill in between: the rest is cancelled and only its hold is released", () => {
+    const bid = h.place("alice", limit("BUY", "1000.00", "1"));
+    h.ex.requestCancel("c1", "alice", bid.id);
+    h.place("bob", limit("SELL", "1000.00", "0.25"));
+    h.advance(500);
+    expect(h.record(bid.id)).toMatchObject({ status: "CANCELLED", amount_filled: "0.25000000" });
+    expect(h.balance("alice", "USD")).toEqual({ available: "999750", trading: "0" });
+  });
+
+  it("asked again while pending, is acknowledged again and keeps the first time", () => {
+    const bid = h.place("alice", limit("BUY", "1000.00", "1"));
+    h.ex.requestCancel("c1", "alice", bid.id);
+    h.advance(300);
+    h.ex.requestCancel("c1", "alice", bid.id);
+    h.advance(200);
+    expect(h.record(bid.id).status).toBe("CANCELLED");
+  });
+
+  it("cancels a stop before it triggers, or an order not yet matched, once the time comes", () => {
+    const stop = h.place("alice", {
+      market: "ETHUSD",
+      type: "STOP_MARKET",
+      side: "SELL",
+      stop_price: "1900.00",
+      base_amount: "1",
+    });
+    const queued = h.ex.submitOrder("c1", "alice", {
+      market: "ETHUSD",
+      type: "LIMIT",
+      side: "BUY",
+      price: "1000.00",
+      base_amount: "1",
+    });
+    h.ex.requestCancel("c1", "alice", stop.id);
+    h.ex.requestCancel("c1", "alice", queued.id);
+    h.ex.processSubmitted();
+    expect([h.record(stop.id).status, h.record(queued.id).status]).toEqual(["OPEN", "OPEN"]);
+    h.advance(500);
+    expect([h.record(stop.id).status, h.record(queued.id).status]).toEqual(["CANCELLED", "CANCELLED"]);
+    expect(h.balance("alice", "ETH")).toEqual({ available: "100", trading: "0" });
+    expect(h.balance("alice", "USD")).toEqual({ available: "1000000", trading: "0" });
+  });
+
+  it("with no settle time, cancels at once", () => {
+    const now = harness({ cancelSettleMillis: 0 });
+    now.fund("alice", "USD", "1000");
+    const bid = now.place("alice", limit("BUY", "100.00", "1"));
+    now.ex.requestCancel("c1", "alice", bid.id);
+    expect(now.record(bid.id).status).toBe("CANCELLED");
+    expect(now.balance("alice", "USD")).toEqual({ available: "1000", trading: "0" });
+  });
+
   it("refuses a final order and an unknown one", () => {
     h.place("bob", limit("SELL", "2000.00", "1"));
     const filled = h.place("alice", limit("BUY", "2000.00", "1"));
-    expect(problemOf(() => h.ex.cancelOrder("c1", "alice", filled.id))).toMatchObject({
-      status: 403,
-      detail: "order is not in cancellable state",
-    });
-    expect(problemOf(() => h.ex.cancelOrder("c1", "alice", "nope"))).toMatchObject({ status: 404 });
-    expect(problemOf(() => h.ex.cancelOrder("c2", "alice", filled.id))).toMatchObject({ status: 404 });
+    for (const cancel of [h.ex.cancelOrder, h.ex.requestCancel].map((f) => f.bind(h.ex))) {
+      expect(problemOf(() => cancel("c1", "alice", filled.id))).toMatchObject({
+        status: 403,
+        detail: "order is not in cancellable state",
+      });
+      expect(problemOf(() => cancel("c1", "alice", "nope"))).toMatchObject({ status: 404 });
+      expect(problemOf(() => cancel("c2", "alice", filled.id))).toMatchObject({ status: 404 });
+    }
   });
 });
 
@@ -374,12 +460,25 @@ describe("internal transfers", () => {
     expect(
       problemOf(() => h.transfer({ from_profile_id: "alice", to_profile_id: "bob", asset: "USD", amount: "1" })),
     ).toMatchObject({ status: 404 });
-    h.transfer({ from_profile_id: "alice", to_profile_id: "carol", asset: "USD", amount: "1", ref_id: "dup" });
+    const first = h.transfer({
+      from_profile_id: "alice",
+      to_profile_id: "carol",
+      asset: "USD",
+      amount: "1",
+      ref_id: "dup",
+    });
+    // As the reference's Create Internal Transfer words it, with the existing DEBIT leg in meta.existing.
     expect(
       problemOf(() =>
-        h.transfer({ from_profile_id: "alice", to_profile_id: "carol", asset: "USD", amount: "1", ref_id: "dup" }),
+        h.transfer({ from_profile_id: "alice", to_profile_id: "carol", asset: "USD", amount: "2", ref_id: "dup" }),
       ),
-    ).toMatchObject({ status: 409 });
+    ).toEqual({
+      type: expect.stringMatching(/already-exists$/),
+      title: "Already exists",
+      status: 409,
+      detail: "Transfer with ref_id already exists",
+      meta: { existing: toTransferRecord(first) },
+    });
     expect(h.balance("alice", "USD").available).toBe("999999");
   });
 });
@@ -404,7 +503,9 @@ describe("the service's refusals: size caps and the price band", () => {
     expect(problemOf(() => h.place("alice", btc("10000.25", "150")))).toMatchObject({
       status: 403,
       type: expect.stringMatching(/notional-value-too-large$/),
-      meta: { max_notional_value: "1500000", notional_value: "1500037.5" },
+      detail:
+        "notional value too large for BTCUSD LIMIT order: order had notional value 1500037.5, but maximum allowed notional value is 1500000",
+      meta: { market: "BTCUSD", order_type: "LIMIT", order_notional_value: "1500037.5", max_notional_value: "1500000" },
     });
     h.fund("alice", "EUR", "2000000");
     const eur = { market: "BTCEUR", type: "LIMIT", side: "BUY", price: "10000.01", base_amount: "100" };
@@ -434,5 +535,97 @@ describe("the service's refusals: size caps and the price band", () => {
     expect(h.place("alice", limit("BUY", "2050.00", "1")).status).not.toBe("REJECTED");
     // Far from the mid but resting, not taking: allowed.
     expect(h.place("alice", limit("BUY", "100.00", "1")).status).toBe("OPEN");
+  });
+
+  // Issue 16 item 8: the band looks at the order's own limit price, not at the book level it reaches.
+  it("refuses a BUY LIMIT 20% above the mid even when the best ask fills it all", () => {
+    h.place("bob", limit("SELL", "2010.00", "1"));
+    h.place("carol", limit("BUY", "1990.00", "1"));
+    // mid 2000, band 1700 to 2300; the order reaches only 2010, but its own price is 2400.
+    expect(problemOf(() => h.place("alice", limit("BUY", "2400.00", "0.5")))).toEqual({
+      type: expect.stringMatching(/price-outside-band$/),
+      title: "Price Outside Band",
+      status: 403,
+      detail:
+        "taker orders are rejected if price deviates 15% from midpoint: price 2400 is 20% from the ETHUSD midpoint 2000",
+      meta: {
+        market: "ETHUSD",
+        price: "2400",
+        mid: "2000",
+        band_percent: "15",
+        deviation_percent: "20",
+        min_price: "1700",
+        max_price: "2300",
+      },
+    });
+    expect(h.balance("alice", "USD").trading).toBe("0");
+    // At the band's edge it is accepted, and fills at the ask.
+    expect(h.record(h.place("alice", limit("BUY", "2300.00", "0.5")).id)).toMatchObject({
+      status: "FILLED",
+      volume_weighted_average_price: "2010.00000000",
+    });
+  });
+
+  it("refuses a SELL LIMIT far below the mid that the best bid would fill, in any time in force", () => {
+    h.place("bob", limit("SELL", "2010.00", "1"));
+    h.place("bob", limit("BUY", "1990.00", "1"));
+    for (const tif of ["GTC", "IOC", "FOK"]) {
+      expect(
+        problemOf(() => h.place("alice", limit("SELL", "1500.00", "0.1", { time_in_force: tif }))),
+        tif,
+      ).toMatchObject({ status: 403, meta: { price: "1500", mid: "2000", min_price: "1700" } });
+    }
+    expect(h.record(h.place("alice", limit("SELL", "1700.00", "0.1")).id).status).toBe("FILLED");
+  });
+
+  it("takes the opposite best as the mid when one side is empty", () => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    expect(problemOf(() => h.place("alice", limit("BUY", "2301.00", "0.1")))).toMatchObject({
+      meta: { mid: "2000", max_price: "2300" },
+    });
+  });
+
+  it("does not band a MARKET order (the reference sets no price on it), only caps it", () => {
+    h.place("bob", limit("SELL", "2000.00", "0.1"));
+    h.place("bob", limit("SELL", "2600.00", "5"));
+    h.place("carol", limit("BUY", "1990.00", "1"));
+    // It reaches 2600, 30% above the mid of 1995: the service executes it "at best available price".
+    const o = h.place("alice", { market: "ETHUSD", type: "MARKET", side: "BUY", quote_amount: "1500.00" });
+    expect(h.record(o.id)).toMatchObject({ status: "FILLED", amount_filled: "0.60000000" });
+  });
+
+  it("does not band a stop limit until it is a taker, nor a post-only order", () => {
+    h.place("bob", limit("SELL", "2010.00", "1"));
+    h.place("carol", limit("BUY", "1990.00", "1"));
+    const stop = h.place("alice", {
+      market: "ETHUSD",
+      type: "STOP_LIMIT",
+      side: "SELL",
+      stop_price: "1000.00",
+      price: "900.00",
+      base_amount: "1",
+    });
+    expect(h.record(stop.id).status).toBe("OPEN");
+    const post = h.place("alice", limit("BUY", "2500.00", "0.1", { type: "POST_ONLY_LIMIT" }));
+    expect(h.record(post.id).status).toBe("REJECTED");
+  });
+});
+
+describe("records, per endpoint as the reference shows them", () => {
+  it('unused amounts read "" from Create and Get Order, "0" in List Orders', () => {
+    h.place("bob", limit("SELL", "2000.00", "1"));
+    const lim = h.place("alice", limit("BUY", "1000.00", "1"));
+    const buy = h.place("alice", { market: "ETHUSD", type: "MARKET", side: "BUY", quote_amount: "500.00" });
+    const sell = h.place("bob", { market: "ETHUSD", type: "MARKET", side: "SELL", base_amount: "0.1" });
+    const amounts = (o: { price: string; base_amount: string; quote_amount: string }) => [
+      o.price,
+      o.base_amount,
+      o.quote_amount,
+    ];
+    expect(amounts(toOrderRecord(lim))).toEqual(["1000.00", "1", ""]);
+    expect(amounts(toOrderRecord(lim, "0"))).toEqual(["1000.00", "1", "0"]);
+    expect(amounts(toOrderRecord(buy, "0"))).toEqual(["0", "0", "500.00"]);
+    expect(amounts(toOrderRecord(buy))).toEqual(["", "", "500.00"]);
+    expect(amounts(toOrderRecord(sell, "0"))).toEqual(["0", "0.1", "0"]);
   });
 });

@@ -5,11 +5,16 @@ import { toOrderRecord } from "@/lib/sandbox/engine/records";
 
 export const T0 = 1_800_000_000_000;
 
-/** An exchange with a pinned clock and three profiles: alice and carol (customer c1), bob (c2). */
-export function harness({ settleMillis = 1000 } = {}) {
+/** An exchange with a pinned clock and four profiles: alice and carol (customer c1), bob (c2), dave (c3). */
+export function harness({ settleMillis = 1000, cancelSettleMillis = 500 } = {}) {
   const clock = { now: T0 };
   let ids = 0;
-  const ex = new Exchange({ now: () => clock.now, newId: () => `id-${++ids}`, transferSettleMillis: settleMillis });
+  const ex = new Exchange({
+    now: () => clock.now,
+    newId: () => `id-${++ids}`,
+    transferSettleMillis: settleMillis,
+    cancelSettleMillis,
+  });
   const customerOf: Record<string, string> = { alice: "c1", carol: "c1", bob: "c2", dave: "c3" };
   for (const [id, customerId] of Object.entries(customerOf)) {
     ex.addProfile({ id, customerId, nickname: id, type: "NORMAL" });

@@ -16,7 +16,8 @@ import { ORDER_KINDS, validTimesInForce } from "../../support/order-spec";
 import { T0 } from "./harness";
 
 /**
- * Random sessions, across five profiles of three customers, of deposits, orders of every type, side and time in force, cancels,
+ * Random sessions, across five profiles of three customers, of deposits, orders of every type, side and time in force, cancels
+ * (acknowledged and carried out later, a fill in between winning, or at once),
  * internal transfers, clock moves and matching, checked after every command: no balance
  * goes negative, each asset's total equals its deposits (fees are zero), and what open
  * orders hold is exactly what the ledger has in `trading`.
@@ -72,6 +73,8 @@ const command = fc.oneof(
       pick: fc.nat(),
       /** Now and then asked through another profile, which must be refused. */
       through: sometimes(fc.nat({ max: PROFILES.length - 1 })),
+      /** Mostly as the service answers one (acknowledged, settled later); else at once (the house's). */
+      acknowledged: fc.boolean(),
     }),
   },
   {
@@ -116,10 +119,17 @@ function fail(message: string): never {
 function session() {
   const clock = { now: T0 };
   let ids = 0;
-  const ex = new Exchange({ now: () => clock.now, newId: () => `id-${++ids}`, transferSettleMillis: 1000 });
+  const ex = new Exchange({
+    now: () => clock.now,
+    newId: () => `id-${++ids}`,
+    transferSettleMillis: 1000,
+    cancelSettleMillis: 500,
+  });
   const orderSchema = createOrderRequestSchema({ now: () => clock.now });
   const deposited = new Map<string, bigint>();
   const orderIds: { id: string; profile: number }[] = [];
+  /** The clock's time at the last `advance`. */
+  let advancedTo = clock.now;
 
   const deposit = (profile: number, asset: string, amount: string) => {
     const { id, customer } = PROFILES[profile]!;
@@ -174,7 +184,8 @@ function session() {
         const order = orderIds[c.pick % Math.max(orderIds.length, 1)];
         if (!order) return;
         const { id, customer } = PROFILES[c.through ?? order.profile]!;
-        ex.cancelOrder(customer, id, order.id);
+        if (c.acknowledged) ex.requestCancel(customer, id, order.id);
+        else ex.cancelOrder(customer, id, order.id);
         return;
       }
       case "deposit":
@@ -194,6 +205,7 @@ function session() {
       }
       case "advance":
         clock.now += c.ms;
+        advancedTo = clock.now;
         return ex.advance();
     }
   }
@@ -216,6 +228,8 @@ function session() {
         if (o.held !== 0n) fail(`${o.status} order ${o.id} still holds ${o.held}`);
         continue;
       }
+      // The clock carries out every acknowledged cancel whose time has come.
+      if (o.cancelAt !== undefined && o.cancelAt <= advancedTo) fail(`${o.id} still ${o.status} after its cancel`);
       const key = `${o.profileId} ${o.holdAsset}`;
       held.set(key, (held.get(key) ?? 0n) + o.held);
       // What is left to settle is covered by what the order still holds.

@@ -20,13 +20,13 @@ describe("the sandbox's rate limiter", () => {
     expect(limiter.take("client:a", "api", 2)).toBeNull();
   });
 
-  it("without a penalty (the token endpoint), says when the next token comes", () => {
+  it("without a penalty configured, says when the bucket has a token again", () => {
     let t = 0;
-    const limiter = new RateLimiter(() => t, { penaltyMs: 300_000 });
-    expect(limiter.take("client:a", "token", 1, false)).toBeNull();
-    expect(limiter.take("client:a", "token", 1, false)).toEqual({ retryAfterSeconds: 1, reason: "rate" });
+    const limiter = new RateLimiter(() => t, { penaltyMs: 0 });
+    expect(limiter.take("client:a", "token", 1)).toBeNull();
+    expect(limiter.take("client:a", "token", 1)).toEqual({ retryAfterSeconds: 1, reason: "rate" });
     t += 1000;
-    expect(limiter.take("client:a", "token", 1, false)).toBeNull();
+    expect(limiter.take("client:a", "token", 1)).toBeNull();
   });
 
   it("forgets callers once their buckets are full again", () => {
@@ -90,13 +90,17 @@ describe("the sandbox's limits over its HTTP handlers", () => {
     expect((await s.tokenRequest(CLIENT.secret)).status).toBe(200);
   });
 
-  it("limits the token endpoint per client at its rate, with Retry-After and no penalty", async () => {
-    const s = sandboxWith({ tokenRatePerSecond: 1 });
+  it("limits the token endpoint per client at its rate; its 429 has no Retry-After and locks the client out", async () => {
+    const s = sandboxWith({ tokenRatePerSecond: 1, ratePenaltySeconds: 5 });
     expect((await s.tokenRequest(CLIENT.secret)).status).toBe(200);
     const second = await s.tokenRequest(CLIENT.secret, "203.0.113.9");
     expect(second.status).toBe(429);
-    expect(second.headers.get("retry-after")).toBe("1");
+    expect(second.headers.get("retry-after")).toBeNull();
+    // As the service "throttles the caller for minutes": the bucket refilled, the lockout holds, API calls too.
     t += 1000;
+    expect((await s.tokenRequest(CLIENT.secret)).status).toBe(429);
+    expect((await s.asClient("/v2/profiles")).status).toBe(429);
+    t += 4000;
     expect((await s.tokenRequest(CLIENT.secret)).status).toBe(200);
     expect((await s.asClient("/v2/profiles")).status).toBe(200);
   });
@@ -119,14 +123,14 @@ describe("the sandbox's limits over its HTTP handlers", () => {
     expect((await s.asClient("/v2/profiles")).status).toBe(200);
   });
 
-  it("limits the order book at its own rate, then refuses the client everything for the penalty", async () => {
+  it("limits the order book at its own rate, then refuses the client everything for the penalty, with no Retry-After", async () => {
     const s = sandboxWith({ orderBookRatePerSecond: 10, apiRatePerSecond: 50, ratePenaltySeconds: 5 });
     const statuses = [];
     for (let i = 0; i < 11; i++) statuses.push((await s.asClient("/v2/markets/ETHUSD/order-book")).status);
     expect(statuses).toEqual([...Array(10).fill(200), 429]);
     const refused = await s.asClient("/v2/profiles");
     expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(refused.headers.get("retry-after")).toBeNull();
     expect((await refused.json()).detail).toMatch(/refused for 5 more seconds/);
     expect((await s.tokenRequest(CLIENT.secret)).status).toBe(429);
     t += 5000;
