@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { SCOPES } from "@/lib/spec/scopes";
 
 /**
  * The dashboard's configuration, validated once at start (instrumentation.ts).
@@ -51,6 +52,25 @@ export const envSchema = z
     SERVICE_TRANSFER_RATE_PER_SECOND: positiveInt("SERVICE_TRANSFER_RATE_PER_SECOND").optional(),
     SERVICE_ORDER_BOOK_RATE_PER_SECOND: positiveInt("SERVICE_ORDER_BOOK_RATE_PER_SECOND").optional(),
     SERVICE_TOKEN_RATE_PER_SECOND: positiveInt("SERVICE_TOKEN_RATE_PER_SECOND").optional(),
+    // The scopes the one token asks for, exactly; a feature whose scope is not among them is off (403).
+    SERVICE_SCOPES: z
+      .string()
+      .transform((text) => [...new Set(text.split(/\s+/).filter(Boolean))])
+      .pipe(
+        z
+          .array(
+            z.enum(SCOPES, {
+              error: (issue) =>
+                `SERVICE_SCOPES: "${String(issue.input)}" is not a scope the dashboard uses (${SCOPES.join(" ")})`,
+            }),
+          )
+          .min(1, "SERVICE_SCOPES must name at least one scope"),
+      )
+      .default([...SCOPES]),
+    // How long every call is held after a 429 without Retry-After; unset: 300 (the sandbox's penalty with it).
+    SERVICE_RATE_PENALTY_SECONDS: positiveInt("SERVICE_RATE_PENALTY_SECONDS")
+      .max(3600, "SERVICE_RATE_PENALTY_SECONDS may be at most 3600")
+      .optional(),
     // Scrapers of GET /api/metrics send it as a bearer token; unset, only admins' sessions may read metrics.
     METRICS_TOKEN: z.string().min(24, "METRICS_TOKEN must be at least 24 characters").optional(),
     DATABASE_URL: z

@@ -11,8 +11,24 @@ import type { Db } from "./db";
 export function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
+  // Where the lockout gauge reads the lockout's end: the runtime's limiter (watchLockout), none until then.
+  const lockout = { read: async (): Promise<number> => 0 };
   return {
     registry,
+    /** The lockout gauge reads `read` (the lockout's end in ms since the epoch, 0 when none) at each scrape. */
+    watchLockout(read: () => Promise<number>) {
+      lockout.read = read;
+    },
+    upstreamLockedUntil: new Gauge({
+      name: "dashboard_upstream_locked_until_seconds",
+      help: "When the service's lockout after a 429 ends, in unix seconds (0 when none): until then the dashboard sends it nothing.",
+      registers,
+      async collect() {
+        // Read at each scrape, so it falls back to 0 when the lockout ends and shows other instances' on PostgreSQL.
+        const until = await lockout.read().catch(() => 0);
+        this.set(until > 0 ? Math.ceil(until / 1000) : 0);
+      },
+    }),
     upstreamRequests: new Counter({
       name: "dashboard_upstream_requests_total",
       help: "Calls to the service (token endpoint included), by path template and HTTP status (0 when none came back).",

@@ -6,7 +6,7 @@ import { problem, ProblemError } from "@/lib/spec";
 import { currentUser, type SignedInUser } from "./auth/session";
 import { clientIp, isSameOrigin } from "./origin";
 import { runtime, type Runtime } from "./runtime";
-import { UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
+import { retryAfterHeaders, UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
 
 export interface RouteContext<P> {
   request: NextRequest;
@@ -49,7 +49,10 @@ export function routeWrapper(getRuntime: () => Promise<Runtime>) {
         return await handler({ request, params: await context.params, user, runtime, ip: clientIp(request) });
       } catch (error) {
         if (error instanceof ProblemError) return problemResponse(error.problem);
-        if (error instanceof UpstreamError) return problemResponse(upstreamProblem(error));
+        if (error instanceof UpstreamError) {
+          const p = upstreamProblem(error);
+          return problemResponse(p, retryAfterHeaders(p));
+        }
         console.error("dashboard: request failed", error instanceof Error ? error.message : error);
         return refuse(500, "Internal Server Error", "The dashboard failed to handle this request.");
       }
@@ -62,8 +65,14 @@ const refuse = (status: number, title: string, detail: string, meta?: Record<str
 /** `withRole("orders:create", async ({ request, params, user, runtime }) => ...)`, over the process's runtime. */
 export const withRole = routeWrapper(runtime);
 
-/** The service's answer, status and body as they are: records as JSON, problems as problem+json. */
+/**
+ * The service's answer, status and body as they are: records as JSON, problems as problem+json;
+ * a lockout's 503 (a create's or cancel's outcome) says when to try again in Retry-After too.
+ */
 export function relay(res: Pick<UpstreamResponse, "status" | "body">): Response {
   const type = res.status >= 400 ? "application/problem+json" : "application/json";
-  return new Response(JSON.stringify(res.body ?? {}), { status: res.status, headers: { "Content-Type": type } });
+  return new Response(JSON.stringify(res.body ?? {}), {
+    status: res.status,
+    headers: { "Content-Type": type, ...retryAfterHeaders(res.body) },
+  });
 }

@@ -12,7 +12,7 @@ import { createMetrics, type Metrics } from "./metrics";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
-import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore } from "./upstream/limiter";
+import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore, penaltyMsFromEnv } from "./upstream/limiter";
 import { meteredFetch } from "./upstream/metered-fetch";
 import { postgresBudgetStore } from "./upstream/postgres-budget";
 import { marketDataKeep, singleFlight } from "./upstream/single-flight";
@@ -48,8 +48,13 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch;
   // One budget for every call to the service; on PostgreSQL shared by every instance.
   const store = config.DATABASE_URL ? await postgresBudgetStore(db) : memoryBudgetStore();
-  const limiter = createUpstreamLimiter({ rates: budgetRatesFromEnv(config), store });
+  const limiter = createUpstreamLimiter({
+    rates: budgetRatesFromEnv(config),
+    penaltyMs: penaltyMsFromEnv(config),
+    store,
+  });
   const metrics = createMetrics();
+  metrics.watchLockout(() => limiter.lockedUntil());
   const fetch = meteredFetch({
     fetch: direct,
     limiter,
@@ -59,8 +64,8 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     defaultTimeoutMs: config.SERVICE_TIMEOUT_MS,
   });
   const upstream = createUpstreamClient({
-    limiter,
     baseUrl: config.service.baseUrl,
+    scopes: config.SERVICE_SCOPES,
     timeoutMs: config.SERVICE_TIMEOUT_MS,
     fetch,
     tokens: createTokenCache({

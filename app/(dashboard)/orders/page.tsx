@@ -9,6 +9,8 @@ import { formControlsFor } from "@/lib/policy";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { currentPolicy } from "@/lib/server/policies";
 import { runtime } from "@/lib/server/runtime";
+import { hasScope } from "@/lib/server/upstream/scopes";
+import { lackedScopeDetail } from "@/lib/spec";
 
 export const metadata: Metadata = { title: "Orders" };
 
@@ -17,17 +19,21 @@ export default async function OrdersPage() {
   const user = await requireUser();
   const controls = formControlsFor(await currentPolicy((await runtime()).db), user.role, "order");
   const trader = can(user.role, "orders:create");
+  // Without the scope (SERVICE_SCOPES) the service would refuse every order and cancel: the ticket says why it is off.
+  const writable = hasScope("exchange:write_order");
   return (
     <div className="grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]">
       <h1 className="sr-only">Orders</h1>
-      {trader ? (
+      {trader && writable ? (
         <OrderTicket controls={controls} controlsLine={<ControlsLine controls={controls} />} />
+      ) : trader ? (
+        <ReadOnlyNote>Placing orders is off: {lackedScopeDetail("exchange:write_order")}.</ReadOnlyNote>
       ) : (
         <ReadOnlyNote>You can read orders; placing them needs the trader role.</ReadOnlyNote>
       )}
       <div className="min-w-0 space-y-6">
         {trader && <MarketViewSlot />}
-        <OrdersTable canCancel={can(user.role, "orders:cancel")} />
+        <OrdersTable canCancel={can(user.role, "orders:cancel") && writable} />
       </div>
     </div>
   );

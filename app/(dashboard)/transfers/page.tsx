@@ -8,17 +8,24 @@ import { formControlsFor } from "@/lib/policy";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { currentPolicy } from "@/lib/server/policies";
 import { runtime } from "@/lib/server/runtime";
+import { hasScope } from "@/lib/server/upstream/scopes";
+import { lackedScopeDetail } from "@/lib/spec";
 
 export const metadata: Metadata = { title: "Transfers" };
 
 export default async function TransfersPage() {
   const user = await requireUser();
   const controls = formControlsFor(await currentPolicy((await runtime()).db), user.role, "transfer");
+  const ops = can(user.role, "transfers:create");
+  // Without the scope (SERVICE_SCOPES) the service would refuse every transfer: the form says why it is off.
+  const writable = hasScope("transfer:write_internal_transfer");
   return (
     <div className="grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]">
       <h1 className="sr-only">Transfers</h1>
-      {can(user.role, "transfers:create") ? (
+      {ops && writable ? (
         <TransferForm controls={controls} controlsLine={<ControlsLine controls={controls} />} />
+      ) : ops ? (
+        <ReadOnlyNote>Creating transfers is off: {lackedScopeDetail("transfer:write_internal_transfer")}.</ReadOnlyNote>
       ) : (
         <ReadOnlyNote>You can read transfers; creating them needs the ops role.</ReadOnlyNote>
       )}

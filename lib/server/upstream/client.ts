@@ -1,12 +1,16 @@
 import "server-only";
-import { SCOPES } from "@/lib/spec";
-import { hostOf, networkFailure, TokenRequestError } from "./errors";
-import { abortableSleep, timeLimit, type UpstreamLimiter } from "./limiter";
+import { SCOPES, scopeOf } from "@/lib/spec";
+import { hostOf, networkFailure, UpstreamCredentialsRefused, UpstreamScopeMissing } from "./errors";
+import { timeLimit } from "./limiter";
 import { scopeKeyOf, type TokenCache } from "./token-cache";
 
 export {
+  retryAfterHeaders,
   TokenRequestError,
+  UpstreamCredentialsRefused,
   UpstreamError,
+  UpstreamLocked,
+  UpstreamScopeMissing,
   UpstreamThrottled,
   UpstreamTimeout,
   UpstreamUnreachable,
@@ -14,13 +18,16 @@ export {
 } from "./errors";
 
 /**
- * The one way the back end talks to the service: a bearer token from the cache on
- * every call, a time limit, and one retry when the service says the token is no good.
- * One token carries every scope the dashboard uses: the token endpoint allows about one
- * request per second, and a token per operation would trip it as soon as a page loads.
- * The token endpoint's 429 is waited out and retried within the time limit (the token was
- * never issued, so nothing else is affected). It never retries anything else: whether a create
- * may be sent again (with the same ref_id) is the route layer's decision.
+ * The one way the back end talks to the service: a bearer token from the cache on every call,
+ * and a time limit. One token carries every scope the dashboard is configured with
+ * (SERVICE_SCOPES): the token endpoint allows about one request per second, and a token per
+ * operation would trip it as soon as a page loads. A call whose scope is not among them is
+ * refused here, unsent.
+ *
+ * A 401 drops the token, whatever the service says about it (it sends no challenge): a read is
+ * sent once more with a new token, a create or cancel never (whether it may be sent again, with
+ * the same ref_id, is the route layer's decision). Nothing else is retried here, and a 429 never
+ * arrives here: the metered fetch locks every call out and throws (metered-fetch.ts).
  */
 
 /** Above await_fill_millis's 10 s maximum, so a create that waits for its fill is not cut short. */
@@ -53,8 +60,9 @@ export interface UpstreamResponse {
 
 export interface UpstreamClient {
   /**
-   * Any HTTP status is returned but a 401 after a fresh token; a network failure, a timeout or
-   * refused credentials throw (UpstreamUnreachable, UpstreamTimeout, TokenRequestError).
+   * Any HTTP status is returned but a 401 (thrown as UpstreamCredentialsRefused); a missing
+   * scope, a network failure, a timeout, a lockout or a refused token request throw
+   * (UpstreamScopeMissing, UpstreamUnreachable, UpstreamTimeout, UpstreamLocked, TokenRequestError).
    */
   request(request: UpstreamRequest): Promise<UpstreamResponse>;
 }
@@ -63,13 +71,11 @@ export interface UpstreamClientOptions {
   /** The service's API base including `/v2`. */
   baseUrl: string;
   tokens: TokenCache;
-  /** The scopes of the one token (default: every scope the dashboard uses). */
+  /** The scopes of the one token, exactly (SERVICE_SCOPES; default: every scope the dashboard uses). */
   scopes?: readonly string[];
   fetch?: typeof fetch;
   /** The limit for the whole call, the token refresh retry included (default 15 s). */
   timeoutMs?: number;
-  /** The rate budget `fetch` goes through: how long a token endpoint's 429 said to wait. */
-  limiter?: Pick<UpstreamLimiter, "heldFor">;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -85,12 +91,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   return {
     async request(request) {
       const url = new URL(base + checkedPath(request.path));
+      const needed = scopeOf(request.method, request.path);
+      if (needed && !scopes.includes(needed)) throw new UpstreamScopeMissing(needed);
       for (const [name, value] of Object.entries(request.query ?? {})) {
         if (value === undefined || value === null) continue;
         for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
       }
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-      const deadline = Date.now() + timeoutMs;
       const signal = timeLimit(timeoutMs);
 
       const send = async (token: string) =>
@@ -107,34 +114,23 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           redirect: "manual",
         });
 
-      /** A token; a 429 from the token endpoint is waited out while the wait ends within the time limit. */
-      const getToken = async (): Promise<string> => {
-        for (;;) {
-          try {
-            return await options.tokens.getToken(scopes);
-          } catch (error) {
-            if (!(error instanceof TokenRequestError && error.status === 429)) throw error;
-            const wait = Math.max(options.limiter?.heldFor("token") ?? 0, TOKEN_RETRY_MIN_MS);
-            if (Date.now() + wait >= deadline) throw error;
-            await abortableSleep(wait, signal);
-          }
+      /** A token and the call sent with it; a 401 drops that token from the cache. */
+      const sendWithToken = async () => {
+        const token = await options.tokens.getToken(scopes);
+        const response = await send(token);
+        if (response.status === 401) {
+          await response.body?.cancel();
+          options.tokens.invalidate(scopeKey, token);
         }
+        return response;
       };
 
       try {
-        let token = await getToken();
-        let response = await send(token);
-        if (isInvalidToken(response)) {
-          // Revoked or expired early: drop it and try once with a fresh one. A second refusal is returned as is.
-          await response.body?.cancel();
-          options.tokens.invalidate(scopeKey, token);
-          token = await getToken();
-          response = await send(token);
-          if (response.status === 401) {
-            await response.body?.cancel();
-            throw new TokenRequestError(`The service at ${host} refused a fresh access token`, 401, "invalid_token");
-          }
-        }
+        let response = await sendWithToken();
+        // Revoked or expired early (no challenge says which): a read goes once more with a new
+        // token; a create or a cancel never does.
+        if (response.status === 401 && request.method === "GET") response = await sendWithToken();
+        if (response.status === 401) throw new UpstreamCredentialsRefused(host);
         return { status: response.status, body: await readBody(response), headers: response.headers };
       } catch (error) {
         // Token failures arrive typed (stage "token"); fetch's and the body's are typed here.
@@ -145,13 +141,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
-/** The shortest wait before asking the token endpoint again after its 429 (it allows about 1 a second). */
-const TOKEN_RETRY_MIN_MS = 1000;
-
-function isInvalidToken(response: Response): boolean {
-  return response.status === 401 && /invalid_token/i.test(response.headers.get("www-authenticate") ?? "");
-}
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();

@@ -1,5 +1,5 @@
 import "server-only";
-import { problem, type Problem } from "@/lib/spec";
+import { isProblem, lackedScopeDetail, problem, type Problem, type Scope } from "@/lib/spec";
 
 /**
  * Typed failures of the upstream service and its token endpoint. Their messages and
@@ -92,13 +92,59 @@ export class TokenRequestError extends UpstreamError {
     readonly status: number | undefined,
     /** The OAuth error code ("invalid_client", "invalid_scope"), when it sent one. */
     readonly error: string | undefined,
+    /** The scopes the token was asked for, and the endpoint's error_description (secret redacted). */
+    readonly asked: { scopes?: readonly string[]; description?: string } = {},
   ) {
     super(message, "token", false);
   }
 }
 
-/** The classes of the service's rate limits (lib/server/upstream/limiter.ts). */
-export type BudgetClass = "api" | "transfer" | "order-book" | "token";
+/**
+ * The service refused the dashboard's access token (a 401), and a fresh one too for a read.
+ * Nothing was done: the stage is "token" because the credentials failed, not the call, so a
+ * create is never sent again over it (the journal and reconciliation decide what became of it).
+ */
+export class UpstreamCredentialsRefused extends UpstreamError {
+  static override readonly kind = "UpstreamCredentialsRefused";
+  override readonly name = "UpstreamCredentialsRefused";
+  constructor(readonly host: string) {
+    super(`The service at ${host} refused the dashboard's credentials (401)`, "token", false);
+  }
+}
+
+/** The call needs a scope the dashboard's credentials lack (SERVICE_SCOPES): it was not sent. */
+export class UpstreamScopeMissing extends UpstreamError {
+  static override readonly kind = "UpstreamScopeMissing";
+  override readonly name = "UpstreamScopeMissing";
+  constructor(readonly scope: Scope) {
+    super(lackedScopeDetail(scope), "request", false);
+  }
+}
+
+/**
+ * The service answered 429, and refuses the dashboard for a while after one: until `until`
+ * (ms since the epoch) the dashboard sends it nothing, and this call was not sent (or was refused).
+ */
+export class UpstreamLocked extends UpstreamError {
+  static override readonly kind = "UpstreamLocked";
+  override readonly name = "UpstreamLocked";
+  constructor(
+    readonly until: number,
+    stage: UpstreamStage,
+  ) {
+    super(
+      `The service refused the dashboard for going over a rate limit: nothing is sent to it until ${new Date(until).toISOString()}`,
+      stage,
+      false,
+    );
+  }
+}
+
+/**
+ * The classes of the dashboard's rate budget (lib/server/upstream/limiter.ts): the service's,
+ * with creates and cancels of orders kept apart from the API's reads.
+ */
+export type BudgetClass = "api" | "create" | "transfer" | "order-book" | "token";
 
 /** A call was not sent: the budget would not free a slot within the call's time limit. */
 export class UpstreamThrottled extends UpstreamError {
@@ -153,6 +199,31 @@ export function networkFailure(error: unknown, host: string, timeoutMs: number, 
  * its own session.
  */
 export function upstreamProblem(error: UpstreamError): Problem {
+  if (error instanceof UpstreamLocked) return lockedProblem(error.until);
+  if (error instanceof UpstreamScopeMissing) {
+    return problem(
+      403,
+      "Scope Missing",
+      `${lackedScopeDetail(error.scope)}: this feature is off. Ask an administrator to have the scope granted and added to SERVICE_SCOPES.`,
+      { missing_scope: error.scope },
+    );
+  }
+  if (error instanceof UpstreamCredentialsRefused) {
+    return problem(
+      502,
+      "Service Refused Credentials",
+      "The service refused the dashboard's credentials. Ask an administrator to check SERVICE_CLIENT_ID and SERVICE_CLIENT_SECRET.",
+    );
+  }
+  if (error instanceof TokenRequestError && error.error === "invalid_scope") {
+    const scopes = refusedScopes(error);
+    return problem(
+      502,
+      "Service Refused Scopes",
+      `The service's token endpoint refused the scope${scopes.length === 1 ? "" : "s"} ${scopes.join(" ")} (invalid_scope): its credentials are not granted ${scopes.length === 1 ? "it" : "them"}. Ask an administrator to set SERVICE_SCOPES to the scopes they are granted.`,
+      { error: "invalid_scope", scopes },
+    );
+  }
   if (error instanceof UpstreamTimeout) {
     return problem(
       504,
@@ -182,4 +253,36 @@ export function upstreamProblem(error: UpstreamError): Problem {
     "Service Sign-in Failed",
     "The dashboard could not sign in to the service. Ask an administrator to check its credentials.",
   );
+}
+
+/** The scopes an invalid_scope names among those asked for; all of them when it names none. */
+function refusedScopes(error: TokenRequestError): string[] {
+  const asked = [...(error.asked.scopes ?? [])];
+  const words = new Set((error.asked.description ?? "").split(/[\s,;'"()]+/));
+  const named = asked.filter((scope) => words.has(scope));
+  return named.length > 0 ? named : asked;
+}
+
+/** The 503 of a lockout: when it ends, in words and in `meta.locked_until` (which Retry-After is made from). */
+export function lockedProblem(until: number, now = Date.now()): Problem {
+  const at = new Date(until).toISOString();
+  const seconds = secondsUntil(until, now);
+  return problem(
+    503,
+    "Service Locked Out",
+    `The service refused the dashboard for going over its rate limit. The dashboard sends it nothing until ${at} (in ${seconds} s): try again then.`,
+    { locked_until: at, retry_after_seconds: seconds },
+  );
+}
+
+const secondsUntil = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));
+
+/**
+ * The Retry-After header for an answer whose body is a lockout's problem (meta.locked_until),
+ * counted from now: the same problem relayed later says what is left. None for anything else.
+ */
+export function retryAfterHeaders(body: unknown, now = Date.now()): Record<string, string> {
+  if (!isProblem(body) || body.status !== 503) return {};
+  const until = Date.parse(String(body.meta?.locked_until ?? ""));
+  return Number.isNaN(until) ? {} : { "Retry-After": String(secondsUntil(until, now)) };
 }

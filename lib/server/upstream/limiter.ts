@@ -1,27 +1,50 @@
 import "server-only";
-import { UpstreamThrottled, type BudgetClass } from "./errors";
+import { UpstreamLocked, UpstreamThrottled, type BudgetClass } from "./errors";
 
 export type { BudgetClass } from "./errors";
-export { UpstreamThrottled } from "./errors";
+export { UpstreamLocked, UpstreamThrottled } from "./errors";
 
 /**
  * One budget for every call the dashboard makes to the service. The service limits each
- * endpoint class per client and IP, and past a limit refuses everything from that IP for
- * minutes: so calls queue here, under the limits, instead of being sent into a refusal.
+ * endpoint class per client and IP, and after a 429 refuses everything from that IP for
+ * minutes: so calls queue here, under the limits, instead of being sent into a refusal, and
+ * after a 429 nothing at all is sent until the lockout is over.
  *
  * Each class is a token bucket kept as a GCRA schedule (the "theoretical arrival time" of the
- * next call): one number per class, which a store can share between processes (the memory store
- * for one process, lib/server/upstream/postgres-budget.ts for several on one PostgreSQL).
+ * next call): one number per class, plus the lockout's end, which a store can share between
+ * processes (the memory store for one process, lib/server/upstream/postgres-budget.ts for
+ * several on one PostgreSQL).
  */
 
-export const BUDGET_CLASSES: readonly BudgetClass[] = ["api", "transfer", "order-book", "token"];
-const API_CLASSES: readonly BudgetClass[] = ["api", "transfer", "order-book"];
+export const BUDGET_CLASSES: readonly BudgetClass[] = ["api", "create", "transfer", "order-book", "token"];
 
-/** Requests per second per class. */
-export type BudgetRates = Record<BudgetClass, number>;
+/** The service's rate classes, whose limits are configured (SERVICE_*_RATE_PER_SECOND). */
+export type RateClass = "api" | "transfer" | "order-book" | "token";
 
-/** The service's published limits (shared/reference README): token endpoint 1/s, transfers 20/s, order book 10/s, the rest 50/s. */
+/** Requests per second per rate class. */
+export type BudgetRates = Record<RateClass, number>;
+
+/**
+ * The service's published limits (shared/reference README): token endpoint 1/s, transfers 20/s,
+ * order book and recent executions 10/s, the rest 50/s.
+ */
 export const PUBLISHED_RATES: BudgetRates = { api: 50, transfer: 20, "order-book": 10, token: 1 };
+
+/**
+ * The share of the service's API limit kept for creating and cancelling orders. Reads (pages,
+ * the live watcher) book their slots up to their time limit ahead, so a create behind them in one
+ * schedule would wait seconds or be refused: creates have their own schedule and calls in flight,
+ * at this share of the limit, and reads theirs at the rest, so reads never spend what creates
+ * need and the two together stay under the limit. Internal transfers have their own class.
+ */
+export const CREATE_SHARE = 0.2;
+
+/** Requests per second of a budget class under the configured limits. */
+export function rateOf(key: BudgetClass, rates: BudgetRates): number {
+  if (key === "create") return rates.api * CREATE_SHARE;
+  if (key === "api") return rates.api * (1 - CREATE_SHARE);
+  return rates[key];
+}
 
 /** What the budget reads from the configuration. */
 export interface BudgetEnv {
@@ -57,6 +80,24 @@ export function budgetRatesFromEnv(env: BudgetEnv): BudgetRates {
   };
 }
 
+/** The service's lockout after a 429 (shared/reference README: five minutes). */
+export const PUBLISHED_PENALTY_SECONDS = 300;
+
+/**
+ * How long every call is held after a 429 that carries no Retry-After: SERVICE_RATE_PENALTY_SECONDS
+ * when set; else the embedded sandbox's own penalty when it is the service, the published one otherwise.
+ */
+export function penaltyMsFromEnv(env: {
+  service: { isSandbox: boolean };
+  SERVICE_RATE_PENALTY_SECONDS?: number;
+  SANDBOX_RATE_PENALTY_SECONDS: number;
+}): number {
+  const seconds =
+    env.SERVICE_RATE_PENALTY_SECONDS ??
+    (env.service.isSandbox ? Math.max(1, env.SANDBOX_RATE_PENALTY_SECONDS) : PUBLISHED_PENALTY_SECONDS);
+  return seconds * 1000;
+}
+
 /**
  * The share of a limit the dashboard uses, and of a one-second burst: the service's bucket must
  * never run dry because calls granted slots apart arrived closer together (a busy event loop, a
@@ -68,11 +109,9 @@ const RATE_MARGIN = 0.8;
 const BURST_SHARE = 0.2;
 const IN_FLIGHT_SHARE = 0.5;
 
-/** After a 429: half the rate for a minute; without Retry-After, wait 1 s, 2 s, 4 s ... up to a minute. */
+/** After a lockout, every class runs at half its pace for a minute: the service's count may differ from ours. */
 const SLOW_FOR_MS = 60_000;
 const SLOW_FACTOR = 0.5;
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 60_000;
 
 /** How one class is paced: a slot every `intervalMs`, up to `burst` at once after a quiet spell. */
 export interface Pace {
@@ -101,26 +140,41 @@ export function reserveSlot(
   return { waitMs, tat: start + pace.intervalMs };
 }
 
-/** Where the schedules live: in this process, or shared by every instance. */
+/** A reservation refused because every call is held: until when (ms since the epoch, on the store's clock). */
+export interface Lockout {
+  lockedUntil: number;
+}
+
+/** Where the schedules and the lockout live: in this process, or shared by every instance. */
 export interface BudgetStore {
-  /** Reserves the class's next slot when it comes within `maxWaitMs`: the wait, or null. */
-  reserve(key: BudgetClass, pace: Pace, maxWaitMs: number): Promise<number | null>;
-  /** Nothing of the class goes for `ms` from now (the service said to wait). */
-  holdOff(key: BudgetClass, pace: Pace, ms: number): Promise<void>;
+  /**
+   * Reserves the class's next slot when it comes within `maxWaitMs`: the wait in ms; null when
+   * it does not; the lockout while one holds every call (nothing is reserved then).
+   */
+  reserve(key: BudgetClass, pace: Pace, maxWaitMs: number): Promise<number | null | Lockout>;
+  /** Holds every call for `ms` from now, or until a longer lockout already in force ends: that end. */
+  lockOut(ms: number): Promise<number>;
+  /** The end of the lockout in force (ms since the epoch), 0 when none. */
+  lockedUntil(): Promise<number>;
 }
 
 export function memoryBudgetStore(now: () => number = Date.now): BudgetStore {
   const tats = new Map<BudgetClass, number>();
+  let until = 0;
   return {
     async reserve(key, pace, maxWaitMs) {
+      if (now() < until) return { lockedUntil: until };
       const slot = reserveSlot(tats.get(key) ?? 0, now(), pace, maxWaitMs);
       if (!slot) return null;
       tats.set(key, slot.tat);
       return slot.waitMs;
     },
-    async holdOff(key, pace, ms) {
-      // The first slot after the hold is `now + ms`: the schedule moves past it by the burst.
-      tats.set(key, Math.max(tats.get(key) ?? 0, now() + ms + (pace.burst - 1) * pace.intervalMs));
+    async lockOut(ms) {
+      until = Math.max(until, now() + ms);
+      return until;
+    },
+    async lockedUntil() {
+      return now() < until ? until : 0;
     },
   };
 }
@@ -128,20 +182,23 @@ export function memoryBudgetStore(now: () => number = Date.now): BudgetStore {
 export interface UpstreamLimiter {
   /**
    * Waits for room among the class's calls in flight and for its slot in the schedule; throws
-   * UpstreamThrottled when either comes after `deadline` (epoch ms). Returns the release, to call
-   * once the answer arrived.
+   * UpstreamThrottled when either comes after `deadline` (epoch ms), and UpstreamLocked at once
+   * while a lockout holds every call. Returns the release, to call once the answer arrived.
    */
   acquire(key: BudgetClass, deadline: number, signal?: AbortSignal): Promise<() => void>;
-  /** The service answered 429: hold the class (every API class for an API 429) and slow down. */
-  throttled(key: BudgetClass, retryAfter: string | null): Promise<void>;
-  /** A call of the class got through: the next 429 starts its back-off from the beginning again. */
-  succeeded(key: BudgetClass): void;
-  /** How long the last 429 of the class said to wait (0 when none is in force). */
-  heldFor(key: BudgetClass): number;
+  /**
+   * The service answered 429: every call (every class, the token endpoint's too) is held for
+   * Retry-After, or for the penalty without one. Returns the lockout's end (ms since the epoch).
+   */
+  lockOut(retryAfter: string | null): Promise<number>;
+  /** The end of the lockout in force (ms since the epoch, 0 when none): every instance's on a shared store. */
+  lockedUntil(): Promise<number>;
 }
 
 export interface LimiterOptions {
   rates: BudgetRates;
+  /** How long every call is held after a 429 without Retry-After (default: the published 300 s). */
+  penaltyMs?: number;
   store?: BudgetStore;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -158,19 +215,38 @@ export function createUpstreamLimiter(options: LimiterOptions): UpstreamLimiter 
   const now = options.now ?? Date.now;
   const store = options.store ?? memoryBudgetStore(now);
   const sleep = options.sleep ?? abortableSleep;
-  const slowUntil = new Map<BudgetClass, number>();
-  const heldUntil = new Map<BudgetClass, number>();
-  const strikes = new Map<BudgetClass, number>();
-  const gates = new Map(BUDGET_CLASSES.map((k) => [k, gate(inFlightCap(options.rates[k]))]));
-  const pace = (key: BudgetClass) => paceOf(options.rates[key], now() < (slowUntil.get(key) ?? 0));
+  const penaltyMs = options.penaltyMs ?? PUBLISHED_PENALTY_SECONDS * 1000;
+  const rate = (key: BudgetClass) => rateOf(key, options.rates);
+  const gates = new Map(BUDGET_CLASSES.map((k) => [k, gate(inFlightCap(rate(k)))]));
+  // What this instance knows of the lockout: refused here without asking the store.
+  let lockedUntil = 0;
+  let slowUntil = 0;
+  const learn = (until: number) => {
+    lockedUntil = Math.max(lockedUntil, until);
+    slowUntil = Math.max(slowUntil, until + SLOW_FOR_MS);
+  };
+  const pace = (key: BudgetClass) => paceOf(rate(key), now() < slowUntil);
+  const locked = (key: BudgetClass, until: number) => new UpstreamLocked(until, key === "token" ? "token" : "request");
+  const refuseIfLocked = (key: BudgetClass, until = lockedUntil) => {
+    if (now() < until) throw locked(key, until);
+  };
 
   return {
     async acquire(key, deadline, signal) {
+      refuseIfLocked(key);
       const release = await gates.get(key)!.enter(deadline - now(), signal, () => new UpstreamThrottled(key));
       try {
-        const wait = await store.reserve(key, pace(key), Math.max(0, deadline - now()));
-        if (wait === null) throw new UpstreamThrottled(key);
-        if (wait > 0) await sleep(wait, signal);
+        const slot = await store.reserve(key, pace(key), Math.max(0, deadline - now()));
+        if (slot === null) throw new UpstreamThrottled(key);
+        if (typeof slot === "object") {
+          learn(slot.lockedUntil);
+          throw locked(key, slot.lockedUntil);
+        }
+        if (slot > 0) {
+          await sleep(slot, signal);
+          // A lockout that began while this call waited (here or on another instance) holds it too.
+          refuseIfLocked(key, Math.max(lockedUntil, await store.lockedUntil()));
+        }
         return release;
       } catch (error) {
         release();
@@ -178,25 +254,22 @@ export function createUpstreamLimiter(options: LimiterOptions): UpstreamLimiter 
       }
     },
 
-    async throttled(key, retryAfter) {
-      const strike = (strikes.get(key) ?? 0) + 1;
-      strikes.set(key, strike);
-      const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (strike - 1));
-      const ms = retryAfterMs(retryAfter, now()) ?? backoff;
-      // The service refuses the whole caller after an API 429, so every API class waits.
-      for (const k of key === "token" ? [key] : API_CLASSES) {
-        slowUntil.set(k, now() + ms + SLOW_FOR_MS);
-        heldUntil.set(k, Math.max(heldUntil.get(k) ?? 0, now() + ms));
-        await store.holdOff(k, pace(k), ms);
+    async lockOut(retryAfter) {
+      const ms = retryAfterMs(retryAfter, now()) ?? penaltyMs;
+      // Known here first, so that this instance holds its calls even if the shared store cannot be written.
+      learn(now() + ms);
+      try {
+        learn(await store.lockOut(ms));
+      } catch {
+        // The store is down: this instance still holds its calls.
       }
+      return lockedUntil;
     },
 
-    succeeded(key) {
-      strikes.delete(key);
-    },
-
-    heldFor(key) {
-      return Math.max(0, (heldUntil.get(key) ?? 0) - now());
+    async lockedUntil() {
+      const shared = await store.lockedUntil().catch(() => 0);
+      const until = Math.max(shared, lockedUntil);
+      return now() < until ? until : 0;
     },
   };
 }

@@ -1,10 +1,12 @@
 import "server-only";
 import type { Metrics } from "../metrics";
-import { deadlineOf, type BudgetClass, type UpstreamLimiter } from "./limiter";
+import { deadlineOf, UpstreamLocked, type BudgetClass, type UpstreamLimiter } from "./limiter";
 
 /**
  * The one door to the service: every fetch the upstream client and its token cache make waits
- * for its slot in the budget, is counted and timed, and tells the limiter about a 429.
+ * for its slot in the budget, and is counted and timed. A 429 is never handed on: it locks every
+ * call out (the service now refuses the dashboard for minutes) and is thrown as UpstreamLocked,
+ * which the person reads as a 503 saying when to try again.
  */
 
 export interface MeteredFetchOptions {
@@ -53,9 +55,9 @@ export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
       status = response.status;
       if (status === 429) {
         m.upstreamThrottled.inc({ class: budgetClass });
-        await options.limiter.throttled(budgetClass, response.headers.get("retry-after"));
-      } else {
-        options.limiter.succeeded(budgetClass);
+        const until = await options.limiter.lockOut(response.headers.get("retry-after"));
+        await response.body?.cancel();
+        throw new UpstreamLocked(until, isToken ? "token" : "request");
       }
       return response;
     } finally {
@@ -91,9 +93,11 @@ export function routeOf(path: string): string {
   return TEMPLATES.find(([pattern]) => pattern.test(path))?.[1] ?? "other";
 }
 
-/** Which of the service's limits a call counts against. */
+/** Which of the budget's classes a call counts against (the service counts recent executions with the order book). */
 export function classOf(method: string, route: string): BudgetClass {
   if (method === "POST" && route === "/transfer/internal") return "transfer";
-  if (route === "/markets/{market}/order-book") return "order-book";
+  if (route === "/markets/{market}/order-book" || route === "/markets/{market}/recent-executions") return "order-book";
+  if (method === "POST" && route === "/profiles/{profile_id}/orders") return "create";
+  if (method === "DELETE" && route === "/profiles/{profile_id}/orders/{id}") return "create";
   return "api";
 }

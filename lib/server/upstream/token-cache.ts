@@ -93,7 +93,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       );
       response = await oauth.processClientCredentialsResponse(as, client, res);
     } catch (error) {
-      throw tokenFailure(error);
+      throw tokenFailure(error, key);
     }
     const lifetimeMs = response.expires_in !== undefined ? response.expires_in * 1000 : defaultLifetimeMs;
     // A lifetime shorter than the margin would refresh on every call: then refresh at half-life instead.
@@ -106,15 +106,17 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
   }
 
   /** The library's errors carry response bodies (tokens) and request details: keep only safe facts. */
-  function tokenFailure(error: unknown): UpstreamError {
+  function tokenFailure(error: unknown, scopeKey: string): UpstreamError {
     const network = networkFailure(error, host, timeoutMs, "token");
     if (network) return network;
     if (error instanceof oauth.ResponseBodyError) {
-      const description = error.error_description ? `: ${redact(error.error_description)}` : "";
+      const description = error.error_description ? redact(error.error_description) : undefined;
       return new TokenRequestError(
-        `The token endpoint at ${host} refused the request (${error.status} ${safeCode(error.error)})${description}`,
+        `The token endpoint at ${host} refused the request (${error.status} ${safeCode(error.error)})${description ? `: ${description}` : ""}`,
         error.status,
         safeCode(error.error),
+        // What invalid_scope is about: the scopes asked for, and which of them the endpoint named.
+        { scopes: scopeKey ? scopeKey.split(" ") : [], description },
       );
     }
     if (error instanceof oauth.WWWAuthenticateChallengeError) {

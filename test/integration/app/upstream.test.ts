@@ -98,20 +98,62 @@ describe("OAuth tokens of the running app", () => {
     expect(d.proxy.tokens.find((t) => t.value === reads[1]!.bearer)!.at).toBeGreaterThanOrEqual(reads[0]!.at);
   });
 
+  it("a 401 without a challenge (as the service sends it) to a read: one new token, one retry", async () => {
+    const mark = d.proxy.requests.length;
+    const tokensBefore = d.proxy.tokens.length;
+    d.proxy.fail(PROFILES, { kind: "status", status: 401 });
+    const res = await d.as.viewer.call("GET", "/api/v2/profiles");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const reads = since(mark).filter((r) => r.path === PROFILES.path);
+    expect(reads.map((r) => r.status)).toEqual([401, 200]);
+    expect(since(mark).filter((r) => r.path === TOKEN_PATH)).toHaveLength(1);
+    // The retry carried the new token; the refused one is not sent again.
+    expect(reads[1]!.bearer).toBe(d.proxy.tokens.at(-1)!.value);
+    expect(d.proxy.tokens).toHaveLength(tokensBefore + 1);
+    expect(reads[1]!.bearer).not.toBe(reads[0]!.bearer);
+    const after = await d.as.viewer.call("GET", "/api/v2/markets");
+    expect(after.status).toBe(200);
+    expect(since(mark).filter((r) => r.bearer === reads[0]!.bearer)).toHaveLength(1);
+  });
+
   it("answers a 502 problem, not a 401 that reads as 'sign in again', when a fresh token is refused too", async () => {
-    d.proxy.fail(PROFILES, { kind: "invalid-token" }, 2);
+    d.proxy.fail(PROFILES, { kind: "status", status: 401 }, 2);
     const mark = d.proxy.requests.length;
     const res = await d.as.viewer.call("GET", "/api/v2/profiles");
-    expect(expectProblem(res, 502).title).toBe("Service Sign-in Failed");
+    const p = expectProblem(res, 502);
+    expect(p.detail).toMatch(/^The service refused the dashboard's credentials/);
     expect(since(mark).filter((r) => r.path === PROFILES.path)).toHaveLength(2);
   });
 
-  it("retries a create whose token is refused once, and it exists once", async () => {
-    d.proxy.fail(CREATE_ORDER, { kind: "invalid-token" });
+  it("a 401 to a create: no new token and no second send, a 502 (never a 401), nothing created", async () => {
+    d.proxy.fail(CREATE_ORDER, { kind: "status", status: 401 });
     const ref = newRef();
+    const mark = d.proxy.requests.length;
     const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
-    expect(res.status).toBe(200);
-    expect(await d.sandboxOrders(ref)).toEqual([expect.objectContaining({ id: res.body.id })]);
+    expect(expectProblem(res, 502).detail).toMatch(/^The service refused the dashboard's credentials/);
+    const [refused] = since(mark).filter((r) => r.path === CREATE_ORDER.path);
+    expect(since(mark).filter((r) => r.path === CREATE_ORDER.path)).toHaveLength(1);
+    // No new token was fetched to try again (this suite's short-lived tokens may renew before the send).
+    expect(since(mark).filter((r) => r.path === TOKEN_PATH && r.at >= refused!.at)).toHaveLength(0);
+    expect(await d.sandboxOrders(ref)).toHaveLength(0);
+    expect(await d.journal(ref)).toEqual([expect.objectContaining({ status: "failed", http_status: 502 })]);
+    // The refused token was dropped: the person's next try gets a new one, and goes through once.
+    const again = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const sends = since(mark).filter((r) => r.path === CREATE_ORDER.path);
+    expect(sends).toHaveLength(2);
+    expect(sends[1]!.bearer).not.toBe(sends[0]!.bearer);
+    expect(await d.sandboxOrders(ref)).toEqual([expect.objectContaining({ id: again.body.id })]);
+  });
+
+  it("a 401 to a transfer: no second send either", async () => {
+    d.proxy.fail(CREATE_TRANSFER, { kind: "status", status: 401 });
+    const ref = newRef();
+    const mark = d.proxy.requests.length;
+    const res = await d.as.ops.call("POST", "/api/v2/transfer/internal", smallTransfer(ref));
+    expectProblem(res, 502);
+    expect(since(mark).filter((r) => r.path === CREATE_TRANSFER.path)).toHaveLength(1);
+    expect(await d.sandboxTransfers(ref)).toHaveLength(0);
   });
 });
 

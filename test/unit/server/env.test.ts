@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/server/env-schema";
+import { penaltyMsFromEnv } from "@/lib/server/upstream/limiter";
+import { SCOPES } from "@/lib/spec";
 
 describe("configuration", () => {
   it("needs no variable: a demo talks to the embedded sandbox", () => {
@@ -52,6 +54,40 @@ describe("configuration", () => {
 
   it("wants all three OIDC variables or none", () => {
     expect(() => parseEnv({ OIDC_ISSUER: "https://id.example.test" })).toThrow(/OIDC_CLIENT_ID is required to sign in/);
+  });
+
+  it("asks for every scope the dashboard uses unless SERVICE_SCOPES names fewer", () => {
+    expect(parseEnv({}).SERVICE_SCOPES).toEqual([...SCOPES]);
+    // Space-separated, as OAuth writes them: any whitespace, repeats once.
+    expect(
+      parseEnv({ SERVICE_SCOPES: " exchange:read_order\tfunding:read_profile  exchange:read_order " }).SERVICE_SCOPES,
+    ).toEqual(["exchange:read_order", "funding:read_profile"]);
+  });
+
+  it.each([
+    ["exchange:read_orders", /SERVICE_SCOPES: "exchange:read_orders" is not a scope the dashboard uses/],
+    ["exchange:read_order,funding:read_profile", /is not a scope the dashboard uses/],
+    ["   ", /SERVICE_SCOPES must name at least one scope/],
+  ])("refuses SERVICE_SCOPES=%j, naming the rule", (value, message) => {
+    expect(() => parseEnv({ SERVICE_SCOPES: value })).toThrow(message);
+  });
+
+  it("holds calls after a 429 for SERVICE_RATE_PENALTY_SECONDS, else 300 s (the sandbox's penalty when it is the service)", () => {
+    const real = {
+      SERVICE_BASE_URL: "https://api.example.test/v2",
+      SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
+      SERVICE_CLIENT_ID: "id",
+      SERVICE_CLIENT_SECRET: "secret",
+    };
+    expect(penaltyMsFromEnv(parseEnv(real))).toBe(300_000);
+    expect(penaltyMsFromEnv(parseEnv({ ...real, SANDBOX_RATE_PENALTY_SECONDS: "5" }))).toBe(300_000);
+    expect(penaltyMsFromEnv(parseEnv({ ...real, SERVICE_RATE_PENALTY_SECONDS: "42" }))).toBe(42_000);
+    expect(penaltyMsFromEnv(parseEnv({}))).toBe(300_000);
+    expect(penaltyMsFromEnv(parseEnv({ SANDBOX_RATE_PENALTY_SECONDS: "5" }))).toBe(5_000);
+    expect(() => parseEnv({ SERVICE_RATE_PENALTY_SECONDS: "0" })).toThrow(
+      /SERVICE_RATE_PENALTY_SECONDS must be greater than zero/,
+    );
+    expect(() => parseEnv({ SERVICE_RATE_PENALTY_SECONDS: "3601" })).toThrow(/at most 3600/);
   });
 
   it("treats an empty variable as unset", () => {

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/server/db";
 import {
+  BUDGET_CLASSES,
   budgetRatesFromEnv,
   createUpstreamLimiter,
+  inFlightCap,
   memoryBudgetStore,
   paceOf,
   PUBLISHED_RATES,
+  rateOf,
   reserveSlot,
   retryAfterMs,
+  UpstreamLocked,
   UpstreamThrottled,
   type BudgetStore,
 } from "@/lib/server/upstream/limiter";
@@ -72,7 +76,8 @@ describe("the GCRA schedule", () => {
 
 describe("the limiter over a fake clock", () => {
   it("never empties the service's bucket, whatever the demand", async () => {
-    for (const [cls, rate] of Object.entries(PUBLISHED_RATES) as [keyof typeof PUBLISHED_RATES, number][]) {
+    for (const cls of BUDGET_CLASSES) {
+      const rate = rateOf(cls, PUBLISHED_RATES);
       const clock = fakeClock(0);
       const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES, now: clock.now, sleep: clock.sleep });
       const service = serviceBucket(rate);
@@ -84,6 +89,12 @@ describe("the limiter over a fake clock", () => {
       // ...and the budget is used: 10 s of demand takes about 10 s / 0.8, not much longer.
       expect(clock.now()).toBeLessThan((10_000 / 0.8) * 1.01);
     }
+  });
+
+  it("counts order book and recent executions at 10/s, transfers at 20/s, the token endpoint at 1/s, the rest at 50/s", () => {
+    expect(PUBLISHED_RATES).toEqual({ api: 50, transfer: 20, "order-book": 10, token: 1 });
+    // Creates and cancels of orders are the API class's too: their share and the reads' make its 50.
+    expect(rateOf("create", PUBLISHED_RATES) + rateOf("api", PUBLISHED_RATES)).toBe(50);
   });
 
   it("refuses at once (UpstreamThrottled) a call whose slot comes after its deadline", async () => {
@@ -114,37 +125,126 @@ describe("the limiter over a fake clock", () => {
     expect(sixth).toBe(true);
     releases.slice(1).forEach((release) => release());
   });
+});
 
-  it("honours Retry-After, for every API class after an API 429, then goes at half the rate", async () => {
-    const clock = fakeClock();
-    const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES, now: clock.now, sleep: clock.sleep });
-    await limiter.throttled("api", "7");
-    expect(limiter.heldFor("transfer")).toBe(7000);
-    expect(limiter.heldFor("token")).toBe(0);
-    (await limiter.acquire("order-book", Infinity))();
-    expect(clock.slept).toEqual([7000]);
-    (await limiter.acquire("order-book", Infinity))();
-    expect(clock.slept[1]).toBeCloseTo(1000 / 4);
-    // A minute after the hold the rate is back, and so is the burst.
-    clock.advance(61_000);
-    clock.slept.length = 0;
-    for (let i = 0; i < 2; i++) (await limiter.acquire("order-book", Infinity))();
-    expect(clock.slept).toEqual([]);
+describe("creates go first", () => {
+  /** A clock that does not move while calls wait: every call below is booked in the same instant. */
+  const frozen = () => {
+    const waits: number[] = [];
+    const limiter = createUpstreamLimiter({
+      rates: PUBLISHED_RATES,
+      now: () => 1_000_000,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    return { limiter, waits };
+  };
+
+  it("a create's slot does not wait behind the reads booked ahead of it", async () => {
+    const { limiter, waits } = frozen();
+    // The watcher and 100 screens book 12 s of reads (400 at the reads' 32/s).
+    for (let i = 0; i < 400; i++) (await limiter.acquire("api", Infinity))();
+    expect(waits.at(-1)).toBeGreaterThan(12_000);
+    waits.length = 0;
+    (await limiter.acquire("create", Infinity))();
+    (await limiter.acquire("create", Infinity))();
+    expect(waits).toEqual([]);
+    // The next reads still queue behind their own.
+    (await limiter.acquire("api", Infinity))();
+    expect(waits[0]).toBeGreaterThan(12_000);
   });
 
-  it("without Retry-After, backs off 1 s, 2 s, 4 s ... and starts again after a success", async () => {
+  it("a create does not wait for room among the reads in flight", async () => {
+    const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES });
+    const reads = await Promise.all(
+      Array.from({ length: inFlightCap(rateOf("api", PUBLISHED_RATES)) }, () =>
+        limiter.acquire("api", Date.now() + 5000),
+      ),
+    );
+    // The reads' calls in flight are full: another read waits and gives up at its deadline ...
+    await expect(limiter.acquire("api", Date.now() + 50)).rejects.toBeInstanceOf(UpstreamThrottled);
+    // ... a create goes at once.
+    const create = await limiter.acquire("create", Date.now() + 50);
+    create();
+    reads.forEach((release) => release());
+  });
+
+  it("reads and creates together never empty the service's API bucket", async () => {
+    const store = memoryBudgetStore(() => 0);
+    const at: number[] = [];
+    // Everyone asks at time 0 for ten seconds' worth of each: each call goes at 0 + its wait.
+    for (let i = 0; i < 10 * 50; i++) {
+      for (const cls of ["api", "create"] as const) {
+        const wait = await store.reserve(cls, paceOf(rateOf(cls, PUBLISHED_RATES)), Infinity);
+        at.push(wait as number);
+      }
+    }
+    const service = serviceBucket(PUBLISHED_RATES.api);
+    for (const t of at.sort((a, b) => a - b)) expect(service(t), `the call at ${t} ms`).toBe(true);
+  });
+});
+
+describe("the lockout after a 429", () => {
+  it("without Retry-After holds every call, of every class and the token endpoint's, for the penalty", async () => {
+    const clock = fakeClock();
+    const limiter = createUpstreamLimiter({
+      rates: PUBLISHED_RATES,
+      penaltyMs: 300_000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    const until = await limiter.lockOut(null);
+    expect(until).toBe(clock.now() + 300_000);
+    expect(await limiter.lockedUntil()).toBe(until);
+    for (const cls of BUDGET_CLASSES) {
+      const error = await limiter.acquire(cls, Infinity).catch((e: unknown) => e);
+      expect(error, cls).toBeInstanceOf(UpstreamLocked);
+      expect(error).toMatchObject({ until, stage: cls === "token" ? "token" : "request", maybeDelivered: false });
+    }
+    // Refused, not queued: nobody slept into the lockout.
+    expect(clock.slept).toEqual([]);
+    clock.advance(299_999);
+    await expect(limiter.acquire("api", Infinity)).rejects.toBeInstanceOf(UpstreamLocked);
+    clock.advance(1);
+    expect(await limiter.lockedUntil()).toBe(0);
+    (await limiter.acquire("api", Infinity))();
+  });
+
+  it("holds for Retry-After when the service sends one, then goes at half the pace for a minute", async () => {
     const clock = fakeClock();
     const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES, now: clock.now, sleep: clock.sleep });
-    const holds: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      await limiter.throttled("token", null);
-      holds.push(limiter.heldFor("token"));
-    }
-    expect(holds).toEqual([1000, 2000, 4000]);
-    clock.advance(5000);
-    limiter.succeeded("token");
-    await limiter.throttled("token", null);
-    expect(limiter.heldFor("token")).toBe(1000);
+    expect(await limiter.lockOut("7")).toBe(clock.now() + 7000);
+    await expect(limiter.acquire("order-book", Infinity)).rejects.toBeInstanceOf(UpstreamLocked);
+    clock.advance(7000);
+    // The burst of the order book (2), then slots at half its pace.
+    for (let i = 0; i < 3; i++) (await limiter.acquire("order-book", Infinity))();
+    expect(clock.slept).toEqual([expect.closeTo(1000 / 4, 5)]);
+    // A minute after the lockout the pace is back.
+    clock.advance(61_000);
+    clock.slept.length = 0;
+    for (let i = 0; i < 3; i++) (await limiter.acquire("order-book", Infinity))();
+    expect(clock.slept).toEqual([expect.closeTo(1000 / 8, 5)]);
+  });
+
+  it("a later, shorter 429 does not shorten the lockout in force", async () => {
+    const clock = fakeClock();
+    const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES, now: clock.now, sleep: clock.sleep });
+    const until = await limiter.lockOut("60");
+    expect(await limiter.lockOut("1")).toBe(until);
+  });
+
+  it("holds a call that was waiting for its slot when the lockout began", async () => {
+    const clock = fakeClock();
+    const limiter = createUpstreamLimiter({
+      rates: PUBLISHED_RATES,
+      now: clock.now,
+      sleep: async (ms) => {
+        // Another call meets the 429 while this one sleeps.
+        await limiter.lockOut(null);
+        clock.advance(ms);
+      },
+    });
+    (await limiter.acquire("token", Infinity))();
+    await expect(limiter.acquire("token", Infinity)).rejects.toBeInstanceOf(UpstreamLocked);
   });
 
   it("reads Retry-After as seconds or as a date, and ignores nonsense", () => {
@@ -206,13 +306,22 @@ function storeContract(name: string, open: () => Promise<{ instances: BudgetStor
       for (let i = 1; i < waits.length; i++) expect(Math.abs(waits[i]! - waits[i - 1]! - 60_000)).toBeLessThan(2000);
     });
 
-    it("holds a class off for every instance", async () => {
+    // Last: it locks every class of the store out.
+    it("a lockout set through one instance refuses every class on every instance, and reserves nothing", async () => {
       const pace = { intervalMs: 10, burst: 3 };
-      await instances[0]!.holdOff("api", pace, 60_000);
-      const wait = await instances[instances.length - 1]!.reserve("api", pace, 120_000);
-      expect(wait).toBeGreaterThan(58_000);
-      expect(wait).toBeLessThanOrEqual(60_000);
-      expect(await instances[0]!.reserve("api", pace, 30_000)).toBeNull();
+      expect(await instances[0]!.lockedUntil()).toBe(0);
+      const before = Date.now();
+      const until = await instances[0]!.lockOut(60_000);
+      // On the store's clock (the database's for PostgreSQL): about a minute from now.
+      expect(Math.abs(until - (before + 60_000))).toBeLessThan(5_000);
+      for (const store of instances) {
+        expect(await store.lockedUntil()).toBe(until);
+        for (const cls of BUDGET_CLASSES)
+          expect(await store.reserve(cls, pace, Infinity)).toEqual({ lockedUntil: until });
+      }
+      // A shorter lockout does not shorten it; a longer one extends it.
+      expect(await instances.at(-1)!.lockOut(1_000)).toBe(until);
+      expect(await instances.at(-1)!.lockOut(120_000)).toBeGreaterThan(until);
     });
   });
 }

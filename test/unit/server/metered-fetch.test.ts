@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "@/lib/server/metrics";
-import { createUpstreamClient, TokenRequestError, upstreamProblem } from "@/lib/server/upstream/client";
-import { createUpstreamLimiter, PUBLISHED_RATES, timeLimit, UpstreamThrottled } from "@/lib/server/upstream/limiter";
+import { createUpstreamClient, retryAfterHeaders, upstreamProblem, UpstreamLocked } from "@/lib/server/upstream/client";
+import { createUpstreamLimiter, PUBLISHED_RATES, timeLimit } from "@/lib/server/upstream/limiter";
 import { classOf, meteredFetch, routeOf } from "@/lib/server/upstream/metered-fetch";
 import { createTokenCache } from "@/lib/server/upstream/token-cache";
 
@@ -55,11 +55,16 @@ describe("path templates and rate classes", () => {
     expect(routeOf(path)).toBe(route);
   });
 
-  it("counts internal transfers and the order book against their own limits", () => {
+  it("counts internal transfers, the order book with recent executions, and creates against their own budgets", () => {
     expect(classOf("POST", "/transfer/internal")).toBe("transfer");
     expect(classOf("GET", "/transfer/transfers")).toBe("api");
     expect(classOf("GET", "/markets/{market}/order-book")).toBe("order-book");
-    expect(classOf("POST", "/profiles/{profile_id}/orders")).toBe("api");
+    expect(classOf("GET", routeOf("/markets/BTCUSD/recent-executions"))).toBe("order-book");
+    expect(classOf("GET", "/markets/{market}/ticker")).toBe("api");
+    expect(classOf("POST", "/profiles/{profile_id}/orders")).toBe("create");
+    expect(classOf("DELETE", "/profiles/{profile_id}/orders/{id}")).toBe("create");
+    expect(classOf("GET", "/profiles/{profile_id}/orders/{id}")).toBe("api");
+    expect(classOf("GET", "/orders")).toBe("api");
   });
 });
 
@@ -82,59 +87,96 @@ describe("the metered fetch", () => {
     );
   });
 
-  it("tells the limiter about a 429 and its Retry-After, and counts it", async () => {
+  it("meets a 429 with Retry-After by locking every call out for it: thrown, counted, nothing sent meanwhile", async () => {
     const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES });
+    const sent: string[] = [];
     const fetch = meteredFetch({
-      fetch: async () => new Response("{}", { status: 429, headers: { "retry-after": "30" } }),
+      fetch: async (input) => {
+        sent.push(String(input));
+        return new Response("{}", { status: 429, headers: { "retry-after": "30" } });
+      },
       limiter,
       metrics,
       baseUrl: BASE,
       tokenUrl: TOKEN_URL,
     });
     const before = await counted("dashboard_upstream_429_total", { class: "transfer" });
-    const res = await fetch(`${BASE}/transfer/internal`, { method: "POST", signal: timeLimit(1000) });
-    expect(res.status).toBe(429);
+    const started = Date.now();
+    const error = await fetch(`${BASE}/transfer/internal`, { method: "POST", signal: timeLimit(1000) }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UpstreamLocked);
+    expect(error).toMatchObject({ stage: "request", maybeDelivered: false });
+    const until = (error as UpstreamLocked).until;
+    expect(until - started).toBeGreaterThanOrEqual(29_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(30_000);
     expect(await counted("dashboard_upstream_429_total", { class: "transfer" })).toBe(before + 1);
-    expect(limiter.heldFor("api")).toBeGreaterThan(29_000);
-    // The next call is not sent into the refusal: its time limit ends long before the hold.
-    await expect(fetch(`${BASE}/orders`, { signal: timeLimit(1000) })).rejects.toBeInstanceOf(UpstreamThrottled);
+    expect(await limiter.lockedUntil()).toBe(until);
+    // Every class is held, the token endpoint's too, whatever time limit the call has: refused unsent.
+    for (const url of [`${BASE}/orders`, `${BASE}/markets/BTCUSD/order-book`, TOKEN_URL]) {
+      await expect(fetch(url, { signal: timeLimit(60_000) })).rejects.toBeInstanceOf(UpstreamLocked);
+    }
+    expect(sent).toHaveLength(1);
+  });
+
+  it("meets a 429 without Retry-After by locking every call out for the penalty, and the gauge shows when it ends", async () => {
+    const own = createMetrics();
+    const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES, penaltyMs: 300_000 });
+    own.watchLockout(() => limiter.lockedUntil());
+    const gauge = async () => await own.registry.getSingleMetricAsString("dashboard_upstream_locked_until_seconds");
+    expect(await gauge()).toMatch(/^dashboard_upstream_locked_until_seconds 0$/m);
+    const fetch = meteredFetch({
+      fetch: async () => new Response("{}", { status: 429 }),
+      limiter,
+      metrics: own,
+      baseUrl: BASE,
+      tokenUrl: TOKEN_URL,
+    });
+    const error = (await fetch(`${BASE}/orders`).catch((e: unknown) => e)) as UpstreamLocked;
+    expect(error).toBeInstanceOf(UpstreamLocked);
+    expect(error.until - Date.now()).toBeGreaterThan(299_000);
+    expect(await gauge()).toMatch(
+      new RegExp(`^dashboard_upstream_locked_until_seconds ${Math.ceil(error.until / 1000)}$`, "m"),
+    );
+    // What a person reads: a 503 that says when, in the problem and in Retry-After.
+    const p = upstreamProblem(error);
+    expect(p).toMatchObject({ status: 503, meta: { locked_until: new Date(error.until).toISOString() } });
+    expect(Number(retryAfterHeaders(p)["Retry-After"])).toBeGreaterThanOrEqual(299);
   });
 });
 
 describe("the token endpoint's 429", () => {
-  const clientOver = (service: ReturnType<typeof fakeService>, timeoutMs: number) => {
-    const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES });
+  const clientOver = (service: ReturnType<typeof fakeService>, penaltyMs: number) => {
+    const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES, penaltyMs });
     const fetch = meteredFetch({ fetch: service.fetch, limiter, metrics, baseUrl: BASE, tokenUrl: TOKEN_URL });
     const tokens = createTokenCache({ tokenUrl: TOKEN_URL, clientId: "dashboard", clientSecret: "s", fetch });
-    return createUpstreamClient({ baseUrl: BASE, tokens, fetch, limiter, timeoutMs });
+    return { client: createUpstreamClient({ baseUrl: BASE, tokens, fetch, timeoutMs: 5000 }), limiter };
   };
 
-  it("is waited out (Retry-After) and retried within the call's time limit", async () => {
-    const service = fakeService([{ status: 429, retryAfter: "1" }]);
-    const client = clientOver(service, 5000);
-    const res = await client.request({ method: "GET", path: "/profiles" });
-    expect(res.status).toBe(200);
-    const tokenCalls = service.seen.filter((s) => s.url === TOKEN_URL);
-    expect(tokenCalls).toHaveLength(2);
-    expect(tokenCalls[1]!.at - tokenCalls[0]!.at).toBeGreaterThanOrEqual(990);
-  });
-
-  it("without Retry-After, is retried after a back-off rather than at once", async () => {
+  it("locks every call out: the call fails at once as a lockout, and nothing is sent until it ends", async () => {
     const service = fakeService([{ status: 429 }]);
-    const client = clientOver(service, 5000);
-    expect((await client.request({ method: "GET", path: "/profiles" })).status).toBe(200);
-    const [first, second] = service.seen.filter((s) => s.url === TOKEN_URL);
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(990);
-  });
-
-  it("fails as Service Busy (not Sign-in Failed) when the wait would outlast the time limit", async () => {
-    const service = fakeService([{ status: 429, retryAfter: "10" }]);
-    const client = clientOver(service, 2000);
+    const { client, limiter } = clientOver(service, 300_000);
     const started = Date.now();
     const error = await client.request({ method: "GET", path: "/profiles" }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(error).toBeInstanceOf(TokenRequestError);
-    expect(upstreamProblem(error as TokenRequestError)).toMatchObject({ status: 503, title: "Service Busy" });
-    expect(service.seen.filter((s) => s.url === TOKEN_URL)).toHaveLength(1);
+    expect(error).toBeInstanceOf(UpstreamLocked);
+    expect(error).toMatchObject({ stage: "token" });
+    expect(upstreamProblem(error as UpstreamLocked)).toMatchObject({ status: 503, title: "Service Locked Out" });
+    await expect(client.request({ method: "GET", path: "/profiles" })).rejects.toBeInstanceOf(UpstreamLocked);
+    expect(service.seen.map((s) => s.url)).toEqual([TOKEN_URL]);
+    expect(await limiter.lockedUntil()).toBeGreaterThan(Date.now() + 298_000);
+  });
+
+  it("for Retry-After when it says so, after which the call goes through", async () => {
+    const service = fakeService([{ status: 429, retryAfter: "1" }]);
+    const { client, limiter } = clientOver(service, 300_000);
+    await expect(client.request({ method: "GET", path: "/profiles" })).rejects.toBeInstanceOf(UpstreamLocked);
+    const until = await limiter.lockedUntil();
+    expect(until - Date.now()).toBeLessThanOrEqual(1000);
+    while ((await limiter.lockedUntil()) > 0) await new Promise((r) => setTimeout(r, 50));
+    expect((await client.request({ method: "GET", path: "/profiles" })).status).toBe(200);
+    const tokenCalls = service.seen.filter((s) => s.url === TOKEN_URL);
+    expect(tokenCalls).toHaveLength(2);
+    expect(tokenCalls[1]!.at).toBeGreaterThanOrEqual(until - 5);
   });
 });

@@ -6,11 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createUpstreamClient,
   TokenRequestError,
+  UpstreamCredentialsRefused,
+  UpstreamScopeMissing,
   UpstreamTimeout,
   UpstreamUnreachable,
   upstreamProblem,
   type UpstreamClient,
 } from "@/lib/server/upstream/client";
+import { SCOPES } from "@/lib/spec";
 import { createTokenCache, scopeKeyOf, type TokenCacheOptions } from "@/lib/server/upstream/token-cache";
 
 const CLIENT_ID = "dashboard";
@@ -33,6 +36,10 @@ class FakeService {
   tokenDelayMs = 30;
   tokenFails = false;
   tokenTooFast = false;
+  /** The scopes the client's credentials are granted; asking for another is invalid_scope. */
+  granted: readonly string[] = SCOPES;
+  /** Whether invalid_scope names the refused scopes in its error_description. */
+  namesRefusedScopes = true;
 
   async start() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -54,6 +61,8 @@ class FakeService {
     this.tokenDelayMs = 30;
     this.tokenFails = false;
     this.tokenTooFast = false;
+    this.granted = SCOPES;
+    this.namesRefusedScopes = true;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -88,6 +97,11 @@ class FakeService {
         // Careless servers echo what they were sent: the client must not repeat it.
         return json(401, { error: "invalid_client", error_description: `bad secret ${secret}` });
       }
+      const refused = (form.get("scope") ?? "").split(" ").filter((scope) => !this.granted.includes(scope));
+      if (refused.length > 0) {
+        const error_description = this.namesRefusedScopes ? `scope ${refused.join(" ")} not allowed` : "bad scope";
+        return json(400, { error: "invalid_scope", error_description });
+      }
       const token = `tok-${this.tokenRequests.length}-${randomBytes(8).toString("hex")}`;
       this.issued.set(token, form.get("scope") ?? "");
       return json(200, {
@@ -100,12 +114,9 @@ class FakeService {
 
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
     this.apiHits.push({ path: url.pathname, token });
-    const invalid = {
-      "www-authenticate": 'Bearer error="invalid_token", error_description="The access token expired"',
-    };
-    if (url.pathname === "/v2/always-401") return json(401, { title: "Unauthorized", status: 401 }, invalid);
-    if (!this.issued.has(token) || this.revoked.has(token))
-      return json(401, { title: "Unauthorized", status: 401 }, invalid);
+    // As the real service: a 401 without a WWW-Authenticate challenge saying why.
+    if (url.pathname === "/v2/always-401") return json(401, { title: "Unauthorized", status: 401 });
+    if (!this.issued.has(token) || this.revoked.has(token)) return json(401, { title: "Unauthorized", status: 401 });
 
     switch (url.pathname) {
       case "/v2/echo":
@@ -312,12 +323,12 @@ describe("upstream client", () => {
     });
   });
 
-  it("on 401 invalid_token, drops the token and retries once with a new one", async () => {
+  it("on a 401 to a read (no challenge), drops the token and retries once with a new one", async () => {
     const client = clientFor();
     await client.request({ method: "GET", path: "/echo" });
     const old = service.apiHits[0]!.token;
     service.revoked.add(old);
-    const res = await client.request({ method: "POST", path: "/echo", body: { a: "1" } });
+    const res = await client.request({ method: "GET", path: "/echo", query: { a: "1" } });
     expect(res.status).toBe(200);
     expect(service.apiHits.map((h) => h.token === old)).toEqual([true, true, false]);
     expect(service.tokenRequests).toHaveLength(2);
@@ -325,6 +336,29 @@ describe("upstream client", () => {
     await client.request({ method: "GET", path: "/echo" });
     expect(service.tokenRequests).toHaveLength(2);
   });
+
+  it.each(["POST", "DELETE"] as const)(
+    "on a 401 to a %s, drops the token but sends nothing again: a 502 problem, never a 401",
+    async (method) => {
+      const client = clientFor();
+      await client.request({ method: "GET", path: "/echo" });
+      const old = service.apiHits[0]!.token;
+      service.revoked.add(old);
+      const error = await client.request({ method, path: "/echo", body: { a: "1" } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamCredentialsRefused);
+      // Nothing was done: the create is the journal's and reconciliation's to decide, never resent here.
+      expect(error).toMatchObject({ maybeDelivered: false, stage: "token" });
+      expect(service.apiHits.map((h) => h.token === old)).toEqual([true, true]);
+      expect(upstreamProblem(error as UpstreamCredentialsRefused)).toMatchObject({
+        status: 502,
+        detail: expect.stringMatching(/^The service refused the dashboard's credentials/),
+      });
+      // The refused token is gone from the cache: the next call asks for a new one.
+      expect((await client.request({ method: "GET", path: "/echo" })).status).toBe(200);
+      expect(service.apiHits.at(-1)!.token).not.toBe(old);
+      expect(service.tokenRequests).toHaveLength(2);
+    },
+  );
 
   it("refreshes once for many concurrent calls refused with the same token", async () => {
     const client = clientFor();
@@ -337,15 +371,18 @@ describe("upstream client", () => {
     expect(service.tokenRequests).toHaveLength(2);
   });
 
-  it("refuses a fresh token refused again as TokenRequestError, without looping", async () => {
-    const error = await clientFor()
-      .request({ method: "POST", path: "/always-401", body: {} })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TokenRequestError);
-    expect(error).toMatchObject({ status: 401, maybeDelivered: false });
-    expect(upstreamProblem(error as TokenRequestError)).toMatchObject({ status: 502, title: "Service Sign-in Failed" });
+  it("answers a read refused with a fresh token too as a 502 problem, without looping, and drops both tokens", async () => {
+    const client = clientFor();
+    const error = await client.request({ method: "GET", path: "/always-401" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamCredentialsRefused);
+    expect(error).toMatchObject({ maybeDelivered: false });
+    const p = upstreamProblem(error as UpstreamCredentialsRefused);
+    expect(p).toMatchObject({ status: 502, title: "Service Refused Credentials" });
+    expect(p.detail).toContain("The service refused the dashboard's credentials");
     expect(service.apiHits).toHaveLength(2);
     expect(service.tokenRequests).toHaveLength(2);
+    await client.request({ method: "GET", path: "/echo" });
+    expect(service.tokenRequests).toHaveLength(3);
   });
 
   it("gives up after its time limit with UpstreamTimeout", async () => {
@@ -435,6 +472,73 @@ describe("upstream client", () => {
       expect(error).toBeInstanceOf(Error);
       expect(leaks(error, [SECRET, ...service.issued.keys()])).toBe(false);
     }
+  });
+});
+
+describe("the scopes of the one token (SERVICE_SCOPES)", () => {
+  const READ_ONLY = ["exchange:read_order", "transfer:read_transfer", "funding:read_profile"];
+  const scoped = (scopes: readonly string[]) =>
+    createUpstreamClient({ baseUrl: `${service.base}/v2`, tokens: tokensFor(), scopes });
+
+  it("asks for exactly the configured scopes", async () => {
+    await scoped(READ_ONLY).request({ method: "GET", path: "/echo" });
+    expect(service.tokenRequests.map((r) => r.scope.split(" ").sort())).toEqual([[...READ_ONLY].sort()]);
+  });
+
+  it.each([
+    ["POST", "/profiles/p-1/orders", "exchange:write_order"],
+    ["DELETE", "/profiles/p-1/orders/o-1", "exchange:write_order"],
+    ["POST", "/transfer/internal", "transfer:write_internal_transfer"],
+  ] as const)("refuses %s %s unsent, as a 403 naming %s", async (method, path, scope) => {
+    const error = await scoped(READ_ONLY)
+      .request({ method, path, body: {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamScopeMissing);
+    expect(error).toMatchObject({ scope, maybeDelivered: false });
+    const p = upstreamProblem(error as UpstreamScopeMissing);
+    expect(p).toMatchObject({ status: 403, meta: { missing_scope: scope } });
+    expect(p.detail).toMatch(new RegExp(`^The service's credentials lack ${scope}`));
+    expect(service.apiHits).toHaveLength(0);
+    expect(service.tokenRequests).toHaveLength(0);
+  });
+
+  it("refuses a read whose scope is missing, and sends public market data with any scopes", async () => {
+    const ordersOnly = scoped(["exchange:read_order"]);
+    await expect(ordersOnly.request({ method: "GET", path: "/profiles" })).rejects.toMatchObject({
+      scope: "funding:read_profile",
+    });
+    await expect(ordersOnly.request({ method: "GET", path: "/transfer/transfers/t-1" })).rejects.toMatchObject({
+      scope: "transfer:read_transfer",
+    });
+    // Market data needs no scope: the fake answers 404 for it, which is returned as an answer.
+    expect((await ordersOnly.request({ method: "GET", path: "/markets/BTCUSD/ticker" })).status).toBe(404);
+  });
+
+  it("reports invalid_scope as such, naming the refused scope, not as a failed sign-in", async () => {
+    service.granted = READ_ONLY;
+    const error = await scoped([...READ_ONLY, "exchange:write_order"])
+      .request({ method: "GET", path: "/echo" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect(error).toMatchObject({ error: "invalid_scope", status: 400 });
+    const p = upstreamProblem(error as TokenRequestError);
+    expect(p).toMatchObject({
+      status: 502,
+      title: "Service Refused Scopes",
+      meta: { scopes: ["exchange:write_order"] },
+    });
+    expect(p.detail).toContain("exchange:write_order (invalid_scope)");
+    expect(p.title).not.toBe("Service Sign-in Failed");
+  });
+
+  it("names every scope asked for when invalid_scope does not say which", async () => {
+    service.granted = ["exchange:read_order"];
+    service.namesRefusedScopes = false;
+    const asked = ["exchange:read_order", "funding:read_profile"];
+    const error = await scoped(asked)
+      .request({ method: "GET", path: "/echo" })
+      .catch((e: unknown) => e);
+    expect(upstreamProblem(error as TokenRequestError)).toMatchObject({ meta: { scopes: asked } });
   });
 });
 

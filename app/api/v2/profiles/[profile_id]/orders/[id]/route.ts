@@ -1,6 +1,7 @@
 import { methodNotAllowed, pathId } from "@/lib/http";
 import { cancelOrder } from "@/lib/server/cancels";
 import { relay, withRole } from "@/lib/server/route";
+import { requireScope } from "@/lib/server/upstream/scopes";
 
 type Params = { profile_id: string; id: string };
 const orderPath = (p: Params) => `/profiles/${pathId("profile_id", p.profile_id)}/orders/${pathId("id", p.id)}`;
@@ -10,9 +11,10 @@ export const GET = withRole<Params>("read", async ({ params, runtime }) =>
 );
 
 /** Cancel, journaled: the service acknowledges; the order's status shows the outcome. */
-export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime, user, ip }) =>
-  relay(await cancelOrder(runtime, pathId("profile_id", params.profile_id), pathId("id", params.id), user, ip)),
-);
+export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime, user, ip }) => {
+  requireScope("exchange:write_order");
+  return relay(await cancelOrder(runtime, pathId("profile_id", params.profile_id), pathId("id", params.id), user, ip));
+});
 
 const notAllowed = () => methodNotAllowed("GET", "DELETE");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

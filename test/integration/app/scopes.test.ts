@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOKEN_PATH } from "../../support/fault-proxy";
+import {
+  expectProblem,
+  newRef,
+  smallOrder,
+  smallTransfer,
+  startDashboard,
+  TRADING,
+  type Dashboard,
+} from "../../support/dashboard";
+
+/**
+ * The dashboard with read-only credentials, as the service recommends for least privilege
+ * (SERVICE_SCOPES without the two write scopes): its token asks for exactly those, the pages
+ * that only read work, and every create answers 403 naming the missing scope without calling
+ * the service at all.
+ */
+
+const READ_ONLY = ["exchange:read_order", "transfer:read_transfer", "funding:read_profile"];
+const UNKNOWN_ORDER = "00000000-0000-4000-8000-000000000000";
+let d: Dashboard;
+
+beforeAll(async () => {
+  d = await startDashboard({ env: { SERVICE_SCOPES: READ_ONLY.join(" ") } });
+});
+afterAll(() => d?.dispose());
+
+const since = (index: number) => d.proxy.requests.slice(index);
+
+describe("read-only credentials (SERVICE_SCOPES)", () => {
+  it("the pages' reads all work, with one token that asks for exactly the configured scopes", async () => {
+    const reads = [
+      "/api/orders?limit=5",
+      "/api/transfers?limit=5",
+      "/api/v2/profiles",
+      `/api/v2/profiles/${TRADING}/balances`,
+      "/api/v2/markets",
+      "/api/v2/markets/ETHUSD/ticker",
+      "/api/v2/markets/ETHUSD/order-book",
+      "/api/orders/export.csv",
+      "/api/transfers/export.csv",
+    ];
+    for (const path of reads) {
+      const res = await d.as.viewer.call("GET", path);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+    const tokens = d.proxy.requests.filter((r) => r.path === TOKEN_PATH);
+    expect(tokens.map((r) => r.scope!.split(" ").sort())).toEqual([[...READ_ONLY].sort()]);
+    expect(tokens.map((r) => r.status)).toEqual([200]);
+  });
+
+  it.each([
+    ["an order", "trader", "POST", `/api/v2/profiles/${TRADING}/orders`, "exchange:write_order"],
+    ["a cancel", "trader", "DELETE", `/api/v2/profiles/${TRADING}/orders/${UNKNOWN_ORDER}`, "exchange:write_order"],
+    ["a transfer", "ops", "POST", "/api/v2/transfer/internal", "transfer:write_internal_transfer"],
+  ] as const)(
+    "%s answers 403 naming the missing scope, without calling the service",
+    async (what, role, method, path, scope) => {
+      const ref = newRef();
+      const body = what === "an order" ? smallOrder(ref) : what === "a transfer" ? smallTransfer(ref) : undefined;
+      const mark = d.proxy.requests.length;
+      const res = await d.as[role].call(method, path, body);
+      const p = expectProblem(res, 403);
+      expect(p.detail).toMatch(new RegExp(`^The service's credentials lack ${scope}`));
+      expect(p.meta).toMatchObject({ missing_scope: scope });
+      // Not a ticker read for its valuation, not a token: nothing at all.
+      expect(since(mark)).toEqual([]);
+      // Neither journaled as if it had been tried, nor created.
+      expect(await d.journal(ref)).toEqual([]);
+      expect(await d.sandboxOrders(ref)).toEqual([]);
+      expect(await d.sandboxTransfers(ref)).toEqual([]);
+    },
+  );
+
+  it("the ticket and the transfer form say why they are off; reading roles see their usual note", async () => {
+    const orders = String((await d.as.trader.call("GET", "/orders")).body);
+    expect(orders).toContain("Placing orders is off");
+    expect(orders).toContain("lack exchange:write_order");
+    const transfers = String((await d.as.ops.call("GET", "/transfers")).body);
+    expect(transfers).toContain("Creating transfers is off");
+    expect(transfers).toContain("lack transfer:write_internal_transfer");
+    const viewer = String((await d.as.viewer.call("GET", "/orders")).body);
+    expect(viewer).toContain("placing them needs the trader role");
+  });
+});
