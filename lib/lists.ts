@@ -38,15 +38,18 @@ export type OrderSort = (typeof ORDER_SORTS)[number];
 export const TRANSFER_SORTS = ["amount"] as const;
 export type TransferSort = (typeof TRANSFER_SORTS)[number];
 
-/** Newest first (`desc`) or oldest first by created_at, then by id: the service promises no order of its own. */
-export function byCreatedAt<T extends { created_at: string; id: string }>(dir: SortDirection = "desc") {
+/**
+ * Newest first (`desc`) or oldest first by created_at, as the back end sorts: the service promises
+ * no order of its own. Records of the same instant keep the order they came in (a stable sort).
+ */
+export function byCreatedAt<T extends { created_at: string }>(dir: SortDirection = "desc") {
   const sign = dir === "asc" ? 1 : -1;
   const at = (r: T) => {
     const ms = Date.parse(r.created_at);
     // A record without a readable time sorts after every dated one, either way.
     return Number.isNaN(ms) ? sign * Infinity : ms;
   };
-  return (a: T, b: T): number => sign * (at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) || 0;
+  return (a: T, b: T): number => sign * (at(a) - at(b)) || 0;
 }
 
 /**
