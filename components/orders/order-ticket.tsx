@@ -6,9 +6,8 @@ import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-
 import { api } from "@/lib/client/api";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { useTimeZone } from "@/lib/client/time-zone";
-import { marketsOffered } from "@/lib/client/markets";
 import { levelPrice } from "@/lib/client/order-book";
-import { useBalances, useMarkets, useProfiles, useTicker } from "@/lib/client/queries";
+import { useBalances, useOfferedMarkets, useProfiles, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
@@ -177,7 +176,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const values = useWatch({ control: form.control }) as TicketValues;
   const { type, side, market, profile_id: profileId, time_in_force: tif } = values;
   const profiles = useProfiles();
-  const markets = marketsOffered(useMarkets().data);
+  const markets = useOfferedMarkets();
   useOfferedMarket(form, market, markets);
   const ticker = useTicker(market);
   const balances = useBalances(profileId || undefined);

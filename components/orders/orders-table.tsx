@@ -20,10 +20,9 @@ import { api, problemOf, query } from "@/lib/client/api";
 import { formatAmount } from "@/lib/client/format";
 import { listSummary } from "@/lib/client/list-summary";
 import { streamUp } from "@/lib/client/live-status";
-import { marketsOffered } from "@/lib/client/markets";
 import { anyOrderLive, hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/client/order-rows";
 import { useProfileNames } from "@/lib/client/profile-names";
-import { keys, useMarkets, useSubmitters } from "@/lib/client/queries";
+import { keys, useOfferedMarkets, useSubmitters } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
 import { ORDER_SORTS, type ListPage, type OrderSort } from "@/lib/lists";
@@ -63,7 +62,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
   const sortQuery = { sort, dir: sort ? filters.dir || "desc" : undefined };
   const pager = useCursorPager(JSON.stringify({ ...listQuery, ...sortQuery }));
   const { profiles, nickname } = useProfileNames();
-  const markets = useMarkets();
+  const offeredMarkets = useOfferedMarkets();
   const notify = useToast();
   const { isOpen, toggle } = useOpenRows<Order>(orderId);
 
@@ -233,7 +232,6 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
   const data = orders.data;
   // What the back end read says how many it read whenever it filtered, sorted by a column, or stopped short.
   const walked = Boolean(data?.walked || sort || data?.truncated);
-  const offeredMarkets = marketsOffered(markets.data);
 
   return (
     <Card

@@ -1,12 +1,15 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import type { JournalEntry } from "@/lib/journal";
 import { MARKET_POLL_MS } from "@/lib/market-polling";
 import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { api, query } from "./api";
+import { useHydrated } from "./hydrated";
+import { marketsOffered } from "./markets";
 import { pollWhileDown } from "./live-status";
 
 export interface Profile {
@@ -95,6 +98,17 @@ export function useMarkets() {
       ),
     staleTime: 10 * 60_000,
   });
+}
+
+/**
+ * The markets to offer (marketsOffered): the spec's while hydrating, since the server rendered
+ * without the service's list, and a table that hydrates late may find it already in the cache.
+ */
+export function useOfferedMarkets(): readonly Market[] {
+  const hydrated = useHydrated();
+  const { data } = useMarkets();
+  const listed = hydrated ? data : undefined;
+  return useMemo(() => marketsOffered(listed), [listed]);
 }
 
 /** One profile's balances, as useBalances and useBalancesOfProfiles share them in the cache. */
