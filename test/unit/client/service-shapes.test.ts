@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describeOutcome } from "@/components/orders/order-outcome";
 import { byCreatedAt, orderCompare } from "@/lib/lists";
 import { compareIds, latestTrade, pricePoints } from "@/lib/client/executions";
 import { marketsOffered } from "@/lib/client/markets";
@@ -36,6 +37,12 @@ describe("orders as List Orders answers them", () => {
     // The same market buy as Get Order answers it ("" for unused), and with the fields left out.
     expect(orderAmount({ ...marketBuy!, base_amount: "" })).toEqual({ value: "500.00", asset: "USD" });
     expect(orderAmount({ market: "BTCUSD", quote_amount: "500.00" })).toEqual({ value: "500.00", asset: "USD" });
+  });
+
+  it("says what became of an order in its own asset, a '0' stop price being no stop", () => {
+    expect(describeOutcome(marketBuy!)).toBe("Bought 0.05142181 BTC for 500.00 USD at avg 9,723.50 USD");
+    const resting = { ...limitBuy!, status: "OPEN", amount_filled: "0", stop_price: "0" } as Order;
+    expect(describeOutcome(resting)).toBe("Resting: 0 of 2.35781498 ETH filled");
   });
 
   it("'', '0', '0.00000000', null and absent are all unset; anything above zero is the amount", () => {
