@@ -1,5 +1,6 @@
-import { addDecimal, amountIfSet, DECIMAL_PATTERN, subtractDecimal } from "@/lib/spec/decimal";
+import { addDecimal, DECIMAL_PATTERN, subtractDecimal } from "@/lib/spec/decimal";
 import type { BookLevel, OrderBook } from "./queries";
+import { levelPrice } from "./ticker";
 
 /** How many levels of each side the ladder shows. */
 export const LADDER_DEPTH = 10;
@@ -17,13 +18,6 @@ export interface Ladder {
   /** Best ask minus best bid, when both sides have orders. */
   spread?: string;
 }
-
-/**
- * A ticker level's price, or undefined when the service has none: the level null or left out
- * (an empty side, no trade yet), or its price "0" or "".
- */
-export const levelPrice = (level: Partial<BookLevel> | null | undefined): string | undefined =>
-  amountIfSet(level?.price);
 
 /** A side's levels that have a price and an amount to show, whatever else the service sent. */
 const shown = (levels: readonly BookLevel[] | null | undefined): BookLevel[] =>

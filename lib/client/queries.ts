@@ -1,15 +1,12 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
 import type { JournalEntry } from "@/lib/journal";
 import { MARKET_POLL_MS } from "@/lib/market-polling";
 import type { Market } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { api, query } from "./api";
-import { useHydrated } from "./hydrated";
-import { marketsOffered } from "./markets";
 import { pollWhileDown } from "./live-status";
 
 export interface Profile {
@@ -83,32 +80,6 @@ export function useProfiles() {
     queryFn: () => api<Page<Profile>>("/api/v2/profiles").then((p) => p.items),
     staleTime: 60_000,
   });
-}
-
-/**
- * The markets the service lists (GET /markets). It may lack one the spec names (the spec's
- * GOLDUSD, the service's PAXGUSD) and list others: see marketsOffered (lib/client/markets.ts).
- */
-export function useMarkets() {
-  return useQuery({
-    queryKey: keys.markets,
-    queryFn: () =>
-      api<{ markets?: ListedMarket[] | null }>("/api/v2/markets").then((r) =>
-        (r.markets ?? []).filter((m) => typeof m?.market === "string"),
-      ),
-    staleTime: 10 * 60_000,
-  });
-}
-
-/**
- * The markets to offer (marketsOffered): the spec's while hydrating, since the server rendered
- * without the service's list, and a table that hydrates late may find it already in the cache.
- */
-export function useOfferedMarkets(): readonly Market[] {
-  const hydrated = useHydrated();
-  const { data } = useMarkets();
-  const listed = hydrated ? data : undefined;
-  return useMemo(() => marketsOffered(listed), [listed]);
 }
 
 /** One profile's balances, as useBalances and useBalancesOfProfiles share them in the cache. */
