@@ -8,7 +8,7 @@
  */
 import { createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef } from "react";
-import { pricePoints } from "@/lib/client/executions";
+import { latestTrade, pricePoints } from "@/lib/client/executions";
 import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/client/format";
 import { useRecentExecutions } from "@/lib/client/queries";
 import { useDarkTheme } from "@/lib/client/theme";
@@ -51,7 +51,8 @@ export function PriceChart({ market }: { market: Market }) {
   const dark = useDarkTheme();
   const { zone } = useTimeZone();
   const points = pricePoints(executions.data ?? []);
-  const last = executions.data?.[0];
+  // The service lists recent executions in no order it promises: the latest is found, not assumed first.
+  const last = latestTrade(executions.data ?? []);
 
   useEffect(() => {
     const api = createChart(container.current!, {

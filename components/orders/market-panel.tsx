@@ -4,7 +4,8 @@ import dynamic from "next/dynamic";
 import { useRef, useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 import { formatAmount, formatAsset } from "@/lib/client/format";
-import { useBalances, useTicker } from "@/lib/client/queries";
+import { levelPrice } from "@/lib/client/ticker";
+import { useBalances, useTicker, type BookLevel } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import { MARKET_VIEW_SLOT_ID } from "../market/market-view-slot";
@@ -32,7 +33,11 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
   const t = ticker.data;
   const balance = (asset: string) =>
     balances.data?.find((b) => b.asset === asset)?.available ?? (balances.data ? "0" : undefined);
-  const price = (value: string) => (value === "0" ? "none" : formatAmount(value, { min: 2 }));
+  // A level the service has nothing for (null, left out, or "0") reads "none", never a crash.
+  const price = (level: BookLevel | null | undefined) => {
+    const value = levelPrice(level);
+    return value ? formatAmount(value, { min: 2 }) : "none";
+  };
   const cell = (label: string, value: string | undefined, tone = "") => (
     <div className="min-w-0">
       <dt className="text-xs text-ink-muted">{label}</dt>
@@ -47,9 +52,9 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
         className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-md bg-surface-raised p-3 sm:grid-cols-3"
         aria-live="polite"
       >
-        {cell("Best bid", t && price(t.best_bid.price), "text-buy")}
-        {cell("Best ask", t && price(t.best_ask.price), "text-sell")}
-        {cell("Last trade", t && price(t.last_execution.price))}
+        {cell("Best bid", t && price(t.best_bid), "text-buy")}
+        {cell("Best ask", t && price(t.best_ask), "text-sell")}
+        {cell("Last trade", t && price(t.last_execution))}
         {cell(`${base} available`, profileId ? balance(base) && formatAsset(balance(base), base) : "—")}
         {cell(`${quote} available`, profileId ? balance(quote) && formatAsset(balance(quote), quote) : "—")}
         {cell(`Est. notional (${quote})`, notional ? formatAsset(notional, quote) : "—")}

@@ -1,3 +1,4 @@
+import { amountIfSet } from "@/lib/spec/decimal";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { amount, priceIn } from "./describe-order";
@@ -29,7 +30,8 @@ export function describeOutcome(o: Order): string {
     case "FILLED":
       return `${o.side === "BUY" ? "Bought" : "Sold"} ${filled} ${asked}${avg}`;
     case "OPEN":
-      return o.stop_price && !o.is_triggered
+      // A stop order's stop price; "" or "0" on every other order (unused fields, as the service sends them).
+      return amountIfSet(o.stop_price) && !o.is_triggered
         ? `Waiting for the last trade to fall to ${price(o.stop_price)}: ${progress}`
         : `Resting: ${progress}`;
     case "CANCELLED":

@@ -5,10 +5,12 @@ import { useEffect, type ReactNode } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { api } from "@/lib/client/api";
 import { useProfileNames } from "@/lib/client/profile-names";
+import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
+import { levelPrice } from "@/lib/client/ticker";
 import { useBalances, useProfiles, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
-import { MARKETS, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
+import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
 import { BASE_AMOUNT_SCALE, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 import type { FormControls } from "@/lib/policy";
@@ -175,13 +177,15 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const values = useWatch({ control: form.control }) as TicketValues;
   const { type, side, market, profile_id: profileId, time_in_force: tif } = values;
   const profiles = useProfiles();
+  const markets = useOfferedMarkets();
+  useOfferedMarket(form, market, markets);
   const ticker = useTicker(market);
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const rule = quantityRuleFor(type, side);
   const shown = QUANTITY_ORDER.filter((f) => rule.required.includes(f));
   const available = (asset: string) => balances.data?.find((b) => b.asset === asset)?.available;
-  const stopWarning = stopTriggersAtOnce(values, ticker.data?.last_execution.price);
+  const stopWarning = stopTriggersAtOnce(values, levelPrice(ticker.data?.last_execution));
   const priceHint = (field: QuantityField) => (
     <>
       Tick size {MARKET_DETAILS[market].tick_rate}
@@ -222,7 +226,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
         <SelectField
           name="market"
           label="Market"
-          options={MARKETS.map((m) => ({
+          options={markets.map((m) => ({
             value: m,
             label: marketLabel(m),
           }))}
@@ -290,7 +294,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
       <MarketPanel
         market={market}
         profileId={profileId}
-        notional={estimateNotional(values, ticker.data?.best_bid.price)}
+        notional={estimateNotional(values, levelPrice(ticker.data?.best_bid))}
       />
 
       <details className="rounded-md border border-slate-200 p-3">
@@ -324,6 +328,18 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
       </details>
     </>
   );
+}
+
+/** A market the service does not list (the spec's GOLDUSD at a service that has none) is not kept chosen. */
+function useOfferedMarket(
+  form: UseFormReturn<TicketValues, unknown, TicketOutput>,
+  market: TicketValues["market"],
+  offered: readonly TicketValues["market"][],
+) {
+  const missing = !offered.includes(market);
+  useEffect(() => {
+    if (missing && offered[0]) form.setValue("market", offered[0]);
+  }, [form, missing, offered]);
 }
 
 /** Buy or sell as two large toggles; stop orders allow only sell. */

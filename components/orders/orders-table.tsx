@@ -22,12 +22,14 @@ import { listSummary } from "@/lib/client/list-summary";
 import { streamUp } from "@/lib/client/live-status";
 import { anyOrderLive, hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/client/order-rows";
 import { useProfileNames } from "@/lib/client/profile-names";
+import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { keys, useSubmitters } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
 import { ORDER_SORTS, type ListPage, type OrderSort } from "@/lib/lists";
 import { MARKETS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
-import { MARKET_DETAILS, marketLabel } from "@/lib/spec/markets";
+import { amountIfSet } from "@/lib/spec/decimal";
+import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 
@@ -61,6 +63,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
   const sortQuery = { sort, dir: sort ? filters.dir || "desc" : undefined };
   const pager = useCursorPager(JSON.stringify({ ...listQuery, ...sortQuery }));
   const { profiles, nickname } = useProfileNames();
+  const offeredMarkets = useOfferedMarkets();
   const notify = useToast();
   const { isOpen, toggle } = useOpenRows<Order>(orderId);
 
@@ -111,7 +114,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
       {
         id: "order",
         header: "Order",
-        meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
+        meta: { sticky: "left", label: "", sortHint: "Newest first" },
         cell: ({ row }) => {
           const o = row.original;
           return (
@@ -201,7 +204,8 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         meta: { sticky: "right", label: "" },
         cell: ({ row }) => {
           const o = row.original;
-          if (!isCancellable(o)) return null;
+          // A market the spec does not name is shown read-only: the dashboard does not trade it.
+          if (!isCancellable(o) || !isMarket(o.market)) return null;
           if (cancelling.has(o.id)) return <CancellingButton />;
           return (
             <CancelOrder
@@ -227,7 +231,8 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
   ]);
 
   const data = orders.data;
-  const walked = Boolean(listQuery.side || listQuery.type || sort);
+  // What the back end read says how many it read whenever it filtered, sorted by a column, or stopped short.
+  const walked = Boolean(data?.walked || sort || data?.truncated);
 
   return (
     <Card
@@ -246,7 +251,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
           label="Market"
           value={filters.market}
           onChange={(v) => update({ market: v })}
-          options={MARKETS.map((m) => ({ value: m, label: marketLabel(m) }))}
+          options={offeredMarkets.map((m) => ({ value: m, label: marketLabel(m) }))}
           className="w-32"
         />
         <FilterSelect
@@ -333,20 +338,20 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
 const orderId = (o: Order) => o.id;
 const detailsRowId = (o: Order) => `order-details-${o.id}`;
 
+/** A market order's price, unset ("" or "0"), reads "market". */
 function PriceCell({ order }: { order: Order }) {
+  const [price, stop] = [amountIfSet(order.price), amountIfSet(order.stop_price)];
   return (
     <>
-      {order.price ? formatAmount(order.price, { min: 2 }) : <span className="text-ink-muted">market</span>}
-      {order.stop_price && (
-        <span className="ml-1.5 text-xs text-ink-muted">stop {formatAmount(order.stop_price, { min: 2 })}</span>
-      )}
+      {price ? formatAmount(price, { min: 2 }) : <span className="text-ink-muted">market</span>}
+      {stop && <span className="ml-1.5 text-xs text-ink-muted">stop {formatAmount(stop, { min: 2 })}</span>}
     </>
   );
 }
 
 /** amount_filled is in the base asset, even for a market buy placed in quote; its average price beside it. */
 function FilledCell({ order }: { order: Order }) {
-  const base = MARKET_DETAILS[order.market]?.base_asset;
+  const base = marketAssets(order.market)?.base_asset;
   return (
     <>
       {formatAmount(order.amount_filled)} <span className="text-xs text-ink-muted">{base}</span>

@@ -283,7 +283,8 @@ export function TransfersTable() {
             shown: rows.length,
             noun: ["transfer", "transfers"],
             hasNext: Boolean(data.next_cursor),
-            scanned: listQuery.asset ? data.scanned : undefined,
+            // The back end says when it applied filters the service could not (asset, type, statuses beside profiles).
+            scanned: data.walked || sort || data.truncated ? data.scanned : undefined,
             truncated: data.truncated,
           })
         }

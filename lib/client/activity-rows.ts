@@ -1,6 +1,5 @@
 import type { CancelRequest, JournalEntry } from "@/lib/journal";
-import { MARKETS, type Market } from "@/lib/spec/enums";
-import { marketLabel } from "@/lib/spec/markets";
+import { isMarket, marketLabel } from "@/lib/spec/markets";
 import { formatAmount } from "./format";
 import { orderAmount } from "./order-rows";
 
@@ -31,7 +30,6 @@ export interface Asked {
 }
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
-const isMarket = (v: string): v is Market => (MARKETS as readonly string[]).includes(v);
 
 function orderAsked(request: Record<string, unknown>): Omit<Asked, "order_id" | "from_profile_id" | "to_profile_id"> {
   const market = text(request.market);

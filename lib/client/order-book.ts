@@ -1,5 +1,6 @@
-import { addDecimal, subtractDecimal } from "@/lib/spec/decimal";
+import { addDecimal, DECIMAL_PATTERN, subtractDecimal } from "@/lib/spec/decimal";
 import type { BookLevel, OrderBook } from "./queries";
+import { levelPrice } from "./ticker";
 
 /** How many levels of each side the ladder shows. */
 export const LADDER_DEPTH = 10;
@@ -18,6 +19,12 @@ export interface Ladder {
   spread?: string;
 }
 
+/** A side's levels that have a price and an amount to show, whatever else the service sent. */
+const shown = (levels: readonly BookLevel[] | null | undefined): BookLevel[] =>
+  (levels ?? []).filter(
+    (l) => Boolean(levelPrice(l)) && typeof l.amount === "string" && DECIMAL_PATTERN.test(l.amount),
+  );
+
 /** Running totals of a side's levels, best first, exactly. */
 function withTotals(levels: readonly BookLevel[], depth: number): LadderLevel[] {
   let total = "0";
@@ -29,10 +36,11 @@ function withTotals(levels: readonly BookLevel[], depth: number): LadderLevel[] 
 
 /** The top `depth` levels of each side of the book, with cumulative totals and the spread. */
 export function ladderOf(book: Pick<OrderBook, "bids" | "asks">, depth = LADDER_DEPTH): Ladder {
-  const [bestBid, bestAsk] = [book.bids[0], book.asks[0]];
+  const [bids, asks] = [shown(book.bids), shown(book.asks)];
+  const [bestBid, bestAsk] = [bids[0], asks[0]];
   return {
-    asks: withTotals(book.asks, depth),
-    bids: withTotals(book.bids, depth),
+    asks: withTotals(asks, depth),
+    bids: withTotals(bids, depth),
     spread: bestBid && bestAsk ? subtractDecimal(bestAsk.price, bestBid.price) : undefined,
   };
 }

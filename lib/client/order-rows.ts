@@ -1,6 +1,6 @@
-import { compareDecimal, DECIMAL_PATTERN } from "@/lib/spec/decimal";
+import { amountIfSet, compareDecimal, DECIMAL_PATTERN } from "@/lib/spec/decimal";
 import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
-import { MARKET_DETAILS } from "@/lib/spec/markets";
+import { marketAssets } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { JournalEntry } from "@/lib/journal";
 
@@ -31,16 +31,17 @@ export const anyOrderLive = (orders: readonly Pick<Order, "status">[]): boolean 
   orders.some((o) => !FINAL_ORDER_STATUSES.includes(o.status));
 
 /**
- * The amount an order was placed for, in its own asset: the base amount, or the quote
- * amount of a market buy (whose base_amount is "").
+ * The amount an order was placed for, in its own asset: the base amount, or the quote amount of
+ * a market buy, whose base_amount the service leaves unset ("" or, in List Orders, "0").
  */
-export function orderAmount(o: Pick<Order, "market" | "base_amount" | "quote_amount">): {
+export function orderAmount(o: { market: string; base_amount?: string | null; quote_amount?: string | null }): {
   value: string;
   asset: string;
 } {
-  const m = MARKET_DETAILS[o.market];
-  if (o.base_amount) return { value: o.base_amount, asset: m?.base_asset ?? "" };
-  return { value: o.quote_amount, asset: m?.quote_asset ?? "" };
+  const m = marketAssets(o.market);
+  const base = amountIfSet(o.base_amount);
+  if (base) return { value: base, asset: m?.base_asset ?? "" };
+  return { value: amountIfSet(o.quote_amount) ?? "", asset: m?.quote_asset ?? "" };
 }
 
 /** Whether any of `amount` has filled ("0.00000000" is nothing). */

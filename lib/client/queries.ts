@@ -23,17 +23,28 @@ export interface BookLevel {
   price: string;
   amount: string;
 }
+/**
+ * A market's ticker. A level the service has nothing for (an empty side, no trade yet) may come
+ * as null, be left out, or carry "0": read its price with levelPrice (lib/client/order-book.ts).
+ */
 export interface Ticker {
   market: Market;
-  best_bid: BookLevel;
-  best_ask: BookLevel;
-  last_execution: BookLevel;
+  best_bid?: BookLevel | null;
+  best_ask?: BookLevel | null;
+  last_execution?: BookLevel | null;
 }
 export interface OrderBook {
   market: Market;
-  /** Aggregated levels, best first. */
-  bids: BookLevel[];
-  asks: BookLevel[];
+  /** Aggregated levels, best first; an empty side may be an empty list, null or absent. */
+  bids?: BookLevel[] | null;
+  asks?: BookLevel[] | null;
+}
+/** A market as the service's GET /markets lists it: it may list markets the spec does not name. */
+export interface ListedMarket {
+  market: string;
+  base_asset: string;
+  quote_asset: string;
+  tick_rate: string;
 }
 /** One trade of a market, as GET /markets/{market}/recent-executions lists it (newest first). */
 export interface Execution {
@@ -49,6 +60,7 @@ export interface Page<T> {
 
 export const keys = {
   profiles: ["profiles"] as const,
+  markets: ["markets"] as const,
   balances: (profileId: string) => ["balances", profileId] as const,
   ticker: (market: string) => ["ticker", market] as const,
   orderBook: (market: string) => ["order-book", market] as const,

@@ -32,10 +32,18 @@ export async function csvResponse(name: string, header: readonly string[], rows:
         if (done) controller.close();
         return;
       }
-      const step = await rows.next();
-      const text = linesOf(step);
-      if (text) controller.enqueue(encoder.encode(text));
-      if (step.done) controller.close();
+      // A pull must enqueue or close: a stream whose pull enqueued nothing is not pulled again,
+      // so a batch without rows (a page where nothing matched) is passed over, not answered.
+      for (;;) {
+        const step = await rows.next();
+        const text = linesOf(step);
+        if (text) controller.enqueue(encoder.encode(text));
+        if (step.done) {
+          controller.close();
+          return;
+        }
+        if (text) return;
+      }
     },
     async cancel() {
       await rows.return?.();

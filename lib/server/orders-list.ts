@@ -2,7 +2,7 @@ import "server-only";
 import * as z from "zod";
 import { ORDER_CSV_HEADER, orderCsvRows } from "@/lib/client/order-rows";
 import { parseOr400, queryOf } from "@/lib/http";
-import { orderCompare, ORDER_SORTS } from "@/lib/lists";
+import { byCreatedAt, orderCompare, ORDER_SORTS } from "@/lib/lists";
 import { identifier, marketSchema, orderSideSchema, orderStatusSchema, orderTypeSchema, type Order } from "@/lib/spec";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import { listPage, servicePages } from "./list-page";
@@ -14,7 +14,8 @@ import type { Runtime } from "./runtime";
 /**
  * The service's orders (`GET /orders`) for the orders table and its CSV: profile_id, market
  * and status are the service's own filters and go to it; side and type are not, and are
- * applied while the back end walks its pages.
+ * applied while the back end walks its pages. The service's List Orders promises no order, so
+ * the table's "newest first" is the back end's sort by created_at, never the service's order.
  */
 
 const filters = {
@@ -51,21 +52,24 @@ function localMatch(q: OrderFilters): ((o: Order) => boolean) | undefined {
   return (o) => (!q.side || o.side === q.side) && (!q.type || o.type === q.type);
 }
 
-/** GET /api/orders: one page of the matching orders, newest first or sorted within one market. */
+/** GET /api/orders: one page of the matching orders, newest first (by created_at) or sorted within one market. */
 export async function listOrders(rt: Runtime, url: URL) {
   const q = parseOr400(listQuery, queryOf(url, [...FILTER_NAMES, "sort", "dir", "limit", "cursor"]));
   const { limit, cursor, ...rest } = q;
   return listPage<Order>({
     pages: servicePages(rt.upstream, "/orders", serviceQuery(q)),
     matches: localMatch(q),
-    compare: q.sort ? orderCompare(q.sort, q.dir) : undefined,
+    compare: q.sort ? orderCompare(q.sort, q.dir) : byCreatedAt<Order>("desc"),
     limit,
     cursor,
     query: JSON.stringify(rest),
   });
 }
 
-/** GET /api/orders/export.csv: every matching order, newest first, as CSV rows a page at a time. */
+/**
+ * GET /api/orders/export.csv: every matching order as CSV rows a page at a time, in the order the
+ * service lists them (a streamed export holds one page, so it cannot sort; created_at is a column).
+ */
 export function exportOrders(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
   const q = parseOr400(z.object(filters), queryOf(url, FILTER_NAMES));
   const pages = servicePages<Order>(rt.upstream, "/orders", serviceQuery(q));

@@ -10,12 +10,24 @@ import { fieldProblem } from "@/lib/http";
 /** One page of a service list endpoint (`GET /orders`, `GET /transfer/transfers`). */
 export interface ServicePage<T> {
   items: T[];
-  /** "" on the last page. */
-  next_page_cursor: string;
+  /** Absent on the service's last page (our sandbox once sent ""). */
+  next_page_cursor?: string;
 }
 
 /** Fetches the service's page at `pageCursor` (undefined: the first), `limit` records long. */
 export type FetchPage<T> = (pageCursor: string | undefined, limit: number) => Promise<ServicePage<T>>;
+
+/**
+ * The cursor of the page after `page`, or undefined when `page` is the last. The service marks
+ * its last page by leaving the cursor out, and "a page shorter than the limit is the last"; an
+ * empty page, or a cursor that did not move, ends a walk too, so that no answer of the service
+ * can keep one asking forever. `asked` is the limit the page was asked for, `current` its cursor.
+ */
+export function nextCursor(page: ServicePage<unknown>, asked: number, current?: string): string | undefined {
+  const cursor = page.next_page_cursor;
+  if (!cursor || cursor === current || page.items.length === 0 || page.items.length < asked) return undefined;
+  return cursor;
+}
 
 /** The service's largest page. */
 export const SERVICE_MAX_LIMIT = 1000;
@@ -56,12 +68,9 @@ export async function walkPage<T>(
   let at: WalkPosition = from;
   for (;;) {
     const page = await fetchPage(at.page, at.batch);
+    const cursor = nextCursor(page, at.batch, at.page);
     const after = (i: number): WalkPosition | null =>
-      i < page.items.length
-        ? { ...at, skip: i }
-        : page.next_page_cursor
-          ? { page: page.next_page_cursor, skip: 0, batch: at.batch }
-          : null;
+      i < page.items.length ? { ...at, skip: i } : cursor ? { page: cursor, skip: 0, batch: at.batch } : null;
     for (let i = at.skip; i < page.items.length; i++) {
       scanned++;
       if (matches(page.items[i]!)) items.push(page.items[i]!);
@@ -90,12 +99,14 @@ export async function* walkAll<T>(
   let scanned = 0;
   let cursor: string | undefined;
   for (;;) {
-    const page = await fetchPage(cursor, Math.min(batch, cap - scanned));
+    const asked = Math.min(batch, cap - scanned);
+    const page = await fetchPage(cursor, asked);
     scanned += page.items.length;
     yield page.items.filter(matches);
-    if (!page.next_page_cursor) return { scanned, truncated: false };
+    const next = nextCursor(page, asked, cursor);
+    if (!next) return { scanned, truncated: false };
     if (scanned >= cap) return { scanned, truncated: true };
-    cursor = page.next_page_cursor;
+    cursor = next;
   }
 }
 

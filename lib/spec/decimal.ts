@@ -131,3 +131,12 @@ export function subtractDecimal(a: string, b: string): string {
   const scale = Math.max(scaleOf(a), scaleOf(b));
   return trimZeros(fromUnits(toUnits(a, scale) - toUnits(b, scale), scale));
 }
+
+/**
+ * A record's price or amount as the service left it: `""` (Get and Create Order), `"0"` (List
+ * Orders), a zero with decimals, `null` or an absent field all mean "not used by this order"
+ * (a market buy's base_amount and price). Undefined then; otherwise the text as sent.
+ */
+export function amountIfSet(value: string | null | undefined): string | undefined {
+  return typeof value === "string" && DECIMAL_PATTERN.test(value) && /[1-9]/.test(value) ? value : undefined;
+}

@@ -52,6 +52,24 @@ export const ASSETS: readonly string[] = [
   ...new Set(MARKETS.map((m) => MARKET_DETAILS[m].base_asset)),
 ];
 
-/** How a market is shown everywhere: base and quote asset, "BTC/USD". */
-export const marketLabel = (market: Market): string =>
-  `${MARKET_DETAILS[market].base_asset}/${MARKET_DETAILS[market].quote_asset}`;
+/** True for a market the spec names: the markets the dashboard trades. */
+export const isMarket = (value: string): value is Market => (MARKETS as readonly string[]).includes(value);
+
+/** The fiat currencies the service's markets are quoted in, its own list included (PAXGUSD, BTCBRL, USDPGBP…). */
+const QUOTE_SUFFIX = /^([A-Z0-9]+?)(USD|EUR|SGD|GBP|BRL|MXN)$/;
+
+/**
+ * A market's base and quote asset: the spec's, or for a market only the service lists (its
+ * records may name one), read off its name; undefined when the name does not say.
+ */
+export function marketAssets(market: string): { base_asset: string; quote_asset: string } | undefined {
+  if (isMarket(market)) return MARKET_DETAILS[market];
+  const [, base_asset, quote_asset] = QUOTE_SUFFIX.exec(market) ?? [];
+  return base_asset && quote_asset ? { base_asset, quote_asset } : undefined;
+}
+
+/** How a market is shown everywhere: base and quote asset, "BTC/USD"; a name that says neither, as it is. */
+export function marketLabel(market: string): string {
+  const assets = marketAssets(market);
+  return assets ? `${assets.base_asset}/${assets.quote_asset}` : market;
+}

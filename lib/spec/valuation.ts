@@ -1,4 +1,4 @@
-import { addDecimal, compareDecimal, divideDecimalDown, multiplyDecimal } from "./decimal";
+import { addDecimal, amountIfSet, compareDecimal, divideDecimalDown, multiplyDecimal } from "./decimal";
 import type { Market } from "./enums";
 import { MARKET_DETAILS } from "./markets";
 
@@ -16,14 +16,14 @@ export type Mids = Partial<Record<Market, string>>;
 
 const SCALE = 8;
 
-/** A ticker's prices, as the service answers GET /markets/{market}/ticker ("0" for none). */
+/** A ticker's prices, as the service answers GET /markets/{market}/ticker ("0", null or absent for none). */
 export interface TickerPrices {
-  best_bid?: { price?: string };
-  best_ask?: { price?: string };
-  last_execution?: { price?: string };
+  best_bid?: { price?: string | null } | null;
+  best_ask?: { price?: string | null } | null;
+  last_execution?: { price?: string | null } | null;
 }
 
-const positive = (price: string | undefined) => (price && compareDecimal(price, "0") > 0 ? price : undefined);
+const positive = (price: string | null | undefined) => amountIfSet(price);
 
 /**
  * A market's reference price: the mid of a two-sided book, (best bid + best ask) / 2; with a

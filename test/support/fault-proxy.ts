@@ -34,7 +34,12 @@ export type Fault =
   /** Forwards, then drops the connection instead of answering. */
   | { kind: "drop-after" }
   /** Answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` without forwarding. */
-  | { kind: "invalid-token" };
+  | { kind: "invalid-token" }
+  /**
+   * Forwards, then answers the service's JSON as `body` rewrites it (same status): a shape the
+   * real service may send and our sandbox does not (a null ticker level, an alphanumeric id).
+   */
+  | { kind: "rewrite"; body: (json: any) => unknown };
 
 export interface Match {
   /** Any method when absent. */
@@ -263,6 +268,15 @@ export async function startFaultProxy(): Promise<FaultProxy> {
       case "drop-after":
         if (await pass()) req.socket.destroy();
         return;
+      case "rewrite": {
+        const up = await pass();
+        if (!up) return;
+        const rewritten = Buffer.from(JSON.stringify(fault.body(JSON.parse(decoded(up).toString("utf8")))));
+        const headers = { ...up.headers, "content-type": "application/json" };
+        delete headers["content-encoding"];
+        answer(res, seen, up.status, headers, rewritten);
+        return;
+      }
       case "invalid-token":
         answer(
           res,

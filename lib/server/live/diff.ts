@@ -36,12 +36,13 @@ export class RecordTracker<T extends Keyed> {
     const text = JSON.stringify(record);
     const before = this.seen.get(record.id);
     this.seen.set(record.id, text);
-    if (this.isFinal(record)) this.open.delete(record.id);
-    else this.open.set(record.id, record);
+    // Re-added at the end: the open records read one by one take turns (openOffPage, oldest read first).
+    this.open.delete(record.id);
+    if (!this.isFinal(record)) this.open.set(record.id, record);
     return before !== text;
   }
 
-  /** Open records not on the page just read: the watcher reads these one by one. */
+  /** Open records not on the page just read, the longest unread first: the watcher reads these one by one. */
   openOffPage(page: readonly T[]): T[] {
     const on = new Set(page.map((r) => r.id));
     return [...this.open.values()].filter((r) => !on.has(r.id));

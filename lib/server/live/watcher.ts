@@ -1,5 +1,6 @@
 import "server-only";
 import { FINAL_ORDER_STATUSES, FINAL_TRANSFER_STATUSES, type Order, type Transfer } from "@/lib/spec";
+import { nextCursor } from "../page-walk";
 import type { UpstreamClient } from "../upstream/client";
 import { RecordTracker, ValueTracker } from "./diff";
 import type { LiveEvent } from "./events";
@@ -12,9 +13,9 @@ import type { Watched } from "./interests";
 export const WATCH_EVERY_MS = 500;
 /** Balances and tickers are read every this many looks: a second is fresh enough for them, and there are many. */
 const VALUES_EVERY_LOOKS = 2;
-/** The newest records read each time; a burst larger than this between two looks is caught by the pages' refetch. */
+/** Records a page of the watcher's reads holds (the newest transfers: their list is documented newest first). */
 const NEWEST = 100;
-/** Open records off the newest page read one by one per look, at most. */
+/** Open records off the newest page read one by one per look, at most (the longest unread first). */
 const OFF_PAGE_PER_LOOK = 20;
 
 export interface Watcher {
@@ -26,8 +27,8 @@ export interface Watcher {
 
 /**
  * The deployment's one reader of the service for the live streams: every WATCH_EVERY_MS it reads
- * only what someone watches (the newest and the still open orders and transfers while any stream
- * is open; the balances and tickers on screen) and publishes what changed.
+ * only what someone watches (the recent and the still open orders, the newest and the still open
+ * transfers, while any stream is open; the balances and tickers on screen) and publishes what changed.
  */
 export function createWatcher(options: {
   upstream: UpstreamClient;
@@ -49,18 +50,18 @@ export function createWatcher(options: {
     return res.status === 200 ? res.body : res.status === 404 ? null : undefined;
   };
 
+  /** The records `page` read this look: the changed ones published, the open ones off it read one by one. */
   const follow = async <T extends { id: string; status: string }>(
     name: "order" | "transfer",
     tracker: RecordTracker<T>,
-    listPath: string,
+    page: T[] | undefined,
     onePath: (r: T) => string,
   ) => {
-    const page = (await read(listPath, { limit: NEWEST })) as { items?: T[] } | undefined;
-    if (!page?.items) return;
-    for (const record of tracker.page(page.items)) publish({ name, data: record });
+    if (!page) return;
+    for (const record of tracker.page(page)) publish({ name, data: record });
     await Promise.all(
       tracker
-        .openOffPage(page.items)
+        .openOffPage(page)
         .slice(0, OFF_PAGE_PER_LOOK)
         .map(async (r) => {
           const one = (await read(onePath(r))) as T | null | undefined;
@@ -69,6 +70,10 @@ export function createWatcher(options: {
         }),
     );
   };
+
+  const newOrders = orderWindow(upstream);
+  const newestTransfers = async () =>
+    ((await read("/transfer/transfers", { limit: NEWEST })) as { items?: Transfer[] } | undefined)?.items;
 
   const values = async (
     tracker: ValueTracker,
@@ -89,8 +94,9 @@ export function createWatcher(options: {
     if (w.streams === 0) return;
     const valuesDue = looks++ % VALUES_EVERY_LOOKS === 0;
     await Promise.all([
-      follow("order", orders, "/orders", (o) => `/profiles/${o.profile_id}/orders/${o.id}`),
-      follow("transfer", transfers, "/transfer/transfers", (t) => `/transfer/transfers/${t.id}`),
+      newOrders().then((page) => follow("order", orders, page, (o) => `/profiles/${o.profile_id}/orders/${o.id}`)),
+      // List Transfers is documented newest first ("reverse chronological ... by creation time").
+      newestTransfers().then((page) => follow("transfer", transfers, page, (t) => `/transfer/transfers/${t.id}`)),
       valuesDue && lookAtValues(w),
     ]);
   };
@@ -138,3 +144,95 @@ export function createWatcher(options: {
     },
   };
 }
+
+const REFUSED = Symbol("refused");
+
+/**
+ * Orders the service's clock says are this recent (or newer) are read each look: List Orders
+ * promises no order, so "its first page" is not "the newest orders". The window reaches this far
+ * back from the newest created_at seen: an order that shows up in the list late is still read,
+ * and a fresh resting order is followed with the window rather than read on its own.
+ */
+export const ORDER_WINDOW_MS = 5 * 60_000;
+/** Records one read of a list takes at most (every page of it); past it the pages' own reads catch up. */
+const LIST_CAP = 1000;
+
+/**
+ * The orders to look at each look: those of the time window, by `order_time.begin` (List Orders'
+ * documented filter); at the first look also every OPEN order, whatever its age, so that a
+ * resting order placed before anyone watched is followed too. A service that refuses the time
+ * filter (a 400) gets its first page instead, taken for the newest: the only choice left, said
+ * once in the log.
+ */
+export function orderWindow(
+  upstream: Pick<UpstreamClient, "request">,
+  now: () => number = Date.now,
+): () => Promise<Order[] | undefined> {
+  let newest: number | undefined;
+  let refused = false;
+  let first = true;
+  return async () => {
+    let items = refused ? undefined : await readAll(upstream, "/orders", { "order_time.begin": since() });
+    if (items === REFUSED) {
+      refused = true;
+      console.error("live: the service refused order_time.begin on GET /orders; following its first page instead");
+    }
+    if (refused) items = await firstPage(upstream);
+    if (!Array.isArray(items)) return undefined;
+    for (const o of items) {
+      const at = Date.parse(o.created_at);
+      if (!Number.isNaN(at) && at > (newest ?? -Infinity)) newest = at;
+    }
+    if (first) {
+      const open = await readAll(upstream, "/orders", { status: "OPEN" });
+      if (!Array.isArray(open)) return undefined;
+      first = false;
+      const ids = new Set(items.map((o) => o.id));
+      items = [...items, ...open.filter((o) => !ids.has(o.id))];
+    }
+    return items;
+  };
+
+  function since(): string {
+    // "2026-11-23T17:04:28Z", the form List Orders documents, rounded down: the bound is inclusive.
+    const ms = (newest ?? now()) - ORDER_WINDOW_MS;
+    return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+}
+
+/** Every page of a list under `query` (bounded by LIST_CAP), REFUSED for a 400, undefined for another failure. */
+async function readAll(
+  upstream: Pick<UpstreamClient, "request">,
+  path: string,
+  query: Record<string, string>,
+): Promise<Order[] | typeof REFUSED | undefined> {
+  const items: Order[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await upstream.request({
+      method: "GET",
+      path,
+      query: { ...query, limit: NEWEST, page_cursor: cursor },
+    });
+    if (res.status === 400) return REFUSED;
+    const page = res.status === 200 ? listItems<Order>(res.body) : undefined;
+    if (!page) return undefined;
+    items.push(...page);
+    cursor = nextCursor({ items: page, next_page_cursor: cursorOf(res.body) }, NEWEST, cursor);
+  } while (cursor && items.length < LIST_CAP);
+  return items;
+}
+
+async function firstPage(upstream: Pick<UpstreamClient, "request">): Promise<Order[] | undefined> {
+  const res = await upstream.request({ method: "GET", path: "/orders", query: { limit: NEWEST } });
+  return res.status === 200 ? listItems<Order>(res.body) : undefined;
+}
+
+const listItems = <T>(body: unknown): T[] | undefined => {
+  const items = (body as { items?: unknown } | null | undefined)?.items;
+  return Array.isArray(items) ? (items as T[]) : undefined;
+};
+const cursorOf = (body: unknown): string | undefined => {
+  const cursor = (body as { next_page_cursor?: unknown } | null)?.next_page_cursor;
+  return typeof cursor === "string" ? cursor : undefined;
+};

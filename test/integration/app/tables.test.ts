@@ -293,7 +293,7 @@ describe("GET /api/transfers and its CSV", () => {
     }
   });
 
-  it("applies asset while walking; sends profiles, statuses, type and the date range to the service", async () => {
+  it("applies asset while walking; sends profiles with the date range only, statuses and type applied to the pages read", async () => {
     const btc = await d.as.viewer.call("GET", "/api/transfers?asset=BTC");
     expect(btc.status, JSON.stringify(btc.body)).toBe(200);
     const groups = new Set(btc.body.items.map((t: { group_id?: string }) => t.group_id));
@@ -307,18 +307,29 @@ describe("GET /api/transfers and its CSV", () => {
         `/api/transfers?profile_ids=${SETTLEMENT}&statuses=PENDING&statuses=COMPLETED&type=INTERNAL_TRANSFER_CREDIT&from=${before}&to=2100-01-01T00:00:00Z`,
       ),
     );
-    expect(result.status).toBe(200);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
     expect(result.body.items.map((t: { group_id: string }) => t.group_id).sort()).toEqual([made.USD, made.BTC].sort());
-    const q = sent[0]!.query;
-    expect([q.getAll("profile_ids"), q.getAll("statuses"), q.get("type")]).toEqual([
-      [SETTLEMENT],
-      ["PENDING", "COMPLETED"],
-      "INTERNAL_TRANSFER_CREDIT",
-    ]);
+    // List Transfers takes profile_ids "combined with created_at.* or updated_at.* filtering options only".
+    const lists = sent.filter((s) => s.call === "GET /sandbox/v2/transfer/transfers");
+    expect(lists).toHaveLength(1);
+    const q = lists[0]!.query;
+    expect([...new Set(q.keys())].sort()).toEqual(["created_at.gte", "created_at.lt", "limit", "profile_ids"]);
+    expect(q.getAll("profile_ids")).toEqual([SETTLEMENT]);
     expect([q.get("created_at.gte"), q.get("created_at.lt")]).toEqual([before, "2100-01-01T00:00:00Z"]);
+    // The footer's "matched N of M read": every Settlement leg since `before` read, the credits matched.
+    expect(result.body).toMatchObject({ walked: true, truncated: false });
+    expect(result.body.scanned).toBeGreaterThanOrEqual(result.body.items.length);
 
     const later = await d.as.viewer.call("GET", "/api/transfers?from=2100-01-01T00:00:00Z");
     expect(later.body.items).toEqual([]);
+  });
+
+  it("refuses a combination List Transfers refuses before sending it, naming the field", async () => {
+    const { result, sent } = await sentDuring(() =>
+      d.as.viewer.call("GET", `/api/v2/transfer/transfers?profile_ids=${SETTLEMENT}&statuses=PENDING`),
+    );
+    expect(expectProblem(result, 400).meta.errors[0].field).toBe("profile_ids");
+    expect(sent).toEqual([]);
   });
 
   it("exports each leg, who initiated it on a CREDIT leg whose DEBIT the filter left out", async () => {

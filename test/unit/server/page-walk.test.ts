@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listPage } from "@/lib/server/list-page";
+import { listPage, servicePage } from "@/lib/server/list-page";
 import {
   decodeListCursor,
   encodeListCursor,
@@ -164,5 +164,98 @@ describe("listPage", () => {
     expect(page.items).toHaveLength(25);
     expect(s.calls).toEqual([{ cursor: undefined, limit: 25 }]);
     expect(page.next_cursor).toEqual(expect.any(String));
+  });
+});
+
+/**
+ * Pages as a service may answer them, scripted: each call gets the next one (the last one again
+ * once they run out). A walk that asks more than 20 times is asking forever: it throws.
+ */
+function scripted(pages: { items: number[]; next_page_cursor?: string }[]) {
+  const calls: { cursor: string | undefined; limit: number }[] = [];
+  const fetchPage: FetchPage<number> = async (cursor, limit) => {
+    calls.push({ cursor, limit });
+    if (calls.length > 20) throw new Error("the walk keeps asking");
+    return pages[Math.min(calls.length - 1, pages.length - 1)]!;
+  };
+  return { calls, fetchPage };
+}
+
+const everything = () => true;
+
+async function drain<T>(walk: AsyncGenerator<T[], { scanned: number; truncated: boolean }>) {
+  const seen: T[] = [];
+  let step = await walk.next();
+  while (!step.done) {
+    seen.push(...step.value);
+    step = await walk.next();
+  }
+  return { seen, end: step.value };
+}
+
+describe("where a walk ends", () => {
+  const ten = Array.from({ length: 10 }, (_, i) => i);
+
+  it("ends on a page without the next_page_cursor key (the service's last page)", async () => {
+    const s = scripted([{ items: ten }, { items: [99] }]);
+    const page = await walkPage(s.fetchPage, everything, { skip: 0, batch: 10 }, 50);
+    expect(page).toMatchObject({ items: ten, next: null, scanned: 10, truncated: false });
+    expect(s.calls).toHaveLength(1);
+    const all = await drain(walkAll(scripted([{ items: ten }, { items: [99] }]).fetchPage, everything, 1000, 10));
+    expect(all).toEqual({ seen: ten, end: { scanned: 10, truncated: false } });
+  });
+
+  it("ends on an empty page, even one that carries a cursor", async () => {
+    const pages = [
+      { items: ten, next_page_cursor: "p2" },
+      { items: [], next_page_cursor: "p3" },
+    ];
+    const s = scripted(pages);
+    const page = await walkPage(s.fetchPage, (n) => n > 100, { skip: 0, batch: 10 }, 5);
+    expect(page).toMatchObject({ items: [], next: null, scanned: 10, truncated: false });
+    expect(s.calls.map((c) => c.cursor)).toEqual([undefined, "p2"]);
+    const all = await drain(walkAll(scripted(pages).fetchPage, everything, 1000, 10));
+    expect(all).toEqual({ seen: ten, end: { scanned: 10, truncated: false } });
+    const sorted = await sortedPage(scripted(pages).fetchPage, everything, (a, b) => b - a, 0, 3);
+    expect(sorted).toMatchObject({ items: [9, 8, 7], scanned: 10, truncated: false });
+  });
+
+  it("ends on a page shorter than the limit asked, whatever cursor it carries", async () => {
+    const pages = [
+      { items: ten, next_page_cursor: "p2" },
+      { items: [10, 11], next_page_cursor: "p3" },
+      { items: [12] },
+    ];
+    const s = scripted(pages);
+    const page = await walkPage(s.fetchPage, (n) => n > 100, { skip: 0, batch: 10 }, 5);
+    expect(page).toMatchObject({ items: [], next: null, scanned: 12 });
+    expect(s.calls).toHaveLength(2);
+    const all = await drain(walkAll(scripted(pages).fetchPage, everything, 1000, 10));
+    expect(all.seen).toEqual([...ten, 10, 11]);
+    // The same page once more when the limit asked is the cap's remainder: short of that, it is the last.
+    const capped = scripted([{ items: [1, 2, 3], next_page_cursor: "p2" }, { items: [4] }]);
+    expect((await drain(walkAll(capped.fetchPage, everything, 5, 3))).end).toEqual({ scanned: 4, truncated: false });
+    expect(capped.calls.map((c) => c.limit)).toEqual([3, 2]);
+  });
+
+  it("ends when the cursor does not move, and says where a resumed walk stands", async () => {
+    const s = scripted([{ items: ten, next_page_cursor: "same" }]);
+    const page = await walkPage(s.fetchPage, (n) => n > 100, { page: "same", skip: 0, batch: 10 }, 5);
+    expect(page).toMatchObject({ items: [], next: null, scanned: 10 });
+    expect(s.calls).toHaveLength(1);
+    // A page cut mid-way resumes on the same page; the walk's next page is the cursor it was given.
+    const full = scripted([{ items: ten, next_page_cursor: "p2" }, { items: [10] }]);
+    const first = await walkPage(full.fetchPage, everything, { skip: 0, batch: 10 }, 4);
+    expect(first.next).toEqual({ skip: 4, batch: 10 });
+  });
+
+  it("a page of the service parsed: an absent, empty or null cursor is no cursor; no items is a 502", () => {
+    expect(servicePage({ items: [1] }, "/orders")).toEqual({ items: [1] });
+    expect(servicePage({ items: [1], next_page_cursor: "" }, "/orders")).toEqual({ items: [1] });
+    expect(servicePage({ items: [1], next_page_cursor: null }, "/orders")).toEqual({ items: [1] });
+    expect(servicePage({ items: [], next_page_cursor: "c" }, "/orders")).toEqual({ items: [], next_page_cursor: "c" });
+    expect(thrownBy(() => servicePage({ orders: [] }, "/orders"))).toMatchObject({
+      problem: { status: 502, detail: expect.stringContaining("/orders") },
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { LiveEvent } from "@/lib/server/live/events";
 import { Interests } from "@/lib/server/live/interests";
 import { createWatcher } from "@/lib/server/live/watcher";
 import type { UpstreamRequest } from "@/lib/server/upstream/client";
+import { servicePageOf } from "../../../support/service-lists";
 
 const order = (id: string, status: string, filled = "0") => ({ id, status, profile_id: "p1", amount_filled: filled });
 
@@ -68,5 +69,104 @@ describe("watcher", () => {
     calls.length = 0;
     await look();
     expect(calls).toEqual([]);
+  });
+});
+
+describe("the watcher's orders, whatever order List Orders answers in", () => {
+  const HOUR = 3_600_000;
+  const now = Date.now();
+  /** 150 orders of the last two hours, listed OLDEST first (nothing in the reference says newest first). */
+  const history = () =>
+    Array.from({ length: 150 }, (_, i) => ({
+      ...order(`old-${String(i).padStart(3, "0")}`, i === 120 ? "OPEN" : "FILLED"),
+      created_at: new Date(now - 2 * HOUR + i * 40_000).toISOString(),
+    }));
+
+  /** GET /orders with its documented filters: order_time.begin (inclusive), status, limit, page_cursor. */
+  function ordersService(orders: ReturnType<typeof history>, { timeFilter = true } = {}) {
+    const calls: UpstreamRequest[] = [];
+    const upstream = {
+      async request(r: UpstreamRequest) {
+        calls.push(r);
+        const q = r.query ?? {};
+        if (r.path === "/orders") {
+          if (!timeFilter && q["order_time.begin"] !== undefined)
+            return { status: 400, body: { title: "Bad Request", status: 400 }, headers: new Headers() };
+          const begin = q["order_time.begin"] === undefined ? -Infinity : Date.parse(String(q["order_time.begin"]));
+          const listed = timeFilter ? orders : orders.toReversed();
+          const body = servicePageOf(
+            listed,
+            q,
+            (o) => Date.parse(o.created_at) >= begin && (q.status === undefined || o.status === q.status),
+          );
+          return { status: 200, body, headers: new Headers() };
+        }
+        if (r.path === "/transfer/transfers") return { status: 200, body: { items: [] }, headers: new Headers() };
+        const one = orders.find((o) => r.path === `/profiles/p1/orders/${o.id}`);
+        return { status: one ? 200 : 404, body: one ?? null, headers: new Headers() };
+      },
+    };
+    return { calls, upstream };
+  }
+
+  async function watching(upstream: { request: (r: UpstreamRequest) => Promise<unknown> }) {
+    const interests = new Interests();
+    const events: LiveEvent[] = [];
+    const w = createWatcher({
+      upstream: upstream as never,
+      watched: () => interests.watched(),
+      publish: (e) => events.push(e),
+      everyMs: 10,
+    });
+    interests.add({ profiles: [], markets: [] });
+    w.start();
+    const published = () => events.filter((e) => e.name === "order").map((e) => (e.data as { id: string }).id);
+    return { w, published };
+  }
+
+  it("publishes an order placed now though the service lists it last, reading by order_time.begin", async () => {
+    const orders = history();
+    const s = ordersService(orders);
+    const { w, published } = await watching(s.upstream);
+    try {
+      await expect.poll(() => s.calls.filter((c) => c.path === "/orders").length).toBeGreaterThan(2);
+      orders.push({ ...order("new-one", "OPEN"), created_at: new Date().toISOString() });
+      await expect.poll(published).toContain("new-one");
+      const windowed = s.calls.filter((c) => c.path === "/orders" && c.query?.["order_time.begin"] !== undefined);
+      expect(windowed.length).toBeGreaterThan(0);
+      // RFC 3339 to the second, as List Orders documents it.
+      expect(String(windowed.at(-1)!.query!["order_time.begin"])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it("follows an OPEN order older than the window to its fill: learned by status at the first look", async () => {
+    const orders = history();
+    const s = ordersService(orders);
+    const { w, published } = await watching(s.upstream);
+    try {
+      await expect.poll(() => s.calls.some((c) => c.path === "/orders" && c.query?.status === "OPEN")).toBe(true);
+      await expect.poll(() => s.calls.filter((c) => c.path === "/orders").length).toBeGreaterThan(3);
+      orders[120] = { ...orders[120]!, status: "FILLED", amount_filled: "1" };
+      await expect.poll(published).toContain("old-120");
+      expect(s.calls.some((c) => c.path === "/profiles/p1/orders/old-120")).toBe(true);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it("a service that refuses order_time.begin is asked once, then its first page is followed", async () => {
+    const orders = history();
+    const s = ordersService(orders, { timeFilter: false });
+    const { w, published } = await watching(s.upstream);
+    try {
+      await expect.poll(() => s.calls.filter((c) => c.path === "/orders").length).toBeGreaterThan(3);
+      orders.push({ ...order("new-one", "OPEN"), created_at: new Date().toISOString() });
+      await expect.poll(published).toContain("new-one");
+      expect(s.calls.filter((c) => c.query?.["order_time.begin"] !== undefined)).toHaveLength(1);
+    } finally {
+      w.stop();
+    }
   });
 });
