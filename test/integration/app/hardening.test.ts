@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, signOut, TEST_PASSWORD } from "../../support/app-server";
 import {
+  eventually,
   expectProblem,
   metricValue,
   newRef,
@@ -307,6 +308,36 @@ describe("the sign-in throttle (issue 16, finding 10)", () => {
     const [signedOut] = await auditOf("sign-out");
     expect(signedOut).toMatchObject({ subject: "viewer@example.com", ip: "127.0.0.1" });
   });
+});
+
+describe("refused changes in the audit trail (issue 16, finding 11)", () => {
+  it("an anonymous flood of refused writes adds one entry, and one more counting the rest of its minute", async () => {
+    const flood = 300;
+    const before = (await auditOf("access.denied")).length;
+    for (let batch = 0; batch < flood / 50; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          rawCall(d.url, "POST", "/api/v2/transfer/internal", {
+            body: smallTransfer(newRef()),
+            headers: { Origin: d.url },
+          }),
+        ),
+      );
+      expect(answers.every((a) => a.status === 401)).toBe(true);
+    }
+    expect((await auditOf("access.denied")).length - before).toBeLessThanOrEqual(1);
+    // When the minute ends, one entry counts what was not written one by one.
+    const counted = await eventually(
+      async () =>
+        (await auditOf("access.denied")).find(
+          (e) => e.ip === "127.0.0.1" && e.detail.status === 401 && Number(e.detail.repeats) >= flood - 1,
+        ),
+      75_000,
+      "the minute's count",
+    );
+    expect(counted).toMatchObject({ subject: "POST /api/v2/transfer/internal", detail: { reason: "no session" } });
+    expect((await auditOf("access.denied")).length - before).toBeLessThanOrEqual(2);
+  }, 90_000);
 });
 
 describe("sign-in", () => {
