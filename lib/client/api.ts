@@ -1,6 +1,12 @@
 import { isProblem, ProblemError, type Problem } from "@/lib/spec/problem";
 import { personActivity } from "./activity";
 
+/** Set while the page signs out and goes to the sign-in page itself: a 401 meanwhile sends it nowhere else. */
+let leaving = false;
+export const leavingForSignIn = (): void => {
+  leaving = true;
+};
+
 /** The person's inputs on this page; a request made after one renews the session's idle timeout. */
 const activity = personActivity(typeof window === "undefined" ? undefined : window);
 
@@ -54,7 +60,7 @@ export async function api<T>(
     body = text;
   }
   if (res.ok) return body as T;
-  if (res.status === 401 && typeof window !== "undefined") {
+  if (res.status === 401 && typeof window !== "undefined" && !leaving) {
     // The session ended: a full load of the sign-in page (not a client-side push) also
     // drops every cached query of the old session.
     // eslint-disable-next-line @next/next/no-location-assign-relative-destination

@@ -95,7 +95,12 @@ export function createAuditTrail(db: Db, key: string, options: AuditTrailOptions
   const reach = (seq: number, hash: string) => {
     if (seq <= reached.seq) return;
     reached = { seq, hash, source: WROTE };
-    file?.advance(checkpointOf(seq, hash), genuine);
+    try {
+      file?.advance(checkpointOf(seq, hash), genuine);
+    } catch (error) {
+      // The entry is written; only this instance's file falls behind (memory and the table still hold).
+      console.error("audit: the checkpoint file was not written", error instanceof Error ? error.message : error);
+    }
   };
 
   async function appendOnce(event: AuditEvent): Promise<AuditEntry> {
