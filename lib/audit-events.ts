@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   "sign-in.failed",
   "sign-out",
   "session.revoked",
+  "access.denied",
   "create.requested",
   "create.succeeded",
   "create.failed",
@@ -35,6 +36,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "sign-in.failed": "Sign-in failed",
   "sign-out": "Signed out",
   "session.revoked": "Session ended by an admin",
+  "access.denied": "Refused: no session, another origin or the role",
   "create.requested": "Create requested",
   "create.succeeded": "Create succeeded",
   "create.failed": "Create failed",
@@ -58,6 +60,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
 export const AUDIT_FAMILIES = {
   "sign-in": "Sign-ins",
   "sign-out": "Sign-outs",
+  access: "Access refusals",
   create: "Creates",
   approval: "Approvals",
   cancel: "Cancels",

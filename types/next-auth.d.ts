@@ -5,8 +5,6 @@ import "next-auth/jwt";
 declare module "next-auth" {
   interface User {
     role?: Role;
-    /** The address the sign-in came from, for the session's row. */
-    ip?: string | null;
   }
   interface Session {
     user?: { name?: string | null; email?: string | null; image?: string | null; role?: Role };

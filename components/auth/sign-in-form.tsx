@@ -16,6 +16,8 @@ const ERRORS: Record<string, string> = {
   SessionRequired: "Sign in to continue.",
   EmailNotVerified:
     "Single sign-on did not give a verified email address for your account. Ask your identity administrator to verify it, then sign in again.",
+  IdentityTaken:
+    "Your email address already belongs to another single sign-on account here. Ask an administrator to sort out which account is yours.",
 };
 
 /** Email and password for the demo users; single sign-on when an OIDC provider is configured. */

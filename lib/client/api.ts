@@ -1,4 +1,14 @@
 import { isProblem, ProblemError, type Problem } from "@/lib/spec/problem";
+import { personActivity } from "./activity";
+
+/** Set while the page signs out and goes to the sign-in page itself: a 401 meanwhile sends it nowhere else. */
+let leaving = false;
+export const leavingForSignIn = (): void => {
+  leaving = true;
+};
+
+/** The person's inputs on this page; a request made after one renews the session's idle timeout. */
+const activity = personActivity(typeof window === "undefined" ? undefined : window);
 
 /** Any thrown value as a problem a person can read. */
 export function problemOf(error: unknown): Problem {
@@ -13,7 +23,7 @@ export function problemOf(error: unknown): Problem {
 
 /**
  * Calls the dashboard's own API (never the service directly). Any failure becomes a
- * ProblemError whose words a person can read.
+ * ProblemError whose words a person can read. The first call after the person's input says so.
  */
 export async function api<T>(
   path: string,
@@ -23,7 +33,12 @@ export async function api<T>(
   try {
     res = await fetch(path, {
       method: init.method ?? "GET",
-      headers: { ...(init.body === undefined ? {} : { "Content-Type": "application/json" }), ...init.headers },
+      headers: {
+        ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+        // The person's own doing (server: personActed); a background poll without an input since is not.
+        ...(activity.take() ? { "X-Dashboard-Activity": "1" } : {}),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       credentials: "same-origin",
       signal: init.signal,
@@ -45,7 +60,7 @@ export async function api<T>(
     body = text;
   }
   if (res.ok) return body as T;
-  if (res.status === 401 && typeof window !== "undefined") {
+  if (res.status === 401 && typeof window !== "undefined" && !leaving) {
     // The session ended: a full load of the sign-in page (not a client-side push) also
     // drops every cached query of the old session.
     // eslint-disable-next-line @next/next/no-location-assign-relative-destination

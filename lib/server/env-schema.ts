@@ -104,7 +104,12 @@ export const envSchema = z
       }
     };
     if (env.SERVICE_BASE_URL) {
-      need(["SERVICE_AUTH_URL", "SERVICE_CLIENT_ID", "SERVICE_CLIENT_SECRET"], "when SERVICE_BASE_URL is set");
+      // A real service: no audit key generated beside the trail it guards, and no public URL read
+      // from a request's X-Forwarded-Host (links, the cookie's Secure flag, the same-origin check).
+      need(
+        ["SERVICE_AUTH_URL", "SERVICE_CLIENT_ID", "SERVICE_CLIENT_SECRET", "AUDIT_SECRET", "NEXTAUTH_URL"],
+        "when SERVICE_BASE_URL is set",
+      );
       for (const name of ["SERVICE_BASE_URL", "SERVICE_AUTH_URL"] as const) {
         if (env[name] && insecureRemote(env[name])) {
           ctx.addIssue({

@@ -1,5 +1,6 @@
 import "server-only";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { storedHeadSeq } from "./audit";
 import type { Db } from "./db";
 
 /**
@@ -82,6 +83,16 @@ export function createMetrics() {
       help: "Requests waiting for approval.",
       registers,
     }),
+    auditHead: new Gauge({
+      name: "dashboard_audit_head_seq",
+      help: "The newest audit entry's sequence number as stored now; a monitor alerts when it ever goes down.",
+      registers,
+    }),
+    passwordChecks: new Counter({
+      name: "dashboard_sign_in_password_checks_total",
+      help: "Sign-in passwords checked against the hash (attempts refused by the lockout are not).",
+      registers,
+    }),
   };
 }
 
@@ -89,7 +100,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 /** The exposition text, with the database's gauges read now. */
 export async function scrape(db: Db, m: Metrics): Promise<{ contentType: string; text: string }> {
-  const [journal, approvals] = await Promise.all([
+  const [journal, approvals, auditHead] = await Promise.all([
     db
       .selectFrom("journal")
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -100,9 +111,11 @@ export async function scrape(db: Db, m: Metrics): Promise<{ contentType: string;
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where("status", "=", "PENDING")
       .executeTakeFirst(),
+    storedHeadSeq(db),
   ]);
   // PostgreSQL's count is a bigint, which pg hands over as a string.
   m.journalPending.set(Number(journal?.n ?? 0));
   m.approvalsPending.set(Number(approvals?.n ?? 0));
+  m.auditHead.set(auditHead);
   return { contentType: m.registry.contentType, text: await m.registry.metrics() };
 }

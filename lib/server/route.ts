@@ -3,7 +3,8 @@ import type { NextRequest } from "next/server";
 import { problemResponse } from "@/lib/http";
 import { can, type Action } from "@/lib/roles";
 import { problem, ProblemError } from "@/lib/spec";
-import { currentUser, type SignedInUser } from "./auth/session";
+import { currentSession, type SignedInUser } from "./auth/session";
+import { denialLog } from "./denials";
 import { clientIp, isSameOrigin } from "./origin";
 import { runtime, type Runtime } from "./runtime";
 import { retryAfterHeaders, UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
@@ -12,6 +13,8 @@ export interface RouteContext<P> {
   request: NextRequest;
   params: P;
   user: SignedInUser;
+  /** The id of the caller's session row (the live stream watches it end). */
+  sessionId: string;
   runtime: Runtime;
   /** The caller's address, for the audit trail. */
   ip: string | null;
@@ -19,34 +22,58 @@ export interface RouteContext<P> {
 
 export type RouteHandler<P> = (ctx: RouteContext<P>) => Promise<Response>;
 
+export interface RouteOptions {
+  /** False for a request that is never the person's own doing (the live stream): it renews no idle timeout. */
+  renews?: boolean;
+}
+
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * Makes the wrapper every dashboard API handler goes through, over the runtime `getRuntime`
  * gives: a same-origin check for changes (403), a staff session (401), the role for `action`
  * (403), then the handler; a thrown problem or upstream failure becomes its problem+json.
+ * Each refused change is an `access.denied` entry in the audit trail (denials.ts coalesces a flood).
  */
 export function routeWrapper(getRuntime: () => Promise<Runtime>) {
-  return <P = Record<string, never>>(action: Action, handler: RouteHandler<P>) =>
+  return <P = Record<string, never>>(action: Action, handler: RouteHandler<P>, options: RouteOptions = {}) =>
     async (request: NextRequest, context: { params: Promise<P> }): Promise<Response> => {
+      const ip = clientIp(request);
+      const deny = async (user: SignedInUser | null, status: 401 | 403, reason: string, detail = {}) => {
+        if (!MUTATING.has(request.method)) return;
+        const path = new URL(request.url).pathname;
+        denials(await getRuntime())(`${ip}|${user?.email ?? ""}|${status}|${reason}`, {
+          action: "access.denied",
+          actor: user && { email: user.email, role: user.role },
+          ip,
+          subject: `${request.method} ${path}`,
+          detail: { status, reason, ...detail },
+        });
+      };
       try {
         if (MUTATING.has(request.method) && !isSameOrigin(request)) {
+          await deny(null, 403, "cross-origin", { origin: request.headers.get("origin") });
           return refuse(
             403,
             "Forbidden",
             "Changes must come from the dashboard's own pages (cross-origin request refused).",
           );
         }
-        const user = await currentUser(request, getRuntime);
-        if (!user) return refuse(401, "Unauthorized", "Sign in to use the dashboard.");
+        const session = await currentSession(request, getRuntime, { renews: options.renews ?? true });
+        if (!session) {
+          await deny(null, 401, "no session");
+          return refuse(401, "Unauthorized", "Sign in to use the dashboard.");
+        }
+        const { user, sessionId } = session;
         if (!can(user.role, action)) {
+          await deny(user, 403, "role", { action });
           return refuse(403, "Forbidden", `The ${user.role} role may not do this (${action}).`, {
             role: user.role,
             action,
           });
         }
         const runtime = await getRuntime();
-        return await handler({ request, params: await context.params, user, runtime, ip: clientIp(request) });
+        return await handler({ request, params: await context.params, user, sessionId, runtime, ip });
       } catch (error) {
         if (error instanceof ProblemError) return problemResponse(error.problem);
         if (error instanceof UpstreamError) {
@@ -61,6 +88,17 @@ export function routeWrapper(getRuntime: () => Promise<Runtime>) {
 
 const refuse = (status: number, title: string, detail: string, meta?: Record<string, unknown>) =>
   problemResponse(problem(status, title, detail, meta));
+
+/** One denial log per runtime (its audit trail), so a flood is coalesced across every route. */
+const logs = new WeakMap<Runtime, ReturnType<typeof denialLog>>();
+function denials(rt: Runtime): ReturnType<typeof denialLog> {
+  let log = logs.get(rt);
+  if (!log) {
+    log = denialLog((event) => rt.audit.append(event));
+    logs.set(rt, log);
+  }
+  return log;
+}
 
 /** `withRole("orders:create", async ({ request, params, user, runtime }) => ...)`, over the process's runtime. */
 export const withRole = routeWrapper(runtime);

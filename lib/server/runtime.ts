@@ -2,12 +2,14 @@ import "server-only";
 import { sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { serveSandbox } from "@/lib/sandbox/http/serve";
 import { SandboxRuntime } from "@/lib/sandbox/runtime";
-import { createAuditTrail, type AuditTrail } from "./audit";
+import { auditCheckpointFile, createAuditTrail, type AuditTrail } from "./audit";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
 import type { Env } from "./env-schema";
+import { memoryBus } from "./live/bus";
 import { createLive, type Live } from "./live/hub";
+import { pgBus } from "./live/pg-bus";
 import { createMetrics, type Metrics } from "./metrics";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { keptSecret } from "./secrets";
@@ -75,12 +77,21 @@ export async function createRuntime(config: Env): Promise<Runtime> {
       fetch,
     }),
   });
-  const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET));
-  const sessions = createSessionStore(db, { idleMinutes: config.SESSION_IDLE_MINUTES });
+  const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET), {
+    checkpointFile: auditCheckpointFile(config.DATA_DIR),
+  });
+  // One bus between the instances (LISTEN/NOTIFY on PostgreSQL): live events, and session ends,
+  // which every instance refuses at once and closes the streams of.
+  const bus = config.DATABASE_URL ? pgBus(config.DATABASE_URL) : memoryBus();
+  const sessions = createSessionStore(db, {
+    idleMinutes: config.SESSION_IDLE_MINUTES,
+    announce: (session) => void bus.publish({ kind: "session-ended", session }).catch(() => undefined),
+  });
+  bus.subscribe((message) => message.kind === "session-ended" && sessions.ended(message.session));
   // Identical reads in the same moment (many screens, the watcher) share one call to the service,
   // and market data for a moment longer: every screen polls its book.
   const reads = singleFlight(upstream, { keepMs: marketDataKeep });
-  const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL });
+  const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus });
   return { db, upstream: reads, sandbox, audit, sessions, live, metrics };
 }
 

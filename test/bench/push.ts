@@ -137,14 +137,17 @@ async function memoryPerStream(n = 1_000): Promise<number> {
   };
   // Warm: the first stream loads the modules' code.
   const first = new AbortController();
-  void eventStream(live, streamMetrics, "viewer", { profiles: [], markets: [] }, first.signal).body!.getReader().read();
+  const viewer = (i: number) => ({ role: "viewer" as const, person: `viewer-${i}@example.com` });
+  void eventStream(live, streamMetrics, viewer(-1), { profiles: [], markets: [] }, first.signal)
+    .body!.getReader()
+    .read();
   const before = await settle();
   const aborts = Array.from({ length: n }, () => new AbortController());
   const readers = aborts.map((a, i) => {
     const reader = eventStream(
       live,
       streamMetrics,
-      "viewer",
+      viewer(i),
       { profiles: [`p${i % 5}`], markets: ["ETHUSD"] },
       a.signal,
     ).body!.getReader();

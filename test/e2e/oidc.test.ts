@@ -19,6 +19,9 @@ const ACCOUNTS: Record<string, Record<string, unknown>> = {
   dana: { email: "dana@corp.example", email_verified: true, name: "Dana Trader", role: "trader" },
   rolf: { email: "rolf@corp.example", email_verified: true, name: "Rolf Nobody" },
   vera: { email: "vera@corp.example", email_verified: false, name: "Vera Unverified", role: "trader" },
+  mia: { email: "Mia.Case@Corp.Example", email_verified: true, name: "Mia Case", role: "viewer" },
+  // Another account at the same provider that claims Dana's address (in other letters).
+  mallory: { email: "DANA@corp.example", email_verified: true, name: "Mallory", role: "admin" },
 };
 
 let app: AppServer;
@@ -69,7 +72,9 @@ async function signInWithSso(login: string): Promise<Page> {
 }
 
 /** The audit trail's sign-in family, as an admin reads it. */
-async function signInAudit(): Promise<{ action: string; subject: string | null; detail: Record<string, unknown> }[]> {
+async function signInAudit(): Promise<
+  { action: string; subject: string | null; ip: string | null; detail: Record<string, unknown> }[]
+> {
   const admin = await signIn(app, "admin@example.com");
   const res = await admin.call("GET", "/api/audit?event=sign-in&limit=200");
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -89,8 +94,54 @@ describe("single sign-on through an OpenID provider", () => {
     expect(audit.status).toBe(403);
     const entries = await signInAudit();
     expect(entries).toContainEqual(
-      expect.objectContaining({ action: "sign-in", subject: "dana@corp.example", detail: { provider: "oidc" } }),
+      expect.objectContaining({
+        action: "sign-in",
+        subject: "dana@corp.example",
+        ip: "127.0.0.1",
+        detail: { provider: "oidc" },
+      }),
     );
+    await page.close();
+  });
+
+  /** The signed-in session's email, as /api/auth/session names it. */
+  const sessionEmail = async (page: Page) => {
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const res = await fetch(`${app.url}/api/auth/session`, { headers: { Cookie: cookie } });
+    return ((await res.json()) as { user?: { email?: string } }).user?.email;
+  };
+
+  // Issue 16, finding 13: identities are issuer + sub, emails compared in lower case.
+  it("compares emails in lower case: the person is named by the address in lower case", async () => {
+    const page = await signInWithSso("mia");
+    expect(await sessionEmail(page)).toBe("mia.case@corp.example");
+    await page.close();
+  });
+
+  it("keeps a person who the provider renames as the same person (issuer + sub)", async () => {
+    await (await signInWithSso("dana")).close();
+    const dana = ACCOUNTS.dana!;
+    const before = dana.email;
+    dana.email = "dana.renamed@corp.example";
+    try {
+      const page = await signInWithSso("dana");
+      expect(await sessionEmail(page)).toBe("dana@corp.example");
+      await page.close();
+    } finally {
+      dana.email = before;
+    }
+  });
+
+  it("refuses another account of the provider claiming a bound address, in whatever letters", async () => {
+    await (await signInWithSso("dana")).close();
+    const page = await signInWithSso("mallory");
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    await expect(page.locator("#signin-error").textContent()).resolves.toContain("another single sign-on account");
+    expect((await page.context().cookies()).some((cookie) => cookie.name.endsWith("session-token"))).toBe(false);
+    const refusal = (await signInAudit()).find(
+      (e) => e.action === "sign-in.failed" && e.detail.reason === "the email belongs to another identity",
+    );
+    expect(refusal).toMatchObject({ subject: "dana@corp.example", detail: { provider: "oidc" } });
     await page.close();
   });
 

@@ -73,6 +73,8 @@ export async function startApp(
         NEXT_TELEMETRY_DISABLED: "1",
         // Strong enough for the tests that point the app at "a real service" (the fault proxy).
         DEMO_PASSWORD: TEST_PASSWORD,
+        // A real service needs the dashboard's public URL; here it is this very address.
+        ...(env.SERVICE_BASE_URL ? { NEXTAUTH_URL: `http://127.0.0.1:${port}` } : {}),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -164,4 +166,17 @@ export async function signIn(app: { url: string }, email: string, password = TES
     return { status: r.status, headers: r.headers, body: parsed };
   }
   return { signedIn, call, cookie };
+}
+
+/** Signs the session of `cookie` out through next-auth, as the dashboard's Sign out button does. */
+export async function signOut(app: { url: string }, cookie: string): Promise<void> {
+  const csrf = await fetch(`${app.url}/api/auth/csrf`, { headers: { Cookie: cookie } });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${app.url}/api/auth/signout`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: app.url },
+    body: new URLSearchParams({ csrfToken, json: "true" }),
+    redirect: "manual",
+  });
+  if (res.status >= 400) throw new Error(`sign-out answered ${res.status}`);
 }

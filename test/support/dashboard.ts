@@ -257,3 +257,14 @@ export async function rawCall(
   }
   return { status: res.status, headers: res.headers, body };
 }
+
+/** A sample's value in GET /api/metrics's text (as an admin reads it), 0 when absent; labels match exactly. */
+export async function metricValue(admin: Client, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const res = await admin.call("GET", "/api/metrics");
+  if (res.status !== 200) throw new Error(`GET /api/metrics answered ${res.status}`);
+  const want = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(",");
+  const line = (res.body as string).split("\n").find((l) => l.startsWith(want ? `${name}{${want}} ` : `${name} `));
+  return line ? Number(line.split(" ").at(-1)) : 0;
+}

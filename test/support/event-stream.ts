@@ -16,6 +16,8 @@ export interface OpenStream {
   text(): string;
   /** The first event (already here or yet to come) that `match` accepts. */
   next(match: (e: ReadEvent) => boolean, timeoutMs?: number): Promise<ReadEvent>;
+  /** performance.now() when the server ended the stream (or the test closed it). */
+  ended: Promise<number>;
   close(): void;
 }
 
@@ -30,6 +32,8 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
   const waiters = new Set<{ match: (e: ReadEvent) => boolean; resolve: (e: ReadEvent) => void }>();
   let raw = "";
   let buffer = "";
+  let markEnded: (at: number) => void = () => {};
+  const ended = new Promise<number>((resolve) => (markEnded = resolve));
   const onBlock = (block: string) => {
     const e: Partial<ReadEvent> & { lines: string[] } = { lines: [] };
     for (const line of block.split("\n")) {
@@ -64,9 +68,11 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
       } catch {
         // closed
       }
+      markEnded(performance.now());
     })();
   } else {
     raw = await res.text();
+    markEnded(performance.now());
   }
   return {
     status: res.status,
@@ -84,6 +90,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
         }, timeoutMs).unref();
       });
     },
+    ended,
     close: () => abort.abort(),
   };
 }

@@ -314,6 +314,8 @@ export async function startFaultProxy(): Promise<FaultProxy> {
       // this proxy) and the demo users must be asked for, the latter with a strong password.
       SANDBOX: "on",
       DEMO_USERS: "on",
+      // A real service needs the audit trail's key given, never generated beside the trail.
+      AUDIT_SECRET: "an-audit-key-for-the-tests-of-32-chars",
     }),
     setTarget: (p) => {
       target = p;

@@ -29,6 +29,7 @@ export async function testRuntime(answer: FakeAnswer) {
     // No streams in unit tests: what would be pushed is recorded.
     live: {
       open: () => ({ close() {} }),
+      streamsOf: () => 0,
       publish: (event) => void published.push(event),
       streams: 0,
       leading: false,

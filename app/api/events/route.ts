@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { methodNotAllowed, parseOr400, queryOf } from "@/lib/http";
+import { requireKnownProfiles } from "@/lib/server/live/profiles";
 import { eventStream } from "@/lib/server/live/stream";
 import { withRole } from "@/lib/server/route";
 import { identifier, marketSchema } from "@/lib/spec";
@@ -14,12 +15,22 @@ const wantsQuery = z.object({
 
 /**
  * The live stream (text/event-stream) for any signed-in user: orders, transfers and approvals
- * as they are created and change, balances of `profiles` and tickers of `markets`.
+ * as they are created and change, balances of `profiles` (profiles the service has) and tickers
+ * of `markets`. It ends with its session (sign-out, revocation, idle timeout, 8 h), and never
+ * renews the idle timeout itself; at most 10 are open per person.
  */
-export const GET = withRole("read", async ({ request, user, runtime }) => {
-  const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
-  return eventStream(runtime.live, runtime.metrics, user.role, wants, request.signal);
-});
+export const GET = withRole(
+  "read",
+  async ({ request, user, sessionId, runtime }) => {
+    const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
+    await requireKnownProfiles(runtime.upstream, wants.profiles);
+    const viewer = { role: user.role, person: user.email };
+    return eventStream(runtime.live, runtime.metrics, viewer, wants, request.signal, (end) =>
+      runtime.sessions.watch(sessionId, end),
+    );
+  },
+  { renews: false },
+);
 
 const notAllowed = () => methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

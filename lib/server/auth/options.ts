@@ -5,63 +5,43 @@ import { isRole } from "@/lib/roles";
 import { env } from "../env";
 import { demoUsersEnabled, verifyDemoUser } from "./demo-users";
 import { authSecret } from "../secrets";
-import { MAX_FAILURES_PER_IP, SignInThrottle } from "./throttle";
+import { callerIp } from "./caller";
+import { credentialsCheck } from "./credentials";
+import { oidcIdentity } from "./identities";
 import { oidcEmailRefusal, signInRedirect } from "./redirects";
-import { clientIp } from "../origin";
-import { PASSWORD_MAX_CHARS } from "./password";
 import type { AuditEvent } from "../audit";
 import { runtime } from "../runtime";
 
 const SESSION_SECONDS = 8 * 60 * 60;
-const throttle = new SignInThrottle();
-const ipThrottle = new SignInThrottle(Date.now, MAX_FAILURES_PER_IP);
-const EMAIL_MAX_CHARS = 254;
 
-// Without NEXTAUTH_URL, next-auth must trust the Host header to build its URLs.
+// Without NEXTAUTH_URL (a demo), next-auth must trust the Host header to build its URLs; a real
+// service's configuration requires NEXTAUTH_URL (env-schema.ts).
 if (!env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
+
+/** Sign-ins, failures and sign-outs go to the audit trail, with the caller's address. */
+const audit = async (event: AuditEvent) => (await runtime()).audit.append({ ip: callerIp(), ...event });
+
+const checkCredentials = credentialsCheck({
+  verify: verifyDemoUser,
+  audit,
+  checked: () => void runtime().then((rt) => rt.metrics.passwordChecks.inc()),
+});
 
 function credentialsProvider() {
   return CredentialsProvider({
     id: "credentials",
     name: "Demo user",
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-    async authorize(credentials, req) {
-      const email = String(credentials?.email ?? "")
-        .trim()
-        .toLowerCase()
-        .slice(0, EMAIL_MAX_CHARS);
-      const password = String(credentials?.password ?? "");
-      const ip = clientIp({ headers: new Headers(flatHeaders(req?.headers)) });
-      const wait = Math.max(throttle.lockedFor(email), ip ? ipThrottle.lockedFor(ip) : 0);
-      if (wait > 0) {
-        await audit({ action: "sign-in.failed", ip, subject: email, detail: { reason: "locked" } });
-        throw new Error(`Too many failed attempts. Try again in ${Math.ceil(wait / 60_000)} minutes.`);
-      }
-      const user = password.length > PASSWORD_MAX_CHARS ? null : await verifyDemoUser(email, password);
-      if (!user) {
-        throttle.fail(email);
-        if (ip) ipThrottle.fail(ip);
-        await audit({ action: "sign-in.failed", ip, subject: email, detail: { reason: "wrong email or password" } });
-        return null;
-      }
-      throttle.succeed(email);
-      return { id: user.email, email: user.email, name: user.name, role: user.role, ip };
+    async authorize(credentials) {
+      const user = await checkCredentials({
+        email: credentials?.email,
+        password: credentials?.password,
+        ip: callerIp(),
+      });
+      return user && { id: user.email, email: user.email, name: user.name, role: user.role };
     },
   });
 }
-
-/** next-auth hands authorize() the request's headers as a plain object. */
-const flatHeaders = (headers: Record<string, unknown> | undefined): [string, string][] =>
-  Object.entries(headers ?? {}).flatMap(([k, v]) =>
-    typeof v === "string"
-      ? [[k, v] as [string, string]]
-      : Array.isArray(v)
-        ? [[k, v.join(", ")] as [string, string]]
-        : [],
-  );
-
-/** Sign-ins, failures and sign-outs go to the audit trail. */
-const audit = async (event: AuditEvent) => (await runtime()).audit.append(event);
 
 /** Staff sign-in through the organisation's OIDC provider; the role comes from a claim. */
 function oidcProvider(): NextAuthOptions["providers"][number] {
@@ -79,8 +59,8 @@ function oidcProvider(): NextAuthOptions["providers"][number] {
       const claim = profile[env.OIDC_ROLE_CLAIM];
       const role = (Array.isArray(claim) ? claim.find(isRole) : claim) as unknown;
       return {
-        id: String(profile.sub),
-        email: String(profile.email ?? ""),
+        id: `${String(profile.iss ?? env.OIDC_ISSUER)} ${String(profile.sub)}`,
+        email: String(profile.email ?? "").toLowerCase(),
         name: String(profile.name ?? profile.email ?? profile.sub),
         role: isRole(role) ? role : undefined,
       };
@@ -111,19 +91,31 @@ export const authOptions: NextAuthOptions = {
   },
   callbacks: {
     // A user without a known role is refused rather than given a default; an OIDC identity
-    // also needs a verified email. Each refusal is audited.
+    // also needs a verified email, and is the issuer and `sub` (identities.ts). Each refusal is audited.
     async signIn({ user, account, profile }) {
-      const emailRefusal =
-        account?.provider === "oidc" ? oidcEmailRefusal(profile as Record<string, unknown> | undefined) : null;
-      const refusal = emailRefusal ?? (isRole(user.role) ? null : "no known role");
+      const claims = profile as Record<string, unknown> | undefined;
+      const oidc = account?.provider === "oidc";
+      const emailRefusal = oidc ? oidcEmailRefusal(claims) : null;
+      let refusal = emailRefusal ?? (isRole(user.role) ? null : "no known role");
+      if (!refusal && oidc) {
+        const identity = await oidcIdentity((await runtime()).db, {
+          issuer: String(claims?.iss ?? env.OIDC_ISSUER),
+          sub: String(claims?.sub ?? ""),
+          email: String(claims?.email ?? ""),
+        });
+        // The same object goes on to the jwt callback and the signIn event: the bound email is the person.
+        if ("email" in identity) user.email = identity.email;
+        else refusal = identity.refusal;
+      }
       if (!refusal) return true;
       await audit({
         action: "sign-in.failed",
-        subject: user.email || null,
+        subject: user.email?.toLowerCase() || null,
         detail: { provider: account?.provider ?? "unknown", reason: refusal },
       });
       // Back to the sign-in page with the reason: AccessDenied reads "no dashboard role".
-      return emailRefusal ? "/signin?error=EmailNotVerified" : false;
+      if (emailRefusal) return "/signin?error=EmailNotVerified";
+      return refusal === "no known role" ? false : "/signin?error=IdentityTaken";
     },
     redirect: signInRedirect,
     // At sign-in the session gets its row; the cookie carries the row's id.
@@ -136,7 +128,7 @@ export const authOptions: NextAuthOptions = {
           email: user.email ?? "",
           role: user.role,
           provider: account?.provider ?? "unknown",
-          ip: typeof user.ip === "string" ? user.ip : null,
+          ip: callerIp(),
         });
       }
       return token;

@@ -8,13 +8,31 @@ export const MAX_FAILURES_PER_IP = 20;
 /** Keys remembered at most: one spraying caller cannot grow the map without bound. */
 const MAX_KEYS = 10_000;
 
+/** An attempt let through: it counts as a failure unless released. */
+export interface Reserved {
+  ok: true;
+  /** The attempt succeeded: it no longer counts against the key. */
+  release(): void;
+}
+
+/** An attempt refused: the key is locked for `waitMs`; `newLock` only for the first refusal of this lock. */
+export interface Locked {
+  ok: false;
+  waitMs: number;
+  newLock: boolean;
+}
+
 /**
- * Failed sign-in attempts per key (an email, or an address): after `maxFailures` within 15
- * minutes the key is locked until the oldest of them is 15 minutes old. Kept in memory: a
- * restart clears it.
+ * Sign-in attempts per key (an email, or an address): after `maxFailures` within 15 minutes
+ * the key is locked until the oldest of them is 15 minutes old. An attempt is counted when it
+ * is let through, before its password is checked, and forgiven only once it succeeded: so
+ * however many guesses arrive at once, at most `maxFailures` reach the hash. Kept in memory:
+ * a restart clears it.
  */
 export class SignInThrottle {
-  private failures = new Map<string, number[]>();
+  private attempts = new Map<string, number[]>();
+  /** The end of the lock each key's refusals were already reported for. */
+  private reported = new Map<string, number>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -23,9 +41,11 @@ export class SignInThrottle {
 
   private recent(key: string): number[] {
     const since = this.now() - WINDOW_MS;
-    const list = (this.failures.get(key) ?? []).filter((t) => t > since);
-    if (list.length === 0) this.failures.delete(key);
-    else this.failures.set(key, list);
+    const list = (this.attempts.get(key) ?? []).filter((t) => t > since);
+    if (list.length === 0) {
+      this.attempts.delete(key);
+      this.reported.delete(key);
+    } else this.attempts.set(key, list);
     return list;
   }
 
@@ -35,20 +55,44 @@ export class SignInThrottle {
     return list.length >= this.maxFailures ? list[0]! + WINDOW_MS - this.now() : 0;
   }
 
-  fail(key: string): void {
+  /** Lets one attempt through and counts it at once, or says how long the key is locked. Synchronous: no race. */
+  attempt(key: string): Reserved | Locked {
+    const waitMs = this.lockedFor(key);
+    if (waitMs > 0) {
+      const until = this.now() + waitMs;
+      const newLock = this.reported.get(key) !== until;
+      if (newLock) this.reported.set(key, until);
+      return { ok: false, waitMs, newLock };
+    }
+    const at = this.now();
     const list = this.recent(key);
-    list.push(this.now());
-    this.failures.set(key, list);
+    list.push(at);
+    this.attempts.set(key, list);
     // The oldest key goes first (a Map keeps insertion order).
-    if (this.failures.size > MAX_KEYS) this.failures.delete(this.failures.keys().next().value!);
+    if (this.attempts.size > MAX_KEYS) {
+      const oldest = this.attempts.keys().next().value!;
+      this.attempts.delete(oldest);
+      this.reported.delete(oldest);
+    }
+    return {
+      ok: true,
+      release: () => {
+        const now = this.attempts.get(key);
+        const i = now?.indexOf(at) ?? -1;
+        if (i >= 0) now!.splice(i, 1);
+        if (now?.length === 0) this.attempts.delete(key);
+      },
+    };
   }
 
   /** Keys remembered now. */
   get size(): number {
-    return this.failures.size;
+    return this.attempts.size;
   }
 
+  /** The right password: the key's count starts again. */
   succeed(key: string): void {
-    this.failures.delete(key);
+    this.attempts.delete(key);
+    this.reported.delete(key);
   }
 }

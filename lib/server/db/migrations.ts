@@ -1,5 +1,5 @@
 import "server-only";
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from "kysely";
 
 /**
  * Migrations live in code, not in files read at run time, so they travel inside
@@ -166,7 +166,92 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("sessions").execute();
     },
   },
+  // The audit trail is append-only in the database itself (issue 16): an UPDATE or DELETE of an
+  // entry is refused, and audit_head only moves forward. Someone holding the tables' owner can
+  // still drop the triggers; the keyed checkpoint (audit_checkpoint, and DATA_DIR/audit-checkpoint)
+  // is what notices a tail removed that way.
+  "0009_audit_append_only": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("audit_checkpoint")
+        .addColumn("id", "integer", (c) => c.primaryKey())
+        .addColumn("seq", "integer", (c) => c.notNull())
+        .addColumn("hash", "text", (c) => c.notNull())
+        .addColumn("mac", "text", (c) => c.notNull())
+        .execute();
+      const statements = isPostgres(db) ? POSTGRES_APPEND_ONLY : SQLITE_APPEND_ONLY;
+      for (const statement of statements) await sql.raw(statement).execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      const statements = isPostgres(db) ? POSTGRES_APPEND_ONLY_DOWN : SQLITE_APPEND_ONLY_DOWN;
+      for (const statement of statements) await sql.raw(statement).execute(db);
+      await db.schema.dropTable("audit_checkpoint").execute();
+    },
+  },
+  // OIDC identities (issue 16): a person is the provider's issuer and `sub`, bound to the email
+  // (lower case) it first signed in with; another `sub` of the same issuer cannot take that email.
+  "0009_oidc_identities": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("oidc_identities")
+        .addColumn("issuer", "text", (c) => c.notNull())
+        .addColumn("sub", "text", (c) => c.notNull())
+        .addColumn("email", "text", (c) => c.notNull())
+        .addColumn("bound_at", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("oidc_identities_pk", ["issuer", "sub"])
+        .addUniqueConstraint("oidc_identities_email_unique", ["issuer", "email"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("oidc_identities").execute();
+    },
+  },
 };
+
+/** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */
+const GUARDED = ["audit", "audit_head", "audit_checkpoint"] as const;
+const REFUSAL = "the audit trail is append-only";
+
+const SQLITE_APPEND_ONLY = [
+  `CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, '${REFUSAL}: UPDATE refused'); END`,
+  ...GUARDED.map(
+    (t) =>
+      `CREATE TRIGGER ${t}_no_delete BEFORE DELETE ON ${t} BEGIN SELECT RAISE(ABORT, '${REFUSAL}: DELETE refused'); END`,
+  ),
+  ...GUARDED.slice(1).map(
+    (t) =>
+      `CREATE TRIGGER ${t}_forward BEFORE UPDATE ON ${t} WHEN NEW.seq <= OLD.seq ` +
+      `BEGIN SELECT RAISE(ABORT, '${REFUSAL}: ${t} only moves forward'); END`,
+  ),
+];
+const SQLITE_APPEND_ONLY_DOWN = [
+  "DROP TRIGGER IF EXISTS audit_no_update",
+  ...GUARDED.map((t) => `DROP TRIGGER IF EXISTS ${t}_no_delete`),
+  ...GUARDED.slice(1).map((t) => `DROP TRIGGER IF EXISTS ${t}_forward`),
+];
+
+const POSTGRES_APPEND_ONLY = [
+  `CREATE OR REPLACE FUNCTION audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'UPDATE' AND TG_TABLE_NAME <> 'audit' THEN
+       IF NEW.seq > OLD.seq THEN RETURN NEW; END IF;
+     END IF;
+     RAISE EXCEPTION '${REFUSAL}: % on % refused', TG_OP, TG_TABLE_NAME USING ERRCODE = 'integrity_constraint_violation';
+   END $$`,
+  ...GUARDED.flatMap((t) => [
+    `CREATE TRIGGER ${t}_append_only BEFORE UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION audit_append_only()`,
+    `CREATE TRIGGER ${t}_no_truncate BEFORE TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only()`,
+  ]),
+];
+const POSTGRES_APPEND_ONLY_DOWN = [
+  ...GUARDED.flatMap((t) => [
+    `DROP TRIGGER IF EXISTS ${t}_append_only ON ${t}`,
+    `DROP TRIGGER IF EXISTS ${t}_no_truncate ON ${t}`,
+  ]),
+  "DROP FUNCTION IF EXISTS audit_append_only()",
+];
+
+const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -61,6 +61,22 @@ export interface AuditHeadTable {
   hash: string;
 }
 
+/** The newest entry an instance wrote or verified, keyed with the audit key (lib/server/audit.ts). */
+export interface AuditCheckpointTable {
+  id: number;
+  seq: number;
+  hash: string;
+  mac: string;
+}
+
+/** An OIDC person: the provider's issuer and `sub`, bound to the email they first signed in with. */
+export interface OidcIdentityTable {
+  issuer: string;
+  sub: string;
+  email: string;
+  bound_at: string;
+}
+
 /** The desk's policy (lib/policy.ts), one row; every change is audited with its before and after. */
 export interface PolicyTable {
   id: number;
@@ -127,4 +143,6 @@ export interface Database {
   approval_votes: ApprovalVoteTable;
   audit: AuditTable;
   audit_head: AuditHeadTable;
+  audit_checkpoint: AuditCheckpointTable;
+  oidc_identities: OidcIdentityTable;
 }

@@ -7,8 +7,20 @@ import type { LiveEvent } from "./events";
  */
 export type BusMessage =
   | { kind: "event"; event: LiveEvent }
-  /** What one instance's open streams watch, sent again every few seconds while they are open. */
-  | { kind: "interest"; instance: string; streams: number; profiles: string[]; markets: string[] };
+  /**
+   * What one instance's open streams watch, sent again every few seconds while they are open;
+   * `people`: how many of them each person has open (the limit per person holds across instances).
+   */
+  | {
+      kind: "interest";
+      instance: string;
+      streams: number;
+      profiles: string[];
+      markets: string[];
+      people?: Record<string, number>;
+    }
+  /** A session was signed out, revoked or ran out: every instance refuses it and closes its streams. */
+  | { kind: "session-ended"; session: string };
 
 export interface Bus {
   /** Delivers to every subscriber of every instance, this one included. */

@@ -18,9 +18,17 @@ export interface Numbered {
   event: LiveEvent;
 }
 
+/** Who a stream is for: the role decides what it sees, the person what it counts against. */
+export interface Viewer {
+  role: Role;
+  person: string;
+}
+
 export interface Live {
-  /** A stream opens for `role`, showing `wants`; `send` gets every event it may see until `close`. */
-  open(role: Role, wants: Wants, send: (e: Numbered) => void): { close(): void };
+  /** A stream opens for `viewer`, showing `wants`; `send` gets every event it may see until `close`. */
+  open(viewer: Viewer, wants: Wants, send: (e: Numbered) => void): { close(): void };
+  /** Streams `person` has open, on every instance of the deployment (the others' as last announced). */
+  streamsOf(person: string): number;
   /** An event from this instance (a create's answer, an approval's change), to every stream of the deployment. */
   publish(event: LiveEvent): void;
   /** Streams open on this instance. */
@@ -34,6 +42,8 @@ export interface LiveOptions {
   upstream: UpstreamClient;
   /** PostgreSQL's URL for several instances; undefined: one process, events in memory. */
   databaseUrl?: string;
+  /** The bus between instances, when the runtime shares it (session ends travel on it too); closed by `stop`. */
+  bus?: Bus;
   watchEveryMs?: number;
 }
 
@@ -45,6 +55,7 @@ export function createLive(options: LiveOptions): Live {
   const instance = randomUUID();
   const interests = new Interests();
   const streams = new Set<{ role: Role; wants: Wants; send: (e: Numbered) => void }>();
+  let idleBus = options.bus;
   let seq = 0;
   let started: { bus: Bus; watcher: Watcher; leadership?: Leadership; announcer: NodeJS.Timeout } | undefined;
   let leading = false;
@@ -57,17 +68,19 @@ export function createLive(options: LiveOptions): Live {
   const onMessage = (message: BusMessage) => {
     if (message.kind === "interest") {
       if (message.instance !== instance) {
-        interests.heard(message.instance, message.streams, message.profiles, message.markets);
+        interests.heard(message.instance, message.streams, message.profiles, message.markets, message.people);
       }
       return;
     }
+    if (message.kind !== "event") return;
     started?.watcher.noted(message.event);
     deliver(message.event);
   };
 
   const start = () => {
     if (started) return started;
-    const bus = options.databaseUrl ? pgBus(options.databaseUrl) : memoryBus();
+    const bus = options.bus ?? (options.databaseUrl ? pgBus(options.databaseUrl) : memoryBus());
+    idleBus = undefined;
     bus.subscribe(onMessage);
     const watcher = createWatcher({
       upstream: options.upstream,
@@ -98,11 +111,11 @@ export function createLive(options: LiveOptions): Live {
   };
 
   return {
-    open(role, wants, sendEvent) {
+    open({ role, person }, wants, sendEvent) {
       start();
       const stream = { role, wants, send: sendEvent };
       streams.add(stream);
-      const release = interests.add(wants);
+      const release = interests.add(wants, person);
       announce();
       return {
         close() {
@@ -115,6 +128,9 @@ export function createLive(options: LiveOptions): Live {
     publish(event) {
       void send(start().bus, { kind: "event", event });
     },
+    streamsOf(person) {
+      return interests.streamsOf(person);
+    },
     get streams() {
       return streams.size;
     },
@@ -124,6 +140,7 @@ export function createLive(options: LiveOptions): Live {
     async stop() {
       const s = started;
       started = undefined;
+      await idleBus?.close();
       if (!s) return;
       clearInterval(s.announcer);
       s.watcher.stop();

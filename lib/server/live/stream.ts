@@ -1,8 +1,9 @@
 import "server-only";
-import type { Role } from "@/lib/roles";
+import { problemResponse } from "@/lib/http";
+import { problem } from "@/lib/spec";
 import type { Metrics } from "../metrics";
 import type { LiveEvent, Wants } from "./events";
-import type { Live, Numbered } from "./hub";
+import type { Live, Numbered, Viewer } from "./hub";
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -15,22 +16,43 @@ const MAX_BEHIND_BYTES = 1 << 20;
 export const formatEvent = ({ id, event }: Numbered): string =>
   `event: ${event.name}\nid: ${id}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
+/** Streams one person may have open at once, on every instance together. */
+export const MAX_STREAMS_PER_PERSON = 10;
+
 /**
- * GET /api/events's answer: the events `role` may see of what `wants` shows, until the browser
- * leaves. `metrics` counts it among the open streams while it lasts.
+ * GET /api/events's answer: the events `viewer`'s role may see of what `wants` shows, until the
+ * browser leaves or `until` says the session ended (it is handed the function that ends the
+ * stream, and answers the one that stops watching). A person's 11th stream is a 429 problem;
+ * the count and the opening happen in one turn of the event loop, so no two race past it.
+ * `metrics` counts it among the open streams while it lasts.
  */
 export function eventStream(
   live: Live,
   metrics: Pick<Metrics, "eventStreams">,
-  role: Role,
+  viewer: Viewer,
   wants: Wants,
   signal: AbortSignal,
+  until: (end: () => void) => () => void = () => () => {},
 ): Response {
+  const already = live.streamsOf(viewer.person);
+  if (already >= MAX_STREAMS_PER_PERSON) {
+    return problemResponse(
+      problem(
+        429,
+        "Too Many Requests",
+        `At most ${MAX_STREAMS_PER_PERSON} live streams may be open per person; close another tab of the dashboard first.`,
+        { limit: MAX_STREAMS_PER_PERSON, open: already },
+      ),
+    );
+  }
   const encoder = new TextEncoder();
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        let open = true;
+        let finish = () => {};
+        let unwatch = () => {};
         const write = (text: string) => {
           try {
             controller.enqueue(encoder.encode(text));
@@ -39,16 +61,16 @@ export function eventStream(
             finish();
           }
         };
-        const subscription = live.open(role, wants, (e) => write(formatEvent(e)));
+        const subscription = live.open(viewer, wants, (e) => write(formatEvent(e)));
         const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
         metrics.eventStreams.inc();
-        let open = true;
-        const finish = () => {
+        finish = () => {
           if (!open) return;
           open = false;
           metrics.eventStreams.dec();
           clearInterval(heartbeat);
           subscription.close();
+          unwatch();
           signal.removeEventListener("abort", finish);
           try {
             controller.close();
@@ -59,6 +81,8 @@ export function eventStream(
         stop = finish;
         signal.addEventListener("abort", finish);
         write(`retry: ${RETRY_MS}\n: open\n\n`);
+        // Last: a session already ended ends the stream at once (finish is ready).
+        unwatch = until(() => finish());
       },
       cancel() {
         stop();

@@ -1,10 +1,8 @@
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { promisify } from "node:util";
-import SQLite from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../../support/app-server";
+import { disableAuditTriggers, openAppDatabase } from "../../support/tamper";
 import {
   expectProblem,
   newRef,
@@ -153,23 +151,20 @@ describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) =>
       process.execPath,
       ["node_modules/.bin/tsx", "--conditions=react-server", "scripts/audit-verify.ts"],
       {
-        env: { ...process.env, ...d.env, DATA_DIR: d.app.dataDir, DEMO_PASSWORD: TEST_PASSWORD },
+        env: { ...process.env, ...d.env, NEXTAUTH_URL: d.url, DATA_DIR: d.app.dataDir, DEMO_PASSWORD: TEST_PASSWORD },
       },
     ).catch((error: { code: number; stdout: string }) => error);
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: false, broken: { seq: 3 } });
   });
 });
 
-/** Edits the app's database directly, as someone with access to it could. */
+/** Edits the app's database directly, as someone owning its tables could (the audit trail's triggers switched off). */
 async function tamper(d: Dashboard, database: Database, statement: string) {
-  if (database === "sqlite") {
-    const db = new SQLite(join(d.app.dataDir, "dashboard.db"));
-    db.exec(statement);
-    db.close();
-    return;
+  const db = await openAppDatabase(d);
+  try {
+    await disableAuditTriggers(db, database === "postgres");
+    await db.run(statement);
+  } finally {
+    await db.close();
   }
-  const client = new pg.Client({ connectionString: d.env.DATABASE_URL });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
 }

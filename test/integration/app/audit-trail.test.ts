@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp } from "../../support/app-server";
 import {
   expectProblem,
+  metricValue,
   newRef,
+  rawCall,
   smallOrder,
+  smallTransfer,
   startDashboard,
   TRADING,
   type Client,
   type Dashboard,
   type Database,
 } from "../../support/dashboard";
+import { startFaultProxy } from "../../support/fault-proxy";
+import { disableAuditTriggers, openAppDatabase } from "../../support/tamper";
 
 /**
  * The audit trail over real HTTP, on both databases: cancels and their outcomes and every CSV
@@ -143,6 +149,39 @@ describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (databa
     expect(p.meta.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it("records refused writes: no session (401), another origin (403), a role that may not (403)", async () => {
+    const transfer = "/api/v2/transfer/internal";
+    const orders = `/api/v2/profiles/${TRADING}/orders`;
+    expectProblem(
+      await rawCall(d.url, "POST", transfer, { body: smallTransfer(newRef()), headers: { Origin: d.url } }),
+      401,
+    );
+    const crossOrigin = { Origin: "https://evil.example", Cookie: d.as.trader.cookie() };
+    expectProblem(await rawCall(d.url, "POST", orders, { body: smallOrder(newRef()), headers: crossOrigin }), 403);
+    expectProblem(await d.as.viewer.call("POST", orders, smallOrder(newRef())), 403);
+    const denied = await audit("event=access.denied&limit=200");
+    expect(denied).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          actor_email: null,
+          ip: "127.0.0.1",
+          subject: `POST ${transfer}`,
+          detail: expect.objectContaining({ status: 401 }),
+        }),
+        expect.objectContaining({
+          subject: `POST ${orders}`,
+          detail: expect.objectContaining({ status: 403, reason: "cross-origin", origin: "https://evil.example" }),
+        }),
+        expect.objectContaining({
+          actor_email: "viewer@example.com",
+          actor_role: "viewer",
+          subject: `POST ${orders}`,
+          detail: expect.objectContaining({ status: 403, reason: "role", action: "orders:create" }),
+        }),
+      ]),
+    );
+  });
+
   it("exports the matching entries as CSV, newest first, and the chain still verifies", async () => {
     const res = await d.as.admin.call("GET", "/api/audit/export.csv?event=cancel");
     const lines = (res.body as string).trim().split("\r\n");
@@ -153,4 +192,99 @@ describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (databa
     const verify = await d.as.admin.call("GET", "/api/audit/verify");
     expect(verify.body).toMatchObject({ ok: true });
   });
+});
+
+/**
+ * Issue 16, finding 11: someone with write access to the database deletes the newest entries
+ * and rewinds audit_head (and the checkpoint table to a copy read earlier). The instance that
+ * wrote them notices, and so does the next one on the same data after a restart.
+ */
+describe.each<Database>(["sqlite", "postgres"])("a missing tail of the audit trail on %s", (database) => {
+  let d: Dashboard;
+  beforeAll(async () => {
+    d = await startDashboard({ database });
+  });
+  afterAll(() => d?.dispose());
+
+  const verify = async () => (await d.as.admin.call("GET", "/api/audit/verify")).body;
+  const headGauge = () => metricValue(d.as.admin, "dashboard_audit_head_seq");
+  /** Two entries each: a cancel of an order the service does not know, and its failure. */
+  const work = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const res = await d.as.admin.call("DELETE", `/api/v2/profiles/${TRADING}/orders/${crypto.randomUUID()}`);
+      expect(res.status).toBe(404);
+    }
+  };
+
+  it("the database itself refuses to change or delete an entry", async () => {
+    await work(1);
+    const db = await openAppDatabase(d);
+    try {
+      await expect(db.run("UPDATE audit SET subject = ? WHERE seq = 1", ["someone-else"])).rejects.toThrow(
+        /append-only/,
+      );
+      await expect(db.run("DELETE FROM audit WHERE seq = 1")).rejects.toThrow(/append-only/);
+      await expect(db.run("DELETE FROM audit_head")).rejects.toThrow(/append-only/);
+      await expect(db.run("UPDATE audit_head SET seq = seq - 1")).rejects.toThrow(/append-only/);
+    } finally {
+      await db.close();
+    }
+    expect(await verify()).toMatchObject({ ok: true });
+  });
+
+  it("verify fails when the newest entries are deleted and audit_head rewound, before and after a restart", async () => {
+    await work(1);
+    // The attacker reads the database early: the trail's end, and the checkpoint row if there is one.
+    let db = await openAppDatabase(d);
+    const kept = Number((await db.run("SELECT max(seq) AS n FROM audit"))[0]!.n);
+    const checkpoint = await db.run("SELECT * FROM audit_checkpoint").catch(() => []);
+    await db.close();
+
+    await work(3);
+    const whole = await verify();
+    expect(whole).toMatchObject({ ok: true });
+    expect(whole.entries).toBeGreaterThanOrEqual(kept + 6);
+    expect(await headGauge()).toBe(whole.entries);
+
+    db = await openAppDatabase(d);
+    try {
+      await disableAuditTriggers(db, database === "postgres");
+      await db.run("DELETE FROM audit WHERE seq > ?", [kept]);
+      const [last] = await db.run("SELECT seq, hash FROM audit WHERE seq = ?", [kept]);
+      await db.run("UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1", [kept, last!.hash]);
+      for (const row of checkpoint) {
+        const columns = Object.keys(row).filter((c) => c !== "id");
+        await db.run(`UPDATE audit_checkpoint SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`, [
+          ...columns.map((c) => row[c]),
+          row.id,
+        ]);
+      }
+    } finally {
+      await db.close();
+    }
+
+    const cut = await verify();
+    expect(cut).toMatchObject({ ok: false, broken: { seq: kept + 1 } });
+    expect(cut.entries).toBe(kept);
+    expect(cut.broken.reason).toMatch(/missing/);
+    expect(await headGauge()).toBe(kept);
+
+    await d.restart();
+    expect(await verify()).toMatchObject({ ok: false, entries: kept, broken: { seq: kept + 1 } });
+  });
+});
+
+describe("against a real service", () => {
+  it("the dashboard refuses to start without AUDIT_SECRET, naming it", async () => {
+    const proxy = await startFaultProxy();
+    try {
+      const { AUDIT_SECRET: _, ...env } = proxy.env();
+      const started = await startApp(env).catch((error: unknown) => error);
+      if (!(started instanceof Error)) await (started as Awaited<ReturnType<typeof startApp>>).dispose();
+      expect(started).toBeInstanceOf(Error);
+      expect((started as Error).message).toMatch(/AUDIT_SECRET: AUDIT_SECRET is required/);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, TEST_PASSWORD } from "../../support/app-server";
+import { signIn, signOut, TEST_PASSWORD } from "../../support/app-server";
 import {
+  eventually,
   expectProblem,
+  metricValue,
   newRef,
   rawCall,
   smallOrder,
@@ -228,6 +230,114 @@ describe("revocable sessions", () => {
     expect((await ops.call("GET", "/api/approvals")).status).toBe(401);
     expectProblem(await d.as.admin.call("DELETE", `/api/sessions/${mine[0]!.id}`), 404);
   });
+});
+
+/** The audit trail's entries of `event` (newest first), as the admin reads them. */
+async function auditOf(event: string): Promise<AuditRow[]> {
+  const res = await d.as.admin.call("GET", `/api/audit?event=${event}&limit=200`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.items;
+}
+interface AuditRow {
+  action: string;
+  actor_email: string | null;
+  ip: string | null;
+  subject: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** One sign-in form post with the given csrf cookie and token; answers next-auth's JSON. */
+async function postSignIn(csrf: { cookie: string; token: string }, email: string, password: string) {
+  const res = await fetch(`${d.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: csrf.cookie, Origin: d.url },
+    body: new URLSearchParams({ csrfToken: csrf.token, email, password, json: "true" }),
+    redirect: "manual",
+  });
+  return { signedIn: res.headers.getSetCookie().some((c) => c.includes("session-token=")), body: await res.json() };
+}
+
+async function csrfPair() {
+  const res = await fetch(`${d.url}/api/auth/csrf`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return { cookie, token: ((await res.json()) as { csrfToken: string }).csrfToken };
+}
+
+describe("the sign-in throttle (issue 16, finding 10)", () => {
+  // Before the test that locks this address: these need it open.
+  it("checks at most 5 of 40 parallel wrong passwords for one account against the hash", async () => {
+    const email = "approver@example.com";
+    const checksBefore = await metricValue(d.as.admin, "dashboard_sign_in_password_checks_total");
+    const csrf = await csrfPair();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => postSignIn(csrf, email, `wrong-guess-${i}`)),
+    );
+    expect(answers.every((a) => !a.signedIn)).toBe(true);
+    // Every guess checked against the hash writes a "wrong email or password" entry.
+    const entries = (await auditOf("sign-in.failed")).filter((e) => e.subject === email);
+    const checked = entries.filter((e) => e.detail.reason === "wrong email or password").length;
+    // Exactly the account's five: the lock counts an attempt before its password is checked.
+    expect(checked).toBe(5);
+    const checks = (await metricValue(d.as.admin, "dashboard_sign_in_password_checks_total")) - checksBefore;
+    expect(checks).toBe(checked);
+    // The other 35 met the lock: one entry for the lock, not one per attempt.
+    expect(entries.filter((e) => e.detail.reason === "locked")).toHaveLength(1);
+    const locked = answers.filter((a) => decodeURIComponent(String(a.body.url)).includes("Too many failed attempts"));
+    expect(locked.length).toBe(40 - checked);
+  });
+
+  it("attempts on a locked account write one entry per lock, whatever subject each names", async () => {
+    const before = (await auditOf("sign-in.failed")).length;
+    const csrf = await csrfPair();
+    // The account above is locked: 30 more tries, then as many naming it in other spellings.
+    for (const email of ["approver@example.com", " APPROVER@example.com ", "Approver@Example.com"]) {
+      await Promise.all(Array.from({ length: 10 }, () => postSignIn(csrf, email, "another-wrong-guess")));
+    }
+    expect((await auditOf("sign-in.failed")).length).toBe(before);
+  });
+
+  it("records the caller's address on sign-in and sign-out", async () => {
+    const viewer = await signIn({ url: d.url }, "viewer@example.com");
+    expect(viewer.signedIn).toBe(true);
+    const [signedIn] = (await auditOf("sign-in")).filter((e) => e.action === "sign-in");
+    expect(signedIn).toMatchObject({ subject: "viewer@example.com", ip: "127.0.0.1" });
+    await signOut({ url: d.url }, viewer.cookie());
+    const [signedOut] = await auditOf("sign-out");
+    expect(signedOut).toMatchObject({ subject: "viewer@example.com", ip: "127.0.0.1" });
+  });
+});
+
+describe("refused changes in the audit trail (issue 16, finding 11)", () => {
+  it("an anonymous flood of refused writes adds one entry, and one more counting the rest of its minute", async () => {
+    const flood = 300;
+    const before = (await auditOf("access.denied")).length;
+    for (let batch = 0; batch < flood / 50; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          rawCall(d.url, "POST", "/api/v2/transfer/internal", {
+            body: smallTransfer(newRef()),
+            headers: { Origin: d.url },
+          }),
+        ),
+      );
+      expect(answers.every((a) => a.status === 401)).toBe(true);
+    }
+    expect((await auditOf("access.denied")).length - before).toBeLessThanOrEqual(1);
+    // When the minute ends, one entry counts what was not written one by one.
+    const counted = await eventually(
+      async () =>
+        (await auditOf("access.denied")).find(
+          (e) => e.ip === "127.0.0.1" && e.detail.status === 401 && Number(e.detail.repeats) >= flood - 1,
+        ),
+      75_000,
+      "the minute's count",
+    );
+    expect(counted).toMatchObject({ subject: "POST /api/v2/transfer/internal", detail: { reason: "no session" } });
+    expect((await auditOf("access.denied")).length - before).toBeLessThanOrEqual(2);
+  }, 90_000);
 });
 
 describe("sign-in", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, startApp, type AppServer } from "../../support/app-server";
+import { signIn, signOut, startApp, type AppServer } from "../../support/app-server";
 import {
   eventually,
   freshPostgresDatabase,
@@ -8,6 +8,8 @@ import {
   smallOrder,
   startDashboard,
   TRADING,
+  TREASURY,
+  type Client,
   type Dashboard,
 } from "../../support/dashboard";
 import { openStream, type OpenStream } from "../../support/event-stream";
@@ -89,6 +91,117 @@ describe("GET /api/events on one instance", () => {
   });
 });
 
+/** The newest live session of `email`, as an admin of `app` lists them. */
+async function newestSession(admin: Client, email: string): Promise<string> {
+  const res = await admin.call("GET", "/api/sessions");
+  expect(res.status).toBe(200);
+  const mine = (res.body.items as { id: string; user_email: string; started_at: string }[])
+    .filter((s) => s.user_email === email)
+    .sort((a, b) => b.started_at.localeCompare(a.started_at));
+  return mine[0]!.id;
+}
+
+/** A stream that says it is open (its `retry:` line came). */
+async function openedStream(base: string, cookie: string, query = ""): Promise<OpenStream> {
+  const stream = await openStream(base, cookie, query);
+  expect(stream.status, stream.text()).toBe(200);
+  await eventually(async () => (stream.text().includes("retry:") ? true : undefined), 5_000, "retry line");
+  return stream;
+}
+
+/** Issue 16, finding 12: the stream ends with its session, and what it may ask for is bounded. */
+describe("GET /api/events ends with its session and is bounded", () => {
+  let d: Dashboard;
+  const streams: OpenStream[] = [];
+  beforeAll(async () => {
+    d = await startDashboard();
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await d?.dispose();
+  });
+
+  it("closes the stream within 1 s of its session's sign-out, and the cookie opens no other", async () => {
+    const viewer = await signIn({ url: d.url }, "viewer@example.com");
+    const stream = await openedStream(d.url, viewer.cookie());
+    streams.push(stream);
+    await signOut({ url: d.url }, viewer.cookie());
+    const signedOut = performance.now();
+    const ended = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5_000))]);
+    expect(ended - signedOut).toBeLessThanOrEqual(1_000);
+    expect((await openStream(d.url, viewer.cookie())).status).toBe(401);
+  });
+
+  it("closes the stream within 1 s of an admin's revocation", async () => {
+    const ops = await signIn({ url: d.url }, "ops@example.com");
+    const stream = await openedStream(d.url, ops.cookie());
+    streams.push(stream);
+    const id = await newestSession(d.as.admin, "ops@example.com");
+    expect((await d.as.admin.call("DELETE", `/api/sessions/${id}`)).status).toBe(200);
+    const revoked = performance.now();
+    const ended = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5_000))]);
+    expect(ended - revoked).toBeLessThanOrEqual(1_000);
+    expect((await ops.call("GET", "/api/approvals")).status).toBe(401);
+  });
+
+  it("opens at most 10 streams per person: the 11th is a 429 problem, and a closed one frees its place", async () => {
+    const trader = await signIn({ url: d.url }, "trader@example.com");
+    const other = await signIn({ url: d.url }, "trader@example.com");
+    const ten: OpenStream[] = [];
+    // Across the person's sessions: five on each.
+    for (let i = 0; i < 10; i++) ten.push(await openedStream(d.url, (i % 2 ? trader : other).cookie()));
+    streams.push(...ten);
+    const eleventh = await openStream(d.url, trader.cookie());
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.contentType).toContain("application/problem+json");
+    expect(JSON.parse(eleventh.text())).toMatchObject({ status: 429, meta: { limit: 10 } });
+    // Someone else is not counted against the trader.
+    streams.push(await openedStream(d.url, d.as.viewer.cookie()));
+    ten[0]!.close();
+    const again = await eventually(
+      async () => {
+        const s = await openStream(d.url, trader.cookie());
+        if (s.status === 200) return s;
+        s.close();
+        return undefined;
+      },
+      5_000,
+      "a place to free up",
+    );
+    streams.push(again);
+    for (const s of ten) s.close();
+  });
+
+  it("refuses profiles the service does not have: a 400 naming profiles", async () => {
+    const unknown = "00000000-0000-4000-8000-00000000dead";
+    const res = await openStream(d.url, d.as.viewer.cookie(), `?profiles=${TRADING}&profiles=${unknown}`);
+    expect(res.status).toBe(400);
+    const problem = JSON.parse(res.text());
+    expect(problem.meta.errors).toEqual([expect.objectContaining({ field: "profiles" })]);
+    expect(problem.detail).toContain(unknown);
+  });
+
+  it("reads each profile once per look, however many streams name it", async () => {
+    const named = await Promise.all(
+      Array.from({ length: 5 }, () => openedStream(d.url, d.as.approver.cookie(), `?profiles=${TREASURY}`)),
+    );
+    streams.push(...named);
+    for (const s of named) await s.next((e) => e.event === "balances" && e.data.profile_id === TREASURY, 5_000);
+    const balances = { method: "GET", path: `/sandbox/v2/profiles/${TREASURY}/balances` } as const;
+    const orders = { method: "GET", path: "/sandbox/v2/orders" } as const;
+    const since = d.proxy.requests.length;
+    const readsBefore = d.proxy.count(balances);
+    const looksBefore = d.proxy.count(orders);
+    // Twelve looks of the watcher: it reads balances every second look.
+    await d.proxy.waitFor(orders, 12, { since, timeoutMs: 15_000 });
+    const looks = d.proxy.count(orders) - looksBefore;
+    const reads = d.proxy.count(balances) - readsBefore;
+    expect(reads).toBeGreaterThanOrEqual(Math.floor(looks / 2) - 1);
+    expect(reads).toBeLessThanOrEqual(Math.ceil(looks / 2) + 1);
+    for (const s of named) s.close();
+  });
+});
+
 describe("two instances on one PostgreSQL", () => {
   let sandbox: SandboxServer;
   let proxy: FaultProxy;
@@ -156,6 +269,20 @@ describe("two instances on one PostgreSQL", () => {
     const reads = proxy.count(lists) - before;
     expect(reads).toBeGreaterThanOrEqual(4);
     expect(reads).toBeLessThanOrEqual(11);
+  });
+
+  it("closes a stream on B within 2 s of a revocation made on A, and B refuses the session at once", async () => {
+    const onB = await signIn(b, "ops@example.com");
+    const stream = await openedStream(b.url, onB.cookie());
+    streams.push(stream);
+    expect((await onB.call("GET", "/api/approvals")).status).toBe(200);
+    const admin = await signIn(a, "admin@example.com");
+    const id = await newestSession(admin, "ops@example.com");
+    expect((await admin.call("DELETE", `/api/sessions/${id}`)).status).toBe(200);
+    const revoked = performance.now();
+    const ended = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5_000))]);
+    expect(ended - revoked).toBeLessThanOrEqual(2_000);
+    expect((await onB.call("GET", "/api/approvals")).status).toBe(401);
   });
 
   it("hands the watcher over within 5 s when the leader is killed", async () => {

@@ -21,12 +21,14 @@ describe("configuration", () => {
     expect(parseEnv({ PORT: "4100" }).service.baseUrl).toBe("http://127.0.0.1:4100/sandbox/v2");
   });
 
-  it("points at a real deployment with the four service variables", () => {
+  it("points at a real deployment with the four service variables, the audit key and the public URL", () => {
     const env = parseEnv({
       SERVICE_BASE_URL: "https://api.example.test/v2/",
       SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
       SERVICE_CLIENT_ID: "id",
       SERVICE_CLIENT_SECRET: "secret",
+      AUDIT_SECRET: "an-audit-key-of-at-least-32-characters",
+      NEXTAUTH_URL: "https://desk.example.test",
     });
     expect(env.service).toMatchObject({ baseUrl: "https://api.example.test/v2", isSandbox: false });
   });
@@ -35,6 +37,23 @@ describe("configuration", () => {
     expect(() => parseEnv({ SERVICE_BASE_URL: "https://api.example.test/v2" })).toThrow(
       /SERVICE_AUTH_URL: SERVICE_AUTH_URL is required[\s\S]*SERVICE_CLIENT_ID[\s\S]*SERVICE_CLIENT_SECRET/,
     );
+  });
+
+  // Issue 16: no audit key generated beside the trail it guards, no public URL taken from a request.
+  it.each(["AUDIT_SECRET", "NEXTAUTH_URL"])("requires %s with a real service, naming it", (name) => {
+    const real = {
+      SERVICE_BASE_URL: "https://api.example.test/v2",
+      SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
+      SERVICE_CLIENT_ID: "id",
+      SERVICE_CLIENT_SECRET: "secret",
+      AUDIT_SECRET: "an-audit-key-of-at-least-32-characters",
+      NEXTAUTH_URL: "https://desk.example.test",
+    };
+    expect(() => parseEnv({ ...real, [name]: undefined })).toThrow(
+      new RegExp(`${name}: ${name} is required when SERVICE_BASE_URL is set`),
+    );
+    // The demo needs neither: the key is generated into DATA_DIR, the URL is the request's.
+    expect(parseEnv({}).AUDIT_SECRET).toBeUndefined();
   });
 
   it("refuses SANDBOX=off with nothing else to talk to", () => {
@@ -101,6 +120,8 @@ describe("production defaults", () => {
     SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
     SERVICE_CLIENT_ID: "id",
     SERVICE_CLIENT_SECRET: "secret",
+    AUDIT_SECRET: "an-audit-key-of-at-least-32-characters",
+    NEXTAUTH_URL: "https://desk.example.test",
   };
 
   it("turns the embedded sandbox off once a real service is configured, unless SANDBOX=on", () => {

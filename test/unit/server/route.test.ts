@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Runtime } from "@/lib/server/runtime";
 import { ProblemError, problem } from "@/lib/spec";
 import { UpstreamTimeout } from "@/lib/server/upstream/errors";
+import type { AuditEvent } from "@/lib/server/audit";
 
 const SECRET = "a-session-secret-of-at-least-32-characters";
 const ORIGIN = "http://dash.test";
@@ -18,7 +19,10 @@ const { sessionUser } = await import("@/lib/server/auth/session");
 const sessions = {
   use: async (sid: string) => (sid === "live" ? { email: "trader@example.com", role: "trader" as const } : null),
 };
-const fakeRuntime = { db: {}, upstream: {}, sandbox: null, sessions } as unknown as Runtime;
+/** What the audit trail was handed. */
+const audited: AuditEvent[] = [];
+const audit = { append: async (e: AuditEvent) => void audited.push(e) };
+const fakeRuntime = { db: {}, upstream: {}, sandbox: null, sessions, audit } as unknown as Runtime;
 const withRole = routeWrapper(async () => fakeRuntime);
 
 const sessionOf = (token: Record<string, unknown>, maxAge = 3600, secret = SECRET) => encode({ token, secret, maxAge });
@@ -59,6 +63,60 @@ describe("withRole", () => {
     expect(wrongRole.status).toBe(403);
     expect(await wrongRole.json()).toMatchObject({ meta: { role: "trader", action: "transfers:create" } });
     expect(wrongRole.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("records each refused change as access.denied (who, from where, what, why); refused reads are not", async () => {
+    audited.length = 0;
+    // A runtime of its own: refusals are coalesced per runtime, and the test above made some.
+    const mine = { ...fakeRuntime } as Runtime;
+    const own = routeWrapper(async () => mine);
+    const handler = own("transfers:create", async () => Response.json({ ran: true }));
+    await call(handler, request("POST", { cookie, origin: "http://evil.test" }));
+    await call(handler, request("DELETE", { origin: ORIGIN }));
+    await call(handler, request("POST", { cookie, origin: ORIGIN }));
+    await call(handler, request("GET"));
+    await vi.waitFor(() => expect(audited).toHaveLength(3));
+    expect(audited).toEqual([
+      expect.objectContaining({
+        action: "access.denied",
+        actor: null,
+        subject: "POST /api/v2/thing",
+        detail: { status: 403, reason: "cross-origin", origin: "http://evil.test" },
+      }),
+      expect.objectContaining({
+        actor: null,
+        subject: "DELETE /api/v2/thing",
+        detail: { status: 401, reason: "no session" },
+      }),
+      expect.objectContaining({
+        actor: { email: "trader@example.com", role: "trader" },
+        detail: { status: 403, reason: "role", action: "transfers:create" },
+      }),
+    ]);
+  });
+
+  it("hands the handler the session's id; only the person's own requests renew it", async () => {
+    const uses: { sid: string; activity?: boolean }[] = [];
+    const watching = {
+      ...fakeRuntime,
+      sessions: {
+        use: async (sid: string, o?: { activity?: boolean }) => (
+          uses.push({ sid, activity: o?.activity }),
+          sessions.use(sid)
+        ),
+      },
+    } as unknown as Runtime;
+    const wrap = routeWrapper(async () => watching);
+    const ids: string[] = [];
+    const handler = wrap("read", async (ctx) => (ids.push(ctx.sessionId), Response.json({})));
+    const stream = wrap("read", async () => Response.json({}), { renews: false });
+    await call(handler, request("GET", { cookie }));
+    await call(handler, request("GET", { cookie, "x-dashboard-activity": "1" }));
+    await call(handler, request("GET", { cookie, "sec-fetch-mode": "navigate" }));
+    await call(handler, request("POST", { cookie, origin: ORIGIN }));
+    await call(stream, request("GET", { cookie, "x-dashboard-activity": "1" }));
+    expect(ids).toEqual(["live", "live", "live", "live"]);
+    expect(uses.map((u) => u.activity)).toEqual([false, true, true, true, false]);
   });
 
   it("answers what the handler throws as a problem: its own, an upstream failure, or a 500", async () => {

@@ -11,6 +11,8 @@ const REAL_SERVICE = {
   SERVICE_AUTH_URL: "https://service.example/oauth2/token",
   SERVICE_CLIENT_ID: "desk",
   SERVICE_CLIENT_SECRET: "desk-secret",
+  AUDIT_SECRET: "an-audit-key-of-at-least-32-characters",
+  NEXTAUTH_URL: "https://desk.example",
   DATABASE_URL: "",
 };
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { oidcEmailRefusal, sameOriginPath, signInRedirect } from "@/lib/server/auth/redirects";
 import { hashPassword, PASSWORD_MAX_CHARS, verifyPassword } from "@/lib/server/auth/password";
 import { MAX_FAILURES_PER_IP, SignInThrottle } from "@/lib/server/auth/throttle";
+import { credentialsCheck, SignInLocked } from "@/lib/server/auth/credentials";
+import type { AuditEvent } from "@/lib/server/audit";
 import { callerAddress, PEER_HEADER, trustedProxies } from "@/lib/server/peer-address";
 
 describe("redirects after sign-in stay on the dashboard", () => {
@@ -52,19 +54,96 @@ describe("sign-in throttling", () => {
   it("locks an address after its own limit, across accounts, and forgets idle keys", () => {
     let now = 0;
     const byIp = new SignInThrottle(() => now, MAX_FAILURES_PER_IP);
-    for (let i = 0; i < MAX_FAILURES_PER_IP - 1; i++) byIp.fail("10.0.0.9");
+    for (let i = 0; i < MAX_FAILURES_PER_IP - 1; i++) expect(byIp.attempt("10.0.0.9").ok).toBe(true);
     expect(byIp.lockedFor("10.0.0.9")).toBe(0);
-    byIp.fail("10.0.0.9");
+    expect(byIp.attempt("10.0.0.9").ok).toBe(true);
     expect(byIp.lockedFor("10.0.0.9")).toBeGreaterThan(0);
     now += 15 * 60_000 + 1;
     expect(byIp.lockedFor("10.0.0.9")).toBe(0);
     expect(byIp.size).toBe(0);
   });
 
+  it("counts an attempt when it is let through; a released one (it succeeded) no longer counts", () => {
+    const t = new SignInThrottle(() => 0, 2);
+    const first = t.attempt("a");
+    const second = t.attempt("a");
+    expect([first.ok, second.ok]).toEqual([true, true]);
+    expect(t.attempt("a")).toMatchObject({ ok: false, newLock: true });
+    expect(t.attempt("a")).toMatchObject({ ok: false, newLock: false });
+    if (first.ok) first.release();
+    expect(t.attempt("a").ok).toBe(true);
+  });
+
   it("remembers a bounded number of keys", () => {
     const t = new SignInThrottle();
-    for (let i = 0; i < 10_050; i++) t.fail(`k${i}`);
+    for (let i = 0; i < 10_050; i++) t.attempt(`k${i}`);
     expect(t.size).toBe(10_000);
+  });
+});
+
+describe("checking credentials (issue 16, finding 10)", () => {
+  const staff = { email: "approver@example.com", name: "Alex Approver", role: "approver" as const };
+  function harness() {
+    const audited: AuditEvent[] = [];
+    let hashed = 0;
+    const check = credentialsCheck({
+      // A real scrypt's wait: the guesses overlap as they would in the server.
+      verify: async (email, password) => {
+        hashed++;
+        await new Promise((r) => setImmediate(r));
+        return email === staff.email && password === "right" ? staff : null;
+      },
+      audit: async (e) => void audited.push(e),
+      checked: () => {},
+    });
+    return { check, audited, hashed: () => hashed };
+  }
+
+  it("checks at most 5 of 40 parallel wrong passwords against the hash; the rest meet the lock", async () => {
+    const h = harness();
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => h.check({ email: staff.email, password: `guess-${i}`, ip: "203.0.113.7" })),
+    );
+    expect(h.hashed()).toBe(5);
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(35);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: expect.any(SignInLocked) });
+    // One entry per guess checked, one for the lock: not one per attempt.
+    expect(h.audited.map((e) => e.detail?.reason).sort()).toEqual([
+      "locked",
+      ...Array(5).fill("wrong email or password"),
+    ]);
+    expect(h.audited.every((e) => e.ip === "203.0.113.7")).toBe(true);
+  });
+
+  it("a locked account writes one entry per lock, however its name is spelled", async () => {
+    const h = harness();
+    for (let i = 0; i < 5; i++) await h.check({ email: staff.email, password: "wrong", ip: null });
+    for (const email of [staff.email, " APPROVER@example.com", "Approver@Example.com "]) {
+      await Promise.allSettled(Array.from({ length: 10 }, () => h.check({ email, password: "wrong", ip: null })));
+    }
+    expect(h.audited.filter((e) => e.detail?.reason === "locked")).toEqual([
+      expect.objectContaining({ subject: staff.email, detail: { reason: "locked", locked: "account" } }),
+    ]);
+  });
+
+  it("a locked address writes one entry for its lock, whatever account each attempt names", async () => {
+    const h = harness();
+    for (let i = 0; i < MAX_FAILURES_PER_IP; i++)
+      await h.check({ email: `n${i}@x.test`, password: "w", ip: "198.51.100.1" });
+    await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => h.check({ email: `m${i}@x.test`, password: "w", ip: "198.51.100.1" })),
+    );
+    expect(h.audited.filter((e) => e.detail?.reason === "locked")).toEqual([
+      expect.objectContaining({ ip: "198.51.100.1", detail: { reason: "locked", locked: "address" } }),
+    ]);
+    expect(h.hashed()).toBe(MAX_FAILURES_PER_IP);
+  });
+
+  it("the right password signs in, and a success does not count against the address", async () => {
+    const h = harness();
+    for (let i = 0; i < MAX_FAILURES_PER_IP + 5; i++) {
+      expect(await h.check({ email: staff.email, password: "right", ip: "192.0.2.1" })).toEqual(staff);
+    }
   });
 });
 

@@ -68,6 +68,22 @@ describe("Interests", () => {
   });
 });
 
+describe("Interests per person", () => {
+  it("counts a person's streams here and on the other instances, and reads a profile named by many once", () => {
+    let now = 0;
+    const i = new Interests(() => now);
+    const closes = [1, 2, 3].map(() => i.add({ profiles: ["p1"], markets: [] }, "trader@example.com"));
+    i.add({ profiles: ["p1"], markets: [] }, "ops@example.com");
+    i.heard("other", 2, ["p1"], [], { "trader@example.com": 2 });
+    expect(i.streamsOf("trader@example.com")).toBe(5);
+    expect(i.own().people).toEqual({ "trader@example.com": 3, "ops@example.com": 1 });
+    expect([...i.watched().profiles]).toEqual(["p1"]);
+    closes[0]!();
+    now = 10_000;
+    expect(i.streamsOf("trader@example.com")).toBe(2);
+  });
+});
+
 describe("visible", () => {
   const wants = { profiles: ["p1"], markets: ["BTCUSD"] };
   it("sends records to every reading role, balances and tickers only to the screens showing them", () => {

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn } from "../../support/app-server";
+import { eventually, startDashboard, type Dashboard } from "../../support/dashboard";
+import { openStream } from "../../support/event-stream";
+
+/**
+ * Issue 16, finding 13: the idle timeout counts what the person does. An open tab polls in the
+ * background and holds its live stream; neither keeps the session alive. Page loads and requests
+ * the dashboard's own client marks as the person's (lib/client/api.ts) do. Two minutes idle here:
+ * a minute would be shorter than the old once-a-minute recheck, which ended even busy sessions.
+ */
+
+const IDLE_MS = 2 * 60_000;
+let d: Dashboard;
+beforeAll(async () => {
+  d = await startDashboard({ env: { SESSION_IDLE_MINUTES: "2" } });
+});
+afterAll(() => d?.dispose());
+
+describe("the idle timeout", () => {
+  it(
+    "ends a session kept busy only by background polls and its stream; the stream closes within 1 s of it",
+    async () => {
+      const before = performance.now();
+      const [background, marked, pages] = await Promise.all([
+        signIn({ url: d.url }, "viewer@example.com"),
+        signIn({ url: d.url }, "ops@example.com"),
+        signIn({ url: d.url }, "approver@example.com"),
+      ]);
+      const after = performance.now();
+      const stream = await openStream(d.url, background.cookie());
+      expect(stream.status).toBe(200);
+
+      // Every 5 s: the open tab's poll, a request the client marked as the person's own, a page load.
+      let endedAt = 0;
+      await eventually(
+        async () => {
+          const [poll, own, page] = await Promise.all([
+            background.call("GET", "/api/approvals"),
+            marked.call("GET", "/api/approvals", undefined, { "X-Dashboard-Activity": "1" }),
+            fetch(`${d.url}/orders`, { headers: { Cookie: pages.cookie() }, redirect: "manual" }),
+          ]);
+          expect(own.status).toBe(200);
+          expect(page.status).toBe(200);
+          if (poll.status === 401) return (endedAt = performance.now());
+          expect(poll.status).toBe(200);
+          await new Promise((r) => setTimeout(r, 5_000));
+          return undefined;
+        },
+        IDLE_MS + 20_000,
+        "the polled session to end",
+      );
+      // It ended two minutes after sign-in, the polls notwithstanding (one poll's pause of slack).
+      expect(endedAt).toBeGreaterThanOrEqual(before + IDLE_MS);
+      expect(endedAt).toBeLessThanOrEqual(after + IDLE_MS + 6_000);
+      const streamEnded = await Promise.race([
+        stream.ended,
+        new Promise<number>((r) => setTimeout(() => r(Infinity), 2_000)),
+      ]);
+      expect(streamEnded).toBeGreaterThanOrEqual(before + IDLE_MS);
+      expect(streamEnded).toBeLessThanOrEqual(after + IDLE_MS + 1_000);
+      // The other two, as idle as the clock but active as people, are still signed in.
+      expect((await marked.call("GET", "/api/approvals")).status).toBe(200);
+      expect((await fetch(`${d.url}/orders`, { headers: { Cookie: pages.cookie() }, redirect: "manual" })).status).toBe(
+        200,
+      );
+    },
+    IDLE_MS + 60_000,
+  );
+});
