@@ -13,6 +13,8 @@ export interface SandboxConfig {
   marketMaker: boolean;
   seed: string;
   transferSettleMillis: number;
+  /** Where a failure the sandbox survives is reported (the dashboard's logger); unset: nowhere. */
+  onError?: (what: string, error: unknown) => void;
 }
 
 /** The variables of the dashboard's configuration that the sandbox reads. */

@@ -4,6 +4,7 @@ import { problemResponse } from "@/lib/http";
 import { can, type Action } from "@/lib/roles";
 import { problem, ProblemError } from "@/lib/spec";
 import { currentUser, type SignedInUser } from "./auth/session";
+import { log } from "./log";
 import { clientIp, isSameOrigin } from "./origin";
 import { runtime, type Runtime } from "./runtime";
 import { UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
@@ -46,11 +47,13 @@ export function routeWrapper(getRuntime: () => Promise<Runtime>) {
           });
         }
         const runtime = await getRuntime();
-        return await handler({ request, params: await context.params, user, runtime, ip: clientIp(request) });
+        // Counted in flight: a shutdown lets it finish (a create until its journal entry is complete).
+        const ctx = { request, params: await context.params, user, runtime, ip: clientIp(request) };
+        return await runtime.lifecycle.track(handler(ctx));
       } catch (error) {
         if (error instanceof ProblemError) return problemResponse(error.problem);
         if (error instanceof UpstreamError) return problemResponse(upstreamProblem(error));
-        console.error("dashboard: request failed", error instanceof Error ? error.message : error);
+        log.error({ err: error }, "dashboard: request failed");
         return refuse(500, "Internal Server Error", "The dashboard failed to handle this request.");
       }
     };

@@ -18,7 +18,9 @@ const wantsQuery = z.object({
  */
 export const GET = withRole("read", async ({ request, user, runtime }) => {
   const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
-  return eventStream(runtime.live, runtime.metrics, user.role, wants, request.signal);
+  // It ends when the browser leaves, or when this instance shuts down (with a hint to reconnect).
+  const ends = AbortSignal.any([request.signal, runtime.lifecycle.signal]);
+  return eventStream(runtime.live, runtime.metrics, user.role, wants, ends);
 });
 
 const notAllowed = () => methodNotAllowed("GET");

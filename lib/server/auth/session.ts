@@ -4,6 +4,7 @@ import { cookies, headers } from "next/headers";
 import type { NextRequest } from "next/server";
 import { isRole, type Role } from "@/lib/roles";
 import { ownOrigin } from "../origin";
+import { noteUser } from "../request-context";
 import { authSecret } from "../secrets";
 import { createSessionCache } from "./session-cache";
 import type { SessionStore } from "./sessions";
@@ -55,5 +56,8 @@ export async function currentUser(
   getRuntime: () => Promise<Runtime> = processRuntime,
 ): Promise<SignedInUser | null> {
   const { sessions } = await getRuntime();
-  return sessionUser(request ?? { cookies: await cookies(), headers: await headers() }, authSecret(), sessions);
+  const user = await sessionUser(request ?? { cookies: await cookies(), headers: await headers() }, authSecret(), sessions);
+  // The request's log line says who it was.
+  if (user) noteUser(user);
+  return user;
 }

@@ -179,3 +179,16 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
+
+/**
+ * The migrations of this build the database has not run (readiness): one read of Kysely's own
+ * table, and so also the proof that the database answers. Throws when it does not.
+ */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const rows = await (db as Kysely<{ kysely_migration: { name: string } }>)
+    .selectFrom("kysely_migration")
+    .select("name")
+    .execute();
+  const done = new Set(rows.map((r) => r.name));
+  return Object.keys(migrations).filter((name) => !done.has(name));
+}

@@ -49,7 +49,7 @@ export function eventStream(
           metrics.eventStreams.dec();
           clearInterval(heartbeat);
           subscription.close();
-          signal.removeEventListener("abort", finish);
+          signal.removeEventListener("abort", end);
           try {
             controller.close();
           } catch {
@@ -57,8 +57,15 @@ export function eventStream(
           }
         };
         stop = finish;
-        signal.addEventListener("abort", finish);
+        // Ended from our side (a shutdown): the last word tells the browser when to come back,
+        // and it reconnects to whichever instance the load balancer picks.
+        const end = () => {
+          write(`retry: ${RETRY_MS}\n: closing\n\n`);
+          finish();
+        };
+        signal.addEventListener("abort", end);
         write(`retry: ${RETRY_MS}\n: open\n\n`);
+        if (signal.aborted) end();
       },
       cancel() {
         stop();

@@ -1,5 +1,6 @@
 import "server-only";
 import { FINAL_ORDER_STATUSES, FINAL_TRANSFER_STATUSES, type Order, type Transfer } from "@/lib/spec";
+import { log } from "../log";
 import type { UpstreamClient } from "../upstream/client";
 import { RecordTracker, ValueTracker } from "./diff";
 import type { LiveEvent } from "./events";
@@ -115,7 +116,7 @@ export function createWatcher(options: {
       await look();
     } catch (error) {
       // The service unreachable for a moment: the next look tries again.
-      console.error("live: watcher look failed", error instanceof Error ? error.message : error);
+      log.error({ err: error }, "live: watcher look failed");
     }
     // A steady pace: the next look starts a period after this one started, not after it ended.
     const wait = Math.max(0, (options.everyMs ?? WATCH_EVERY_MS) - (performance.now() - began));

@@ -138,6 +138,11 @@ export interface UpstreamLimiter {
   succeeded(key: BudgetClass): void;
   /** How long the last 429 of the class said to wait (0 when none is in force). */
   heldFor(key: BudgetClass): number;
+  /**
+   * Until when (epoch ms) the service refuses the dashboard after a 429, for readiness; 0 when
+   * never. Today the longest hold any class is under.
+   */
+  lockedUntil(): number;
 }
 
 export interface LimiterOptions {
@@ -197,6 +202,10 @@ export function createUpstreamLimiter(options: LimiterOptions): UpstreamLimiter 
 
     heldFor(key) {
       return Math.max(0, (heldUntil.get(key) ?? 0) - now());
+    },
+
+    lockedUntil() {
+      return Math.max(0, ...heldUntil.values());
     },
   };
 }

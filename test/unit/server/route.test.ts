@@ -1,6 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createLifecycle } from "@/lib/server/lifecycle";
 import type { Runtime } from "@/lib/server/runtime";
 import { ProblemError, problem } from "@/lib/spec";
 import { UpstreamTimeout } from "@/lib/server/upstream/errors";
@@ -18,7 +19,13 @@ const { sessionUser } = await import("@/lib/server/auth/session");
 const sessions = {
   use: async (sid: string) => (sid === "live" ? { email: "trader@example.com", role: "trader" as const } : null),
 };
-const fakeRuntime = { db: {}, upstream: {}, sandbox: null, sessions } as unknown as Runtime;
+const fakeRuntime = {
+  db: {},
+  upstream: {},
+  sandbox: null,
+  sessions,
+  lifecycle: createLifecycle(),
+} as unknown as Runtime;
 const withRole = routeWrapper(async () => fakeRuntime);
 
 const sessionOf = (token: Record<string, unknown>, maxAge = 3600, secret = SECRET) => encode({ token, secret, maxAge });
