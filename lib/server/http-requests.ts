@@ -74,6 +74,7 @@ interface Arrival {
   context: RequestContext;
   method: string;
   path: string;
+  headers: IncomingMessage["headers"];
   started: number;
 }
 
@@ -88,6 +89,7 @@ function arrive(request: IncomingMessage, response: ServerResponse, trusted: Rea
     context: newRequestContext(id),
     method: request.method ?? "",
     path: (request.url ?? "").split("?")[0]!.slice(0, 300),
+    headers: request.headers,
     started: performance.now(),
   };
 }
@@ -98,7 +100,7 @@ export function requestId(given: string | string[] | undefined, fromTrustedProxy
 }
 
 /** The request's one line: what, who, how it ended, how long, and what it cost at the service. */
-function logRequest({ context, method, path, started }: Arrival, response: ServerResponse): void {
+function logRequest({ context, method, path, headers, started }: Arrival, response: ServerResponse): void {
   const status = response.statusCode;
   const aborted = !response.writableFinished;
   const line = {
@@ -113,6 +115,8 @@ function logRequest({ context, method, path, started }: Arrival, response: Serve
     upstream_calls: context.upstream.calls,
     upstream_ms: Math.round(context.upstream.ms * 10) / 10,
     ...(aborted ? { aborted: true } : {}),
+    // For debugging a proxy's headers: cookies and Authorization are redacted (lib/server/log.ts).
+    ...(log.isLevelEnabled("debug") ? { headers } : {}),
   };
   const message = `${method} ${path} ${status}${aborted ? " (closed early)" : ""}`;
   if (status >= 500) log.error(line, message);

@@ -115,3 +115,17 @@ function destination(): DestinationStream | undefined {
 }
 
 export const log: Logger = pino(loggerOptions(levelOf(process.env.LOG_LEVEL)), destination());
+
+/** next-auth's messages as log lines (its own logger writes to the console). */
+export const nextAuthLogger = {
+  error(code: string, metadata: unknown) {
+    const err = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | null)?.error;
+    log.error({ code, err, detail: metadata instanceof Error ? undefined : metadata }, `next-auth: ${code}`);
+  },
+  warn(code: string) {
+    log.warn({ code }, `next-auth: ${code}`);
+  },
+  debug(code: string, metadata: unknown) {
+    log.debug({ code, detail: metadata }, `next-auth: ${code}`);
+  },
+};

@@ -11,6 +11,7 @@ import { clientIp } from "../origin";
 import { PASSWORD_MAX_CHARS } from "./password";
 import type { AuditEvent } from "../audit";
 import { runtime } from "../runtime";
+import { nextAuthLogger } from "../log";
 
 const SESSION_SECONDS = 8 * 60 * 60;
 const throttle = new SignInThrottle();
@@ -92,6 +93,7 @@ export const authOptions: NextAuthOptions = {
   secret: authSecret(),
   session: { strategy: "jwt", maxAge: SESSION_SECONDS, updateAge: 60 * 60 },
   pages: { signIn: "/signin", error: "/signin" },
+  logger: nextAuthLogger,
   providers: [...(demoUsersEnabled() ? [credentialsProvider()] : []), ...(env.OIDC_ISSUER ? [oidcProvider()] : [])],
   events: {
     async signIn({ user, account }) {
