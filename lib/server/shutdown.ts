@@ -74,7 +74,10 @@ const CLOSE_ALLOWANCE_MS = 5_000;
  * before ours, Next's, are removed. If closing itself hangs, the process exits 1 shortly after
  * the grace period regardless.
  */
-export function takeOverStopSignals(options: ShutdownOptions, exit: (code: number) => void = process.exit): void {
+export function takeOverStopSignals(
+  options: ShutdownOptions,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -33,7 +33,12 @@ export interface AppServer {
  * The built dashboard (`next start`) with its embedded sandbox, on a free port and its
  * own data directory, exactly as `npm start` runs it. Needs `npm run build` first.
  */
-export async function startApp(env: Record<string, string> = {}, dataDir?: string): Promise<AppServer> {
+export async function startApp(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  /** The path that answers 200 once the app is up (the sandbox's markets by default). */
+  upPath = "/sandbox/v2/markets",
+): Promise<AppServer> {
   if (!existsSync(".next/BUILD_ID"))
     throw new Error("No production build: run `npm run build` before the integration tests.");
   const port = await freePort();
@@ -70,7 +75,7 @@ export async function startApp(env: Record<string, string> = {}, dataDir?: strin
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(url, child, () => output);
+  await waitUntilUp(url, child, () => output, undefined, upPath);
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
@@ -89,13 +94,19 @@ export async function startApp(env: Record<string, string> = {}, dataDir?: strin
   };
 }
 
-/** Polls the sandbox's markets until the dashboard answers; fails at once if it exits. */
-export async function waitUntilUp(url: string, child: ChildProcess, log: () => string, timeoutMs = 60_000) {
+/** Polls the sandbox's markets (or `upPath`) until the dashboard answers; fails at once if it exits. */
+export async function waitUntilUp(
+  url: string,
+  child: ChildProcess,
+  log: () => string,
+  timeoutMs = 60_000,
+  upPath = "/sandbox/v2/markets",
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the dashboard exited while starting:\n${log()}`);
     try {
-      const res = await fetch(`${url}/sandbox/v2/markets`);
+      const res = await fetch(`${url}${upPath}`);
       if (res.ok) return;
     } catch {
       // not listening yet

@@ -14,6 +14,8 @@ export interface OpenStream {
   events: ReadEvent[];
   /** Raw text so far (comments and `retry:` included). */
   text(): string;
+  /** True once the server ended the stream (not the test's own close). */
+  ended(): boolean;
   /** The first event (already here or yet to come) that `match` accepts. */
   next(match: (e: ReadEvent) => boolean, timeoutMs?: number): Promise<ReadEvent>;
   close(): void;
@@ -30,6 +32,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
   const waiters = new Set<{ match: (e: ReadEvent) => boolean; resolve: (e: ReadEvent) => void }>();
   let raw = "";
   let buffer = "";
+  let ended = false;
   const onBlock = (block: string) => {
     const e: Partial<ReadEvent> & { lines: string[] } = { lines: [] };
     for (const line of block.split("\n")) {
@@ -61,6 +64,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
             buffer = buffer.slice(end + 2);
           }
         }
+        ended = true;
       } catch {
         // closed
       }
@@ -73,6 +77,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
     contentType: res.headers.get("content-type") ?? "",
     events,
     text: () => raw,
+    ended: () => ended,
     next(match, timeoutMs = 10_000) {
       const found = events.find(match);
       if (found) return Promise.resolve(found);
