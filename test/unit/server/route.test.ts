@@ -2,6 +2,7 @@ import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLifecycle } from "@/lib/server/lifecycle";
+import { log } from "@/lib/server/log";
 import type { Runtime } from "@/lib/server/runtime";
 import { ProblemError, problem } from "@/lib/spec";
 import { UpstreamTimeout } from "@/lib/server/upstream/errors";
@@ -80,9 +81,12 @@ describe("withRole", () => {
     expect([own.status, (await own.json()).title]).toEqual([422, "Unprocessable"]);
     const timeout = await throwing(new UpstreamTimeout("service.test", 10, "request"));
     expect([timeout.status, (await timeout.json()).title]).toEqual([504, "Service Timeout"]);
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    const bug = await throwing(new Error("a bug"));
+    const spy = vi.spyOn(log, "error").mockImplementation(() => {});
+    const error = new Error("a bug");
+    const bug = await throwing(error);
     expect([bug.status, (await bug.json()).detail]).toEqual([500, "The dashboard failed to handle this request."]);
+    // Logged with the error itself, so its stack (lib/server/log.ts serializes it).
+    expect(spy).toHaveBeenCalledWith({ err: error }, "dashboard: request failed");
     spy.mockRestore();
   });
 });
