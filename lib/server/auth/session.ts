@@ -56,7 +56,11 @@ export async function currentUser(
   getRuntime: () => Promise<Runtime> = processRuntime,
 ): Promise<SignedInUser | null> {
   const { sessions } = await getRuntime();
-  const user = await sessionUser(request ?? { cookies: await cookies(), headers: await headers() }, authSecret(), sessions);
+  const user = await sessionUser(
+    request ?? { cookies: await cookies(), headers: await headers() },
+    authSecret(),
+    sessions,
+  );
   // The request's log line says who it was.
   if (user) noteUser(user);
   return user;
