@@ -28,6 +28,11 @@ const config = [
       "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...serverOnly, schemaModules] }],
     },
   },
+  // Server code logs through lib/server/log.ts (JSON lines, secrets redacted), never the console.
+  {
+    files: ["lib/server/**", "lib/sandbox/**", "app/**/route.ts", "instrumentation.ts", "proxy.ts"],
+    rules: { "no-console": "error" },
+  },
   // Tests read loosely typed JSON bodies of HTTP responses.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   {

@@ -15,6 +15,8 @@ export interface SandboxConfig {
   transferSettleMillis: number;
   /** Delay between an acknowledged Cancel Order and the order becoming CANCELLED (0: at once). */
   cancelSettleMillis: number;
+  /** Where a failure the sandbox survives is reported (the dashboard's logger); unset: nowhere. */
+  onError?: (what: string, error: unknown) => void;
 }
 
 /** The variables of the dashboard's configuration that the sandbox reads. */

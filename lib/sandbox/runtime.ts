@@ -123,7 +123,7 @@ export class SandboxRuntime {
         try {
           fn();
         } catch (error) {
-          console.error("sandbox: scheduled work failed", error);
+          this.config.onError?.("sandbox: scheduled work failed", error);
         }
       }, ms);
       timer.unref();

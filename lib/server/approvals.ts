@@ -9,6 +9,7 @@ import { createOnce, createSpecOf } from "./creates";
 import { isUniqueViolation } from "./db";
 import { requestKey } from "./db/request-key";
 import type { ApprovalTable } from "./db/schema";
+import { log } from "./log";
 import type { Runtime } from "./runtime";
 
 /**
@@ -303,8 +304,10 @@ async function view(rt: Runtime, row: Row): Promise<Approval> {
 /** Expires due requests every `everyMs`, so their EXPIRED state and audit entry come on time. */
 export function expireInBackground(rt: Runtime, everyMs = 30_000): void {
   setInterval(() => {
-    expireDue(rt).catch((error: unknown) =>
-      console.error("approvals: expiry sweep failed", error instanceof Error ? error.message : error),
-    );
+    // None once a shutdown began; one under way is waited for (it writes to the database).
+    if (rt.lifecycle.stopping) return;
+    rt.lifecycle
+      .track(expireDue(rt))
+      .catch((error: unknown) => log.error({ err: error }, "approvals: expiry sweep failed"));
   }, everyMs).unref();
 }

@@ -7,6 +7,7 @@ import type { AuditAction, AuditEntryView } from "@/lib/audit-events";
 import { canonicalJson } from "./canonical-json";
 import { isUniqueViolation, type Db } from "./db";
 import type { AuditTable } from "./db/schema";
+import { log } from "./log";
 
 /**
  * The audit trail: every sign-in, create, approval, cancel, policy change, export and refusal,
@@ -99,7 +100,7 @@ export function createAuditTrail(db: Db, key: string, options: AuditTrailOptions
       file?.advance(checkpointOf(seq, hash), genuine);
     } catch (error) {
       // The entry is written; only this instance's file falls behind (memory and the table still hold).
-      console.error("audit: the checkpoint file was not written", error instanceof Error ? error.message : error);
+      log.error({ err: error }, "audit: the checkpoint file was not written");
     }
   };
 

@@ -29,6 +29,8 @@ import { knownMigrations } from "./db/migrations";
 export const DATABASES = ["dashboard.db", "sandbox.db"] as const; // lib/server/db, lib/sandbox/runtime.ts
 /** Generated on first start when not given (lib/server/secrets.ts): sessions and the audit chain need them. */
 export const SECRETS = ["auth-secret", "audit-key"] as const;
+/** lib/server/audit.ts's checkpoint file: never backed up, removed by a restore. */
+const AUDIT_CHECKPOINT = "audit-checkpoint";
 export const MANIFEST = "manifest.json";
 
 export interface BackupFile {
@@ -214,6 +216,9 @@ export function restoreBackup(options: {
     removeSidecars(join(dataDir, name));
     rmSync(join(dataDir, name), { force: true });
   }
+  // The instance's checkpoint of the audit trail remembers the replaced data's newest entry: a
+  // restore rewinds the trail on purpose, and the checkpoint kept in the database takes over.
+  rmSync(join(dataDir, AUDIT_CHECKPOINT), { force: true });
   return manifest;
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import type { AuditEvent } from "./audit";
+import { log } from "./log";
 
 /** One entry per caller per minute at most, and one more counting the rest of that minute. */
 export const DENIAL_WINDOW_MS = 60_000;
@@ -26,9 +27,7 @@ export function denialLog(
   let timer: NodeJS.Timeout | undefined;
 
   const write = (event: AuditEvent) =>
-    void append(event).catch((error: unknown) =>
-      console.error("audit: a refusal was not recorded", error instanceof Error ? error.message : error),
-    );
+    void append(event).catch((error: unknown) => log.error({ err: error }, "audit: a refusal was not recorded"));
 
   const endWindow = () => {
     timer = undefined;

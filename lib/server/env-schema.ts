@@ -13,6 +13,16 @@ const positiveInt = (name: string) =>
     .number({ error: `${name} must be a whole number` })
     .int(`${name} must be a whole number`)
     .positive(`${name} must be greater than zero`);
+/** pino's levels, most to least severe. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The rules between variables run even when a variable is bad on its own (zod skips them by
+ * default): a start that fails lists every problem at once. They see the raw value of a bad one.
+ */
+const EVEN_WITH_BAD_VALUES = { when: () => true };
+
 const url = (name: string) => z.url({ error: `${name} must be an absolute http(s) URL`, protocol: /^https?$/ });
 
 export const envSchema = z
@@ -35,7 +45,11 @@ export const envSchema = z
       .default(300),
     SANDBOX_MARKET_MAKER: onOff("SANDBOX_MARKET_MAKER").default("on"),
     SANDBOX_SEED: z.string().min(1).default("demo"),
-    SANDBOX_TRANSFER_SETTLE_MS: z.coerce.number().int().min(0).default(1500),
+    SANDBOX_TRANSFER_SETTLE_MS: z.coerce
+      .number({ error: "SANDBOX_TRANSFER_SETTLE_MS must be a whole number" })
+      .int("SANDBOX_TRANSFER_SETTLE_MS must be a whole number")
+      .min(0, "SANDBOX_TRANSFER_SETTLE_MS must be zero or more")
+      .default(1500),
     // The service only acknowledges a cancel; the order becomes CANCELLED this long after.
     SANDBOX_CANCEL_SETTLE_MS: z.coerce
       .number({ error: "SANDBOX_CANCEL_SETTLE_MS must be a whole number" })
@@ -96,6 +110,12 @@ export const envSchema = z
       .string()
       .regex(/^[0-9A-Fa-f.:,\s]+$/, "TRUSTED_PROXY_IPS must be a comma-separated list of IP addresses")
       .optional(),
+    // Which log lines are written (pino's levels); `silent` writes none.
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+    // How long SIGTERM/SIGINT waits for requests in flight (creates finishing) before the process stops anyway.
+    SHUTDOWN_GRACE_SECONDS: positiveInt("SHUTDOWN_GRACE_SECONDS")
+      .max(3600, "SHUTDOWN_GRACE_SECONDS may be at most 3600")
+      .default(20),
   })
   .superRefine((env, ctx) => {
     const need = (names: (keyof typeof env)[], when: string) => {
@@ -133,7 +153,7 @@ export const envSchema = z
     if (env.OIDC_ISSUER || env.OIDC_CLIENT_ID || env.OIDC_CLIENT_SECRET) {
       need(["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"], "to sign in with OIDC");
     }
-  });
+  }, EVEN_WITH_BAD_VALUES);
 
 /** Demo users are offered only with the embedded sandbox, unless DEMO_USERS=on says otherwise. */
 export const demoUsersOn = (env: { DEMO_USERS?: "on" | "off"; SERVICE_BASE_URL?: string; SANDBOX?: "on" | "off" }) =>
@@ -143,6 +163,7 @@ const weakPassword = (password: string) => password.length < 12 || password.toLo
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const insecureRemote = (url: string) => {
+  if (!URL.canParse(url)) return false; // no URL at all: its own rule says so
   const u = new URL(url);
   return u.protocol === "http:" && !LOOPBACK.has(u.hostname);
 };

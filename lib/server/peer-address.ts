@@ -1,33 +1,16 @@
-import { Server, type IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 
 /**
  * Who is really on the other end of the connection. Next fills X-Forwarded-For from the socket
  * only when the caller sent none, so the header alone cannot tell a proxy's word from a
  * caller's claim. The server therefore stamps each request with its socket's address, in a
- * header it overwrites (a caller cannot set it); X-Forwarded-For is believed only when that
- * address is one of TRUSTED_PROXY_IPS.
+ * header it overwrites (a caller cannot set it: lib/server/http-requests.ts); X-Forwarded-For
+ * is believed only when that address is one of TRUSTED_PROXY_IPS.
  */
 export const PEER_HEADER = "x-dashboard-peer-address";
 
-let installed = false;
-
-/** Called once at start (instrumentation.ts): every request of every node http server gets the header. */
-export function stampPeerAddresses(): void {
-  if (installed) return;
-  installed = true;
-  const emit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
-  Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "request") {
-      const request = args[0] as IncomingMessage;
-      request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
-    }
-    return emit.call(this, event, ...args);
-  } as Server["emit"];
-}
-
 /** "::ffff:10.0.0.1" and "10.0.0.1" are one address. */
-const normal = (address: string) => address.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+export const normal = (address: string) => address.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
 
 /** TRUSTED_PROXY_IPS as a set of addresses. */
 export const trustedProxies = (list: string | undefined): ReadonlySet<string> =>

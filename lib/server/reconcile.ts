@@ -3,6 +3,7 @@ import { problem } from "@/lib/spec";
 import { UNANSWERED_CANCEL } from "./cancels";
 import { findByRefId } from "./creates";
 import { completeEntry, listPending } from "./db/journal";
+import { log } from "./log";
 import type { Runtime } from "./runtime";
 
 /**
@@ -43,11 +44,12 @@ export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<nu
 export function reconcileInBackground(rt: Runtime, attempts = 30, delayMs = 2000): void {
   const startedAt = new Date();
   const attempt = (left: number) => {
+    if (rt.lifecycle.stopping) return;
     reconcilePending(rt, startedAt)
-      .then((n) => n > 0 && console.info(`journal: reconciled ${n} pending entries`))
+      .then((n) => n > 0 && log.info({ entries: n }, "journal: reconciled pending entries"))
       .catch((error: unknown) => {
         if (left > 1) setTimeout(() => attempt(left - 1), delayMs).unref();
-        else console.error("journal: reconciliation failed", error instanceof Error ? error.message : error);
+        else log.error({ err: error }, "journal: reconciliation failed");
       });
   };
   setTimeout(() => attempt(attempts), 500).unref();

@@ -5,6 +5,7 @@ import { can, type Action } from "@/lib/roles";
 import { problem, ProblemError } from "@/lib/spec";
 import { currentSession, type SignedInUser } from "./auth/session";
 import { denialLog } from "./denials";
+import { log } from "./log";
 import { clientIp, isSameOrigin } from "./origin";
 import { runtime, type Runtime } from "./runtime";
 import { retryAfterHeaders, UpstreamError, upstreamProblem, type UpstreamResponse } from "./upstream/client";
@@ -73,14 +74,16 @@ export function routeWrapper(getRuntime: () => Promise<Runtime>) {
           });
         }
         const runtime = await getRuntime();
-        return await handler({ request, params: await context.params, user, sessionId, runtime, ip });
+        // Counted in flight: a shutdown lets it finish (a create until its journal entry is complete).
+        const ctx = { request, params: await context.params, user, sessionId, runtime, ip };
+        return await runtime.lifecycle.track(handler(ctx));
       } catch (error) {
         if (error instanceof ProblemError) return problemResponse(error.problem);
         if (error instanceof UpstreamError) {
           const p = upstreamProblem(error);
           return problemResponse(p, retryAfterHeaders(p));
         }
-        console.error("dashboard: request failed", error instanceof Error ? error.message : error);
+        log.error({ err: error }, "dashboard: request failed");
         return refuse(500, "Internal Server Error", "The dashboard failed to handle this request.");
       }
     };
@@ -92,12 +95,12 @@ const refuse = (status: number, title: string, detail: string, meta?: Record<str
 /** One denial log per runtime (its audit trail), so a flood is coalesced across every route. */
 const logs = new WeakMap<Runtime, ReturnType<typeof denialLog>>();
 function denials(rt: Runtime): ReturnType<typeof denialLog> {
-  let log = logs.get(rt);
-  if (!log) {
-    log = denialLog((event) => rt.audit.append(event));
-    logs.set(rt, log);
+  let denied = logs.get(rt);
+  if (!denied) {
+    denied = denialLog((event) => rt.audit.append(event));
+    logs.set(rt, denied);
   }
-  return log;
+  return denied;
 }
 
 /** `withRole("orders:create", async ({ request, params, user, runtime }) => ...)`, over the process's runtime. */

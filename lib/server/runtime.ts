@@ -8,10 +8,12 @@ import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
 import type { Env } from "./env-schema";
 import { memoryBus } from "./live/bus";
+import { createLifecycle, type Lifecycle } from "./lifecycle";
 import { createLive, type Live } from "./live/hub";
 import { pgBus } from "./live/pg-bus";
 import { createMetrics, type Metrics } from "./metrics";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
+import { log } from "./log";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
 import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore, penaltyMsFromEnv } from "./upstream/limiter";
@@ -39,12 +41,29 @@ export interface Runtime {
   live: Live;
   /** The Prometheus metrics GET /api/metrics serves. */
   metrics: Metrics;
+  /** Whether the process is stopping, and the work in flight a shutdown waits for. */
+  lifecycle: Lifecycle;
+  /** What readiness asks of the service: a token (held, or obtained now) and any lockout in force. */
+  service: ServiceAccess;
+}
+
+export interface ServiceAccess {
+  /** Resolves once the dashboard holds a token for its scopes (the cached one, or a new one). */
+  token(): Promise<unknown>;
+  /** Until when (epoch ms) the service refuses the dashboard after a 429; 0 or past: no lockout. */
+  lockedUntil(): Promise<number>;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
 export async function createRuntime(config: Env): Promise<Runtime> {
   const db = await createDb(dbConfigFromEnv(config));
-  const sandbox = config.SANDBOX === "on" ? new SandboxRuntime(sandboxConfigFromEnv(config)).start() : null;
+  const sandbox =
+    config.SANDBOX === "on"
+      ? new SandboxRuntime({
+          ...sandboxConfigFromEnv(config),
+          onError: (what, err) => log.error({ err }, what),
+        }).start()
+      : null;
   // The dashboard's own calls to its embedded sandbox stay in this process.
   const direct =
     sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch;
@@ -65,17 +84,20 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     tokenUrl: config.service.authUrl,
     defaultTimeoutMs: config.SERVICE_TIMEOUT_MS,
   });
+  const tokens = createTokenCache({
+    tokenUrl: config.service.authUrl,
+    clientId: config.service.clientId,
+    clientSecret: config.service.clientSecret,
+    fetch,
+  });
+  // One token for the configured scopes: readiness asks for the very token the client uses.
+  const scopes = config.SERVICE_SCOPES;
   const upstream = createUpstreamClient({
     baseUrl: config.service.baseUrl,
-    scopes: config.SERVICE_SCOPES,
     timeoutMs: config.SERVICE_TIMEOUT_MS,
     fetch,
-    tokens: createTokenCache({
-      tokenUrl: config.service.authUrl,
-      clientId: config.service.clientId,
-      clientSecret: config.service.clientSecret,
-      fetch,
-    }),
+    tokens,
+    scopes,
   });
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET), {
     checkpointFile: auditCheckpointFile(config.DATA_DIR),
@@ -92,7 +114,8 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   // and market data for a moment longer: every screen polls its book.
   const reads = singleFlight(upstream, { keepMs: marketDataKeep });
   const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus });
-  return { db, upstream: reads, sandbox, audit, sessions, live, metrics };
+  const service = { token: () => tokens.getToken(scopes), lockedUntil: () => limiter.lockedUntil() };
+  return { db, upstream: reads, sandbox, audit, sessions, live, metrics, lifecycle: createLifecycle(), service };
 }
 
 /**
@@ -112,6 +135,11 @@ export function runtime(): Promise<Runtime> {
     });
   }
   return holder[SLOT];
+}
+
+/** The process's runtime if one was built or is being built; never starts one. */
+export function builtRuntime(): Promise<Runtime> | undefined {
+  return (globalThis as { [SLOT]?: Promise<Runtime> })[SLOT];
 }
 
 /** Stops the sandbox and closes the database of the process's runtime, if one was built. */

@@ -48,4 +48,9 @@ describe("the dev server opened at 127.0.0.1 (npm run dev)", () => {
       .toBe(1);
     await page.close();
   });
+
+  it("prints readable log lines, one per request, not JSON", () => {
+    expect(dev.log()).toMatch(/INFO: GET \/signin 200 /);
+    expect(dev.log()).not.toMatch(/^\{"level"/m);
+  });
 });

@@ -38,13 +38,18 @@ export interface Launch {
 /**
  * The built dashboard (`next start`) with its embedded sandbox, on a free port and its
  * own data directory, exactly as `npm start` runs it. Needs `npm run build` first.
- * `launch` runs something else instead (the standalone folder's `node server.js`).
  */
 export async function startApp(
   env: Record<string, string> = {},
   dataDir?: string,
-  launch?: Launch,
+  options: {
+    /** Run something else instead of `next start` (the standalone folder's `node server.js`). */
+    launch?: Launch;
+    /** The path that answers 200 once the app is up (the sandbox's markets by default). */
+    upPath?: string;
+  } = {},
 ): Promise<AppServer> {
+  const { launch, upPath = "/sandbox/v2/markets" } = options;
   if (!launch && !existsSync(".next/BUILD_ID"))
     throw new Error("No production build: run `npm run build` before the integration tests.");
   const port = await freePort();
@@ -84,7 +89,7 @@ export async function startApp(
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(url, child, () => output);
+  await waitUntilUp(url, child, () => output, undefined, upPath);
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
@@ -103,13 +108,19 @@ export async function startApp(
   };
 }
 
-/** Polls the sandbox's markets until the dashboard answers; fails at once if it exits. */
-export async function waitUntilUp(url: string, child: ChildProcess, log: () => string, timeoutMs = 60_000) {
+/** Polls the sandbox's markets (or `upPath`) until the dashboard answers; fails at once if it exits. */
+export async function waitUntilUp(
+  url: string,
+  child: ChildProcess,
+  log: () => string,
+  timeoutMs = 60_000,
+  upPath = "/sandbox/v2/markets",
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the dashboard exited while starting:\n${log()}`);
     try {
-      const res = await fetch(`${url}/sandbox/v2/markets`);
+      const res = await fetch(`${url}${upPath}`);
       if (res.ok) return;
     } catch {
       // not listening yet

@@ -14,6 +14,8 @@ export interface OpenStream {
   events: ReadEvent[];
   /** Raw text so far (comments and `retry:` included). */
   text(): string;
+  /** True once the server ended the stream (not the test's own close). */
+  endedByServer(): boolean;
   /** The first event (already here or yet to come) that `match` accepts. */
   next(match: (e: ReadEvent) => boolean, timeoutMs?: number): Promise<ReadEvent>;
   /** performance.now() when the server ended the stream (or the test closed it). */
@@ -34,6 +36,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
   let buffer = "";
   let markEnded: (at: number) => void = () => {};
   const ended = new Promise<number>((resolve) => (markEnded = resolve));
+  let endedByServer = false;
   const onBlock = (block: string) => {
     const e: Partial<ReadEvent> & { lines: string[] } = { lines: [] };
     for (const line of block.split("\n")) {
@@ -65,6 +68,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
             buffer = buffer.slice(end + 2);
           }
         }
+        endedByServer = true;
       } catch {
         // closed
       }
@@ -79,6 +83,7 @@ export async function openStream(base: string, cookie?: string, query = ""): Pro
     contentType: res.headers.get("content-type") ?? "",
     events,
     text: () => raw,
+    endedByServer: () => endedByServer,
     next(match, timeoutMs = 10_000) {
       const found = events.find(match);
       if (found) return Promise.resolve(found);

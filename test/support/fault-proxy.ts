@@ -27,8 +27,8 @@ export type Fault =
   | { kind: "forward-then-hold" }
   /** Forwards, then answers `status` (500 by default) instead of the service's answer. */
   | { kind: "forward-then-status"; status?: number }
-  /** Answers `status` (a problem) without forwarding. */
-  | { kind: "status"; status: number }
+  /** Answers `status` (a problem) without forwarding, with `headers` (a Retry-After, say). */
+  | { kind: "status"; status: number; headers?: Record<string, string> }
   /** Drops the connection without forwarding. */
   | { kind: "drop-before" }
   /** Forwards, then drops the connection instead of answering. */
@@ -260,7 +260,13 @@ export async function startFaultProxy(): Promise<FaultProxy> {
         return;
       }
       case "status":
-        answer(res, seen, fault.status, problemHeaders, problem(fault.status, "Injected Failure", "injected"));
+        answer(
+          res,
+          seen,
+          fault.status,
+          { ...problemHeaders, ...fault.headers },
+          problem(fault.status, "Injected Failure", "injected"),
+        );
         return;
       case "drop-before":
         req.socket.destroy();

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createAuditTrail } from "@/lib/server/audit";
 import { createSessionStore } from "@/lib/server/auth/sessions";
 import { createDb } from "@/lib/server/db";
+import { createLifecycle } from "@/lib/server/lifecycle";
 import type { LiveEvent } from "@/lib/server/live/events";
 import { createMetrics } from "@/lib/server/metrics";
 import type { Runtime } from "@/lib/server/runtime";
@@ -33,9 +34,13 @@ export async function testRuntime(answer: FakeAnswer) {
       publish: (event) => void published.push(event),
       streams: 0,
       leading: false,
+      resign: async () => {},
       stop: async () => {},
     },
     metrics: createMetrics(),
+    lifecycle: createLifecycle(),
+    // A service that always gives a token and never locks the dashboard out.
+    service: { token: async () => "token", lockedUntil: async () => 0 },
     upstream: {
       async request(request) {
         calls.push(request);

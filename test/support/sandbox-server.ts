@@ -23,6 +23,8 @@ export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfi
   seed: "test",
   transferSettleMillis: 200,
   cancelSettleMillis: 200,
+  // A failure the sandbox survives shows in the test's output.
+  onError: (what, error) => process.stderr.write(`${what}: ${error instanceof Error ? error.stack : error}\n`),
   ...overrides,
 });
 

@@ -25,7 +25,9 @@ export const GET = withRole(
     const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
     await requireKnownProfiles(runtime.upstream, wants.profiles);
     const viewer = { role: user.role, person: user.email };
-    return eventStream(runtime.live, runtime.metrics, viewer, wants, request.signal, (end) =>
+    // It ends when the browser leaves, or when this instance shuts down (with a hint to reconnect).
+    const ends = AbortSignal.any([request.signal, runtime.lifecycle.signal]);
+    return eventStream(runtime.live, runtime.metrics, viewer, wants, ends, (end) =>
       runtime.sessions.watch(sessionId, end),
     );
   },

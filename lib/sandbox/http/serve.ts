@@ -21,7 +21,7 @@ export async function serveSandbox(
   } catch (error) {
     // A refusal raised before any route's own handling (a body past its cap, at the token endpoint).
     if (error instanceof ProblemError) return problemResponse(error.problem);
-    console.error("sandbox: request failed", error);
+    sandbox.config.onError?.("sandbox: request failed", error);
     return problemResponse(problem(500, "Internal Server Error", "the sandbox failed to handle the request"));
   }
 }

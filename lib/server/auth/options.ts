@@ -11,6 +11,7 @@ import { oidcIdentity } from "./identities";
 import { oidcEmailRefusal, signInRedirect } from "./redirects";
 import type { AuditEvent } from "../audit";
 import { runtime } from "../runtime";
+import { nextAuthLogger } from "../log";
 
 const SESSION_SECONDS = 8 * 60 * 60;
 
@@ -72,6 +73,7 @@ export const authOptions: NextAuthOptions = {
   secret: authSecret(),
   session: { strategy: "jwt", maxAge: SESSION_SECONDS, updateAge: 60 * 60 },
   pages: { signIn: "/signin", error: "/signin" },
+  logger: nextAuthLogger,
   providers: [...(demoUsersEnabled() ? [credentialsProvider()] : []), ...(env.OIDC_ISSUER ? [oidcProvider()] : [])],
   events: {
     async signIn({ user, account }) {

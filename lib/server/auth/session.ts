@@ -4,6 +4,7 @@ import { cookies, headers } from "next/headers";
 import type { NextRequest } from "next/server";
 import { isRole, type Role } from "@/lib/roles";
 import { ownOrigin } from "../origin";
+import { noteUser } from "../request-context";
 import { authSecret } from "../secrets";
 import { createSessionCache } from "./session-cache";
 import type { SessionStore } from "./sessions";
@@ -90,7 +91,10 @@ export async function currentSession(
   const { sessions } = await getRuntime();
   const source = request ?? { cookies: await cookies(), headers: await headers() };
   const activity = renews && (request ? personActed(request) : pageLoad(source.headers));
-  return signedIn(source, authSecret(), sessions, { activity });
+  const session = await signedIn(source, authSecret(), sessions, { activity });
+  // The request's log line says who it was.
+  if (session) noteUser(session.user);
+  return session;
 }
 
 /** The signed-in staff member of a route handler's request, or of the page being rendered; or null. */

@@ -2,12 +2,13 @@ import "server-only";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { log } from "../log";
 import { migrateToLatest } from "./migrations";
 import { withStatementCache } from "./statement-cache";
 import type { Database } from "./schema";
 
 export type { Database, JournalTable } from "./schema";
-export { migrateToLatest } from "./migrations";
+export { migrateToLatest, pendingMigrations } from "./migrations";
 
 export type Db = Kysely<Database>;
 
@@ -42,7 +43,7 @@ async function dialectFor(config: DbConfig) {
     const pool = new Pool({ connectionString: config.url, max: config.max ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     // The message is logged alone: the URL may carry a password.
-    pool.on("error", (error) => console.error(`journal database: idle connection lost: ${error.message}`));
+    pool.on("error", (error) => log.error({ err: error }, "journal database: idle connection lost"));
     return new PostgresDialect({ pool });
   }
   const { default: SQLite } = await import("better-sqlite3");

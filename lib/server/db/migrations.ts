@@ -267,3 +267,16 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
 
 /** The migrations this build knows, in the order they run: a database migrated past them came from a newer build. */
 export const knownMigrations = (): string[] => Object.keys(migrations).sort();
+
+/**
+ * The migrations of this build the database has not run (readiness): one read of Kysely's own
+ * table, and so also the proof that the database answers. Throws when it does not.
+ */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const rows = await (db as Kysely<{ kysely_migration: { name: string } }>)
+    .selectFrom("kysely_migration")
+    .select("name")
+    .execute();
+  const done = new Set(rows.map((r) => r.name));
+  return Object.keys(migrations).filter((name) => !done.has(name));
+}

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "../log";
 import type { LiveEvent } from "./events";
 
 /**
@@ -52,7 +53,7 @@ export function deliver(listeners: Iterable<(message: BusMessage) => void>, mess
     try {
       listener(message);
     } catch (error) {
-      console.error("live: a listener failed", error instanceof Error ? error.message : error);
+      log.error({ err: error }, "live: a listener failed");
     }
   }
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { can, type Role } from "@/lib/roles";
+import { log } from "../log";
 import type { UpstreamClient } from "../upstream/client";
 import { memoryBus, type Bus, type BusMessage } from "./bus";
 import { EVENT_ACTION, type LiveEvent, type Wants } from "./events";
@@ -35,6 +36,11 @@ export interface Live {
   readonly streams: number;
   /** True while this instance runs the watcher. */
   readonly leading: boolean;
+  /**
+   * Gives up leading for good (a shutdown): the watcher stops and the advisory lock is released,
+   * so another instance leads within a second; events still go out to the other instances.
+   */
+  resign(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +65,7 @@ export function createLive(options: LiveOptions): Live {
   let seq = 0;
   let started: { bus: Bus; watcher: Watcher; leadership?: Leadership; announcer: NodeJS.Timeout } | undefined;
   let leading = false;
+  let resigned = false;
 
   const deliver = (event: LiveEvent) => {
     const numbered = { id: ++seq, event };
@@ -98,7 +105,11 @@ export function createLive(options: LiveOptions): Live {
         watcher.stop();
       },
     };
-    const leadership = options.databaseUrl ? electLeader(options.databaseUrl, roles) : (roles.lead(), undefined);
+    const leadership = resigned
+      ? undefined
+      : options.databaseUrl
+        ? electLeader(options.databaseUrl, roles)
+        : (roles.lead(), undefined);
     const announcer = setInterval(() => announce(), ANNOUNCE_EVERY_MS).unref();
     started = { bus, watcher, leadership, announcer };
     return started;
@@ -137,6 +148,16 @@ export function createLive(options: LiveOptions): Live {
     get leading() {
       return leading;
     },
+    async resign() {
+      resigned = true;
+      const s = started;
+      if (!s) return;
+      const leadership = s.leadership;
+      s.leadership = undefined;
+      await leadership?.stop();
+      s.watcher.stop();
+      leading = false;
+    },
     async stop() {
       const s = started;
       started = undefined;
@@ -162,6 +183,6 @@ async function send(bus: Bus, message: BusMessage): Promise<void> {
   try {
     await bus.publish(message);
   } catch (error) {
-    console.error("live: publish failed", error instanceof Error ? error.message : error);
+    log.error({ err: error }, "live: publish failed");
   }
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Client } from "pg";
+import { log } from "../log";
 
 /** The advisory lock's key: any fixed number the deployment's instances agree on. */
 export const WATCHER_LOCK_KEY = 7_340_113;
@@ -56,7 +57,7 @@ export function electLeader(url: string, roles: { lead(): void; follow(): void }
         }
       }
     } catch (error) {
-      if (!stopped) console.error(`live: leader election: ${(error as Error).message}`);
+      if (!stopped) log.error({ err: error }, "live: leader election failed");
       stepDown();
     }
     if (!stopped) timer = setTimeout(() => void attempt(), retryMs).unref();
@@ -73,7 +74,9 @@ export function electLeader(url: string, roles: { lead(): void; follow(): void }
         roles.follow();
       }
       client = undefined;
-      // Closing the session releases the lock at once for the next leader.
+      // Released at once for the next leader (closing the session would release it too, once
+      // PostgreSQL notices), then the session closes.
+      await c?.query("SELECT pg_advisory_unlock_all()").catch(() => undefined);
       await c?.end().catch(() => undefined);
     },
   };

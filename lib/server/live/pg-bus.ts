@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Client } from "pg";
+import { log } from "../log";
 import { deliver, type Bus, type BusMessage } from "./bus";
 import { Reassembler, toPayloads } from "./chunks";
 
@@ -25,7 +26,7 @@ export function pgBus(url: string): Bus {
       const { default: pg } = await import("pg");
       const c = new pg.Client({ connectionString: url });
       c.on("error", (error) => {
-        console.error(`live: event connection lost: ${error.message}`);
+        log.error({ err: error }, "live: event connection lost");
         lose(connecting);
       });
       c.on("end", () => lose(connecting));

@@ -71,7 +71,7 @@ export function eventStream(
           clearInterval(heartbeat);
           subscription.close();
           unwatch();
-          signal.removeEventListener("abort", finish);
+          signal.removeEventListener("abort", end);
           try {
             controller.close();
           } catch {
@@ -79,10 +79,17 @@ export function eventStream(
           }
         };
         stop = finish;
-        signal.addEventListener("abort", finish);
+        // Ended from our side (a shutdown): the last word tells the browser when to come back,
+        // and it reconnects to whichever instance the load balancer picks.
+        const end = () => {
+          write(`retry: ${RETRY_MS}\n: closing\n\n`);
+          finish();
+        };
+        signal.addEventListener("abort", end);
         write(`retry: ${RETRY_MS}\n: open\n\n`);
+        if (signal.aborted) end();
         // Last: a session already ended ends the stream at once (finish is ready).
-        unwatch = until(() => finish());
+        else unwatch = until(() => finish());
       },
       cancel() {
         stop();

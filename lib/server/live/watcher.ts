@@ -1,6 +1,7 @@
 import "server-only";
 import { FINAL_ORDER_STATUSES, FINAL_TRANSFER_STATUSES, type Order, type Transfer } from "@/lib/spec";
 import { nextCursor } from "../page-walk";
+import { log } from "../log";
 import type { UpstreamClient } from "../upstream/client";
 import { RecordTracker, ValueTracker } from "./diff";
 import type { LiveEvent } from "./events";
@@ -121,7 +122,7 @@ export function createWatcher(options: {
       await look();
     } catch (error) {
       // The service unreachable for a moment: the next look tries again.
-      console.error("live: watcher look failed", error instanceof Error ? error.message : error);
+      log.error({ err: error }, "live: watcher look failed");
     }
     // A steady pace: the next look starts a period after this one started, not after it ended.
     const wait = Math.max(0, (options.everyMs ?? WATCH_EVERY_MS) - (performance.now() - began));
@@ -175,7 +176,7 @@ export function orderWindow(
     let items = refused ? undefined : await readAll(upstream, "/orders", { "order_time.begin": since() });
     if (items === REFUSED) {
       refused = true;
-      console.error("live: the service refused order_time.begin on GET /orders; following its first page instead");
+      log.warn("live: the service refused order_time.begin on GET /orders; following its first page instead");
     }
     if (refused) items = await firstPage(upstream);
     if (!Array.isArray(items)) return undefined;

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Metrics } from "../metrics";
+import { noteUpstreamCall } from "../request-context";
 import { deadlineOf, UpstreamLocked, type BudgetClass, type UpstreamLimiter } from "./limiter";
 
 /**
@@ -62,8 +63,11 @@ export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
       return response;
     } finally {
       release();
+      const ms = performance.now() - started;
       m.upstreamRequests.inc({ route, status: String(status) });
-      m.upstreamDuration.observe({ route }, (performance.now() - started) / 1000);
+      m.upstreamDuration.observe({ route }, ms / 1000);
+      // The request's log line counts it (a read shared by several requests counts for the one that sent it).
+      noteUpstreamCall(ms);
       if (isToken) m.tokenRequests.inc({ status: String(status) });
     }
   };

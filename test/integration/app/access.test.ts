@@ -389,7 +389,8 @@ describe("each role on each route", () => {
     const manifest = JSON.parse(readFileSync(".next/server/app-paths-manifest.json", "utf8")) as Record<string, string>;
     const built = Object.keys(manifest)
       // GET /api/events never ends: its 401 and every role's stream are tested in live.test.ts.
-      .filter((k) => /^\/api\/(?!auth\/|events\/)/.test(k) && !k.includes("[...rest]"))
+      // The probes (/api/health, /api/ready) need no session by design: production.test.ts.
+      .filter((k) => /^\/api\/(?!auth\/|events\/|health\/|ready\/)/.test(k) && !k.includes("[...rest]"))
       .map((k) => k.replace(/\/route$/, "").replace(/\[(\w+)\]/g, "{$1}"))
       .sort();
     expect([...new Set(ROUTES.map((r) => r.route.split(" ")[1]))].sort()).toEqual(built);

@@ -66,7 +66,7 @@ describe.each<Database>(["sqlite", "postgres"])("the folder alone, on %s", (data
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       },
       undefined,
-      { cwd: folder, args: ["server.js"] },
+      { launch: { cwd: folder, args: ["server.js"] } },
     );
   });
   afterAll(() => app?.dispose());

@@ -146,4 +146,44 @@ describe("production defaults", () => {
       /SERVICE_AUTH_URL must use https:\/\//,
     );
   });
+
+  it.each([
+    ["LOG_LEVEL", "loud", /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    ["SHUTDOWN_GRACE_SECONDS", "soon", /SHUTDOWN_GRACE_SECONDS must be a whole number/],
+    ["SHUTDOWN_GRACE_SECONDS", "0", /SHUTDOWN_GRACE_SECONDS must be greater than zero/],
+    ["SHUTDOWN_GRACE_SECONDS", "7200", /SHUTDOWN_GRACE_SECONDS may be at most 3600/],
+    ["SANDBOX_TRANSFER_SETTLE_MS", "x", /SANDBOX_TRANSFER_SETTLE_MS must be a whole number/],
+  ])("refuses %s=%s", (name, value, message) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(message);
+  });
+
+  it("defaults LOG_LEVEL to info and SHUTDOWN_GRACE_SECONDS to 20", () => {
+    expect(parseEnv({})).toMatchObject({ LOG_LEVEL: "info", SHUTDOWN_GRACE_SECONDS: 20 });
+  });
+
+  it("lists every problem at once: a bad variable does not hide the rules that depend on SERVICE_BASE_URL", () => {
+    const problems = (() => {
+      try {
+        parseEnv({
+          METRICS_TOKEN: "short",
+          SERVICE_BASE_URL: "http://api.example.test/v2",
+          SERVICE_AUTH_URL: "not a url",
+          DEMO_USERS: "on",
+        });
+      } catch (error) {
+        return (error as Error).message.split("\n").slice(1).sort();
+      }
+      return [];
+    })();
+    expect(problems).toEqual(
+      [
+        "  METRICS_TOKEN: METRICS_TOKEN must be at least 24 characters",
+        "  SERVICE_AUTH_URL: SERVICE_AUTH_URL must be an absolute http(s) URL",
+        "  SERVICE_CLIENT_ID: SERVICE_CLIENT_ID is required when SERVICE_BASE_URL is set",
+        "  SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET is required when SERVICE_BASE_URL is set",
+        "  SERVICE_BASE_URL: SERVICE_BASE_URL must use https:// (http:// only to a loopback host)",
+        '  DEMO_PASSWORD: DEMO_PASSWORD must be at least 12 characters, and not "demo", while DEMO_USERS=on with a real service',
+      ].sort(),
+    );
+  });
 });

@@ -1,6 +1,8 @@
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createLifecycle } from "@/lib/server/lifecycle";
+import { log } from "@/lib/server/log";
 import type { Runtime } from "@/lib/server/runtime";
 import { ProblemError, problem } from "@/lib/spec";
 import { UpstreamTimeout } from "@/lib/server/upstream/errors";
@@ -22,7 +24,14 @@ const sessions = {
 /** What the audit trail was handed. */
 const audited: AuditEvent[] = [];
 const audit = { append: async (e: AuditEvent) => void audited.push(e) };
-const fakeRuntime = { db: {}, upstream: {}, sandbox: null, sessions, audit } as unknown as Runtime;
+const fakeRuntime = {
+  db: {},
+  upstream: {},
+  sandbox: null,
+  sessions,
+  audit,
+  lifecycle: createLifecycle(),
+} as unknown as Runtime;
 const withRole = routeWrapper(async () => fakeRuntime);
 
 const sessionOf = (token: Record<string, unknown>, maxAge = 3600, secret = SECRET) => encode({ token, secret, maxAge });
@@ -131,9 +140,12 @@ describe("withRole", () => {
     expect([own.status, (await own.json()).title]).toEqual([422, "Unprocessable"]);
     const timeout = await throwing(new UpstreamTimeout("service.test", 10, "request"));
     expect([timeout.status, (await timeout.json()).title]).toEqual([504, "Service Timeout"]);
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    const bug = await throwing(new Error("a bug"));
+    const spy = vi.spyOn(log, "error").mockImplementation(() => {});
+    const error = new Error("a bug");
+    const bug = await throwing(error);
     expect([bug.status, (await bug.json()).detail]).toEqual([500, "The dashboard failed to handle this request."]);
+    // Logged with the error itself, so its stack (lib/server/log.ts serializes it).
+    expect(spy).toHaveBeenCalledWith({ err: error }, "dashboard: request failed");
     spy.mockRestore();
   });
 });
