@@ -13,7 +13,9 @@ describe("an instance's live hub, resigning at shutdown", () => {
     };
     const live = createLive({ upstream, watchEveryMs: 10 });
     const got: Numbered[] = [];
-    const stream = live.open({ role: "admin", person: "admin@example.com" }, { profiles: [], markets: [] }, (e) => got.push(e));
+    const stream = live.open({ role: "admin", person: "admin@example.com" }, { profiles: [], markets: [] }, (e) =>
+      got.push(e),
+    );
     expect(live.leading).toBe(true);
 
     await live.resign();
