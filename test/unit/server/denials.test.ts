@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AuditEvent } from "@/lib/server/audit";
 import { DENIAL_WINDOW_MS, DENIED_CALLERS_PER_WINDOW, denialLog } from "@/lib/server/denials";
+import { log } from "@/lib/server/log";
 
 const refusal = (ip: string, path = "/api/v2/transfer/internal"): AuditEvent => ({
   action: "access.denied",
@@ -50,7 +51,7 @@ describe("refused writes in the audit trail (issue 16, finding 11)", () => {
     const failing = denialLog(async () => {
       throw new Error("database down");
     });
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const spy = vi.spyOn(log, "error").mockImplementation(() => {});
     expect(() => failing("x", refusal("x"))).not.toThrow();
     await vi.advanceTimersByTimeAsync(0);
     expect(spy).toHaveBeenCalled();

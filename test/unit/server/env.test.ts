@@ -97,6 +97,8 @@ describe("configuration", () => {
       SERVICE_AUTH_URL: "https://oauth.example.test/oauth2/token",
       SERVICE_CLIENT_ID: "id",
       SERVICE_CLIENT_SECRET: "secret",
+      AUDIT_SECRET: "an-audit-key-of-at-least-32-characters",
+      NEXTAUTH_URL: "https://dashboard.example.test",
     };
     expect(penaltyMsFromEnv(parseEnv(real))).toBe(300_000);
     expect(penaltyMsFromEnv(parseEnv({ ...real, SANDBOX_RATE_PENALTY_SECONDS: "5" }))).toBe(300_000);
@@ -178,6 +180,8 @@ describe("production defaults", () => {
     expect(problems).toEqual(
       [
         "  METRICS_TOKEN: METRICS_TOKEN must be at least 24 characters",
+        "  AUDIT_SECRET: AUDIT_SECRET is required when SERVICE_BASE_URL is set",
+        "  NEXTAUTH_URL: NEXTAUTH_URL is required when SERVICE_BASE_URL is set",
         "  SERVICE_AUTH_URL: SERVICE_AUTH_URL must be an absolute http(s) URL",
         "  SERVICE_CLIENT_ID: SERVICE_CLIENT_ID is required when SERVICE_BASE_URL is set",
         "  SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET is required when SERVICE_BASE_URL is set",
