@@ -68,6 +68,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0006_journal_value",
       "0007_journal_duplicates",
       "0008_sessions",
+      "0010_controls",
     ]);
   });
 
