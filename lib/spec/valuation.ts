@@ -96,15 +96,15 @@ export interface OrderAmounts {
  * of its own price (the limit price; a stop market's stop price) and the market's mid, since a
  * sell limited far below the market (or a stop that triggers at once) fills at the market, not
  * at its own price. A market buy is worth its quote amount; a market sell its amount at the mid.
- * Undefined without the mid (or the quote amount a market buy names).
+ * A market with no price at all (an empty book, no trade yet) leaves the order's own price.
+ * Undefined when neither is known.
  */
 export function orderNotional(order: OrderAmounts, mid: string | undefined): string | undefined {
   if (order.type === "MARKET" && order.side === "BUY") return order.quote_amount;
   const base = order.base_amount;
-  if (!base || !mid) return undefined;
   const own = order.type === "MARKET" ? undefined : order.type === "STOP_MARKET" ? order.stop_price : order.price;
-  const price = own && compareDecimal(own, mid) > 0 ? own : mid;
-  return multiplyDecimal(base, price);
+  const price = own && mid ? (compareDecimal(own, mid) > 0 ? own : mid) : (own ?? mid);
+  return base && price ? multiplyDecimal(base, price) : undefined;
 }
 
 /**

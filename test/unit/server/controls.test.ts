@@ -283,9 +283,10 @@ describe("the price guard", () => {
   });
 
   it("fails closed: no book or no ticker is a 503, and nothing is sent", async () => {
+    const unavailable = { status: 503, body: { type: "about:blank", title: "Unavailable", status: 503 } };
     const rt = await testRuntime((req) =>
-      req.path.endsWith("/order-book")
-        ? { status: 503, body: { type: "about:blank", title: "Unavailable", status: 503 } }
+      req.path.endsWith("/order-book") || req.path === "/markets/ETHUSD/ticker"
+        ? unavailable
         : fakeService(MARKET)(req),
     );
     dispose = rt.dispose;
@@ -296,6 +297,9 @@ describe("the price guard", () => {
     });
     const eth = { ...btcBuy("100.00", "0.01", "e"), market: "ETHUSD" };
     expect(await problemOf(createOrder(rt.runtime, "trading", eth, asTrader))).toMatchObject({ status: 503 });
-    expect(rt.calls.filter((c) => c.method === "POST")).toHaveLength(0);
+    // A market that answers with no price at all (an empty book, no trade) is read: a bid there rests.
+    const ltc = { ...btcBuy("100.00", "0.01", "l"), market: "LTCUSD" };
+    expect((await createOrder(rt.runtime, "trading", ltc, asTrader)).status).toBe(200);
+    expect(rt.calls.filter((c) => c.method === "POST")).toHaveLength(1);
   });
 });

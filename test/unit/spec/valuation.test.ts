@@ -44,8 +44,11 @@ describe("valuation in USD", () => {
     const limit = { market: "BTCEUR", side: "BUY", type: "LIMIT", price: "50000", base_amount: "2" } as const;
     expect(orderNotional(limit, "40000")).toBe("100000");
     expect(orderNotional(limit, "55000")).toBe("110000");
-    // Without the mid, only a market buy's quote amount says what it is worth.
-    expect(orderNotional(limit, undefined)).toBeUndefined();
+    // A market with no price at all leaves the order's own price.
+    expect(orderNotional(limit, undefined)).toBe("100000");
+    expect(
+      orderNotional({ market: "BTCUSD", side: "SELL", type: "MARKET", base_amount: "1" }, undefined),
+    ).toBeUndefined();
     expect(orderValueInUsd(limit, mids)).toBe("120000.00000000");
     expect(orderNotional({ market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" }, undefined)).toBe(
       "1000.00",

@@ -60,28 +60,32 @@ async function readPrices(rt: Runtime, create: Create) {
     const markets = marketsToValue(asset);
     if (asset !== "USD" && markets.length === 0) return { valueUsd: null };
     const tickers = await tickersOf(rt, markets);
-    return { valueUsd: valueInUsd(amount, asset, midsOf(tickers)) ?? priceUnavailable(markets) };
+    const mids = midsOf(tickers.map(([market, ticker]) => [market, ticker] as const));
+    return { valueUsd: valueInUsd(amount, asset, mids) ?? priceUnavailable(markets) };
   }
   const order = create.request;
   const markets = marketsToValueOrder(order.market);
   const tickers = await tickersOf(rt, markets);
-  const mids = midsOf(tickers);
-  const mid = mids[order.market];
-  // Without the order's own mid neither its value (quantity × the larger of its price and the mid) nor the guard can be weighed.
-  if (!mid) return priceUnavailable([order.market]);
+  // The order's own market must answer: the guard cannot weigh an order against a ticker it cannot read.
+  if (!tickers.find(([market]) => market === order.market)?.[2]) return priceUnavailable([order.market]);
+  const mids = midsOf(tickers.map(([market, ticker]) => [market, ticker] as const));
   const valueUsd = orderValueInUsd(order, mids) ?? priceUnavailable(markets);
-  const ticker = new Map(tickers).get(order.market);
+  const mid = mids[order.market];
+  // No price at all (an empty book, no trade yet): the order takes nothing now, there is no guard to weigh.
+  if (!mid) return { valueUsd };
+  const ticker = tickers.find(([market]) => market === order.market)?.[1];
   const quote: Quote = { mid, bid: positive(ticker?.best_bid?.price), ask: positive(ticker?.best_ask?.price) };
   const book = guardNeedsBook(order, mid) ? await bookOf(rt, order.market) : undefined;
   return { valueUsd, quote, book };
 }
 
+/** Each market's ticker: [market, its prices (undefined without any), whether the service answered]. */
 async function tickersOf(rt: Runtime, markets: readonly Market[]) {
   return Promise.all(
     [...new Set(markets)].map(async (market) => {
       const res = await rt.upstream.request({ method: "GET", path: `/markets/${market}/ticker`, fresh: true });
       const ticker = res.status === 200 ? (res.body as TickerPrices) : undefined;
-      return [market, referencePriceOf(ticker) ? ticker : undefined] as const;
+      return [market, referencePriceOf(ticker) ? ticker : undefined, res.status === 200] as const;
     }),
   );
 }
