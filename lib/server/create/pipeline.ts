@@ -101,11 +101,9 @@ export async function sendApproved(rt: Runtime, approved: ApprovedRequest): Prom
     role: approved.requested_role as Role,
   };
   try {
-    const create = storedCreate(
-      approved.kind as Create["kind"],
-      approved.profile_id,
-      JSON.parse(approved.request_json),
-    );
+    const kind = approved.kind;
+    if (kind !== "order" && kind !== "transfer") throw new Error(`approval ${approved.id} holds no create`);
+    const create = storedCreate(kind, approved.profile_id, JSON.parse(approved.request_json));
     const [facts, funds] = await Promise.all([
       readFacts(rt, create, requester.role, requester.email),
       readFunds(rt, create),

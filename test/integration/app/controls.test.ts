@@ -127,11 +127,11 @@ describe("a ref_id is one request, forever", () => {
     const ref = newRef("failed-transfer");
     const small = transfer("1", ref, { to_profile_id: NOWHERE });
     expect((await d.as.ops.call("POST", TRANSFERS, small)).status).toBe(404);
-    expectProblem(await d.as.ops.call("POST", TRANSFERS, { ...small, amount: "20000" }), 409);
     expectProblem(
       await d.as.ops.call("POST", TRANSFERS, { ...small, to_profile_id: SETTLEMENT, amount: "20000" }),
       409,
     );
+    expectProblem(await d.as.ops.call("POST", TRANSFERS, { ...small, amount: "20000" }), 409);
     expectProblem(await d.as.admin.call("POST", TRANSFERS, { ...small, to_profile_id: SETTLEMENT }), 409);
     expect(await d.sandboxTransfers(ref)).toEqual([]);
     expect(
@@ -317,24 +317,26 @@ describe("four eyes that hold", () => {
     const ref = newRef("lowered");
     const held = await d.as.trader.call("POST", ORDERS, buy("LTCUSD", "100.00", "1500", ref));
     expect(held.status).toBe(202);
-    await setPolicy(d, (p) => ({
-      ...p,
-      limits: { ...p.limits, max_order_notional_usd: { ...p.limits.max_order_notional_usd, trader: "1000" } },
-    }));
-    const approved = await approveAs(d.as.approver, held.body.approval.id);
-    expect(approved.body.approval).toMatchObject({
-      status: "APPROVED",
-      outcome: { status: 403, sent: false, body: { meta: { rule: "max_order_notional_usd", limit: "1000" } } },
-    });
-    expect(await d.sandboxOrders(ref)).toEqual([]);
-    expect(
-      (await d.as.trader.call("GET", `/api/approvals/${held.body.approval.id}`)).body.approval.outcome.status,
-    ).toBe(403);
-    expect((await audited(d, "approval.send_refused")).map((e) => e.subject)).toContain(held.body.approval.id);
-    await setPolicy(d, (p) => ({
-      ...p,
-      limits: { ...p.limits, max_order_notional_usd: { ...p.limits.max_order_notional_usd, trader: "1000000" } },
-    }));
+    const traderLimit = (limit: string) =>
+      setPolicy(d, (p) => ({
+        ...p,
+        limits: { ...p.limits, max_order_notional_usd: { ...p.limits.max_order_notional_usd, trader: limit } },
+      }));
+    await traderLimit("1000");
+    try {
+      const approved = await approveAs(d.as.approver, held.body.approval.id);
+      expect(approved.body.approval).toMatchObject({
+        status: "APPROVED",
+        outcome: { status: 403, sent: false, body: { meta: { rule: "max_order_notional_usd", limit: "1000" } } },
+      });
+      expect(await d.sandboxOrders(ref)).toEqual([]);
+      expect(
+        (await d.as.trader.call("GET", `/api/approvals/${held.body.approval.id}`)).body.approval.outcome.status,
+      ).toBe(403);
+      expect((await audited(d, "approval.send_refused")).map((e) => e.subject)).toContain(held.body.approval.id);
+    } finally {
+      await traderLimit("1000000");
+    }
   });
 
   it("checks the price guard again at send: an order that would now take far from the mid is not sent", async () => {

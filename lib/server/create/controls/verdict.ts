@@ -128,7 +128,7 @@ function dailyLimit(w: Weighing, valueUsd: string): Problem | undefined {
 function guardOf(w: Weighing): { confirmed: PriceGuard } | { problem: Problem } | undefined {
   const { create, facts } = w;
   if (create.kind !== "order" || !facts.quote) return undefined;
-  const order = create.request as OrderAmounts;
+  const order: OrderAmounts = create.request;
   const guard = priceGuardReading(order, facts.quote, facts.book, facts.policy.limits.price_guard_percent);
   if (!guard) return undefined;
   if (w.approved) {
