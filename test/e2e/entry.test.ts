@@ -248,8 +248,9 @@ describe("the same order or transfer again within a minute asks first", () => {
       const page = await signedIn("trader@example.com", width);
       const ticket = await tradingTicket(page);
       const writes = watchWrites(page);
-      const amount = `1${OWN[size]}`;
-      // Worth about 31,000 USD: under the order approval rule (100,000 USD), so it is sent.
+      const amount = `${OWN[size]}1`;
+      // A bid far below the market is worth its amount at the mid (about 1,000 USD): under the
+      // order approval rule (100,000 USD), so it is sent.
       await field(ticket, "Price (USD)").fill("3100.00");
       const review = async () => {
         await field(ticket, "Base amount (BTC)").fill(amount);
