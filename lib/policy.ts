@@ -23,8 +23,10 @@ export interface ApprovalRule {
 export interface Limits {
   /** The largest order notional each role may send; a role left out has no limit. */
   max_order_notional_usd: Partial<Record<Role, string>>;
-  /** The most one person may send in orders in a UTC day; null for no limit. */
+  /** The most one person may send in orders in a UTC day (sent, approved and waiting); null for no limit. */
   daily_order_notional_usd_per_user: string | null;
+  /** The most one person may move in internal transfers in a UTC day, counted alike; null for no limit. */
+  daily_transfer_usd_per_user: string | null;
   /** An order taking liquidity further than this from the mid needs the market's name typed to confirm. */
   price_guard_percent: string;
 }
@@ -42,11 +44,23 @@ export const DEFAULT_POLICY: Policy = {
   limits: {
     max_order_notional_usd: { trader: "1000000", admin: "5000000" },
     daily_order_notional_usd_per_user: "10000000",
+    daily_transfer_usd_per_user: "1000000",
     price_guard_percent: "5",
   },
 };
 
-/** The rule that applies: the one of this kind with the highest threshold the value reaches. */
+/** The daily limit on creates of `kind` for one person, or null for none. */
+export const dailyLimitOf = (limits: Limits, kind: CreateKind): string | null =>
+  kind === "order" ? limits.daily_order_notional_usd_per_user : limits.daily_transfer_usd_per_user;
+
+/** The policy's field that holds the daily limit on `kind` (a refusal names it). */
+export const dailyLimitRule = (kind: CreateKind) =>
+  kind === "order" ? "daily_order_notional_usd_per_user" : "daily_transfer_usd_per_user";
+
+/**
+ * The rule that applies: the one of this kind with the highest threshold the value reaches. The
+ * value is a person's rolling 24 h total of what they sent without approval, this create included.
+ */
 export function approvalRuleFor(
   rules: readonly ApprovalRule[],
   kind: CreateKind,
@@ -63,21 +77,24 @@ export interface FormControls {
   approvalRules: ApprovalRule[];
   /** The user's largest order, in USD; absent without a limit (and for transfers). */
   maxOrderUsd?: string;
-  /** What the user may send in orders in a UTC day, in USD; absent without a limit. */
-  dailyOrderUsd?: string;
+  /** What the user may send of this kind in a UTC day, in USD; absent without a limit. */
+  dailyUsd?: string;
 }
 
 export function formControlsFor(policy: Policy, role: Role, kind: CreateKind): FormControls {
   const approvalRules = policy.approval_rules.filter((r) => r.kind === kind);
-  if (kind === "transfer") return { kind, approvalRules };
-  const { max_order_notional_usd: max, daily_order_notional_usd_per_user: daily } = policy.limits;
+  const daily = dailyLimitOf(policy.limits, kind);
+  const max = kind === "order" ? policy.limits.max_order_notional_usd[role] : undefined;
   return {
     kind,
     approvalRules,
-    ...(max[role] !== undefined && { maxOrderUsd: max[role] }),
-    ...(daily !== null && { dailyOrderUsd: daily }),
+    ...(max !== undefined && { maxOrderUsd: max }),
+    ...(daily !== null && { dailyUsd: daily }),
   };
 }
+
+/** A policy as stored before a field existed: the defaults fill what it lacks. */
+export const withDefaults = (p: Policy): Policy => ({ ...p, limits: { ...DEFAULT_POLICY.limits, ...p.limits } });
 
 const usd = (label: string) =>
   z
@@ -111,8 +128,24 @@ export const policySchema = z.strictObject({
       usd("max_order_notional_usd"),
     ),
     daily_order_notional_usd_per_user: z.nullable(usd("daily_order_notional_usd_per_user")),
+    // Optional, so a document written before it existed still saves: left out, it keeps the one in force.
+    daily_transfer_usd_per_user: z.optional(z.nullable(usd("daily_transfer_usd_per_user"))),
     price_guard_percent: usd("price_guard_percent").check(
       z.refine((v) => compareDecimal(v, "100") <= 0, "price_guard_percent may be at most 100"),
     ),
   }),
 });
+
+/** A policy as `PUT /api/policies` takes it: `daily_transfer_usd_per_user` may be left out (kept as it is). */
+export type PolicyDocument = z.infer<typeof policySchema>;
+
+/** The document if it is a whole, valid policy (the Policies page weighs a draft with it); else undefined. */
+export function policyIfValid(input: unknown): Policy | undefined {
+  const result = z.safeParse(policySchema, input);
+  if (!result.success) return undefined;
+  const limits = result.data.limits;
+  return {
+    ...result.data,
+    limits: { ...limits, daily_transfer_usd_per_user: limits.daily_transfer_usd_per_user ?? null },
+  };
+}

@@ -9,10 +9,12 @@ import { Field, inputClass } from "@/components/ui/field";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { api, problemOf } from "@/lib/client/api";
+import { isPolicyApproval, type PolicyProposal } from "@/lib/approval";
 import { approvalKeys, timeLeft, type Approval } from "@/lib/client/approvals";
 import { formatAmount } from "@/lib/client/format";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { Time } from "@/lib/client/time-zone";
+import { policyChanges } from "@/lib/policy-changes";
 import { can, type Role } from "@/lib/roles";
 import type { CreateOrderRequest } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
@@ -29,6 +31,12 @@ export function describeApproval(a: Approval, nickname: (id: string) => string):
         to: nickname(String(a.request.to_profile_id)),
       });
 }
+
+/** A held policy change's changes, before → after, each saying whether it loosens. */
+const policyChangesOf = (a: Approval) => {
+  const { before, after } = a.request as unknown as PolicyProposal;
+  return policyChanges(before, after, (usd) => `${formatAmount(usd)} USD`);
+};
 
 /**
  * One request: what it asks in words, who asked and when, its countdown while it waits, the
@@ -73,8 +81,12 @@ export function ApprovalCard({
     >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="flex items-center gap-2 font-semibold">
-          {a.kind === "order" ? "Order" : "Internal transfer"}, about {formatAmount(a.value_usd, { min: 2, max: 2 })}{" "}
-          USD
+          {a.kind === "policy" ? "Policy change" : a.kind === "order" ? "Order" : "Internal transfer"}
+          {a.value_usd !== null
+            ? `, about ${formatAmount(a.value_usd, { min: 2, max: 2 })} USD`
+            : a.kind === "policy"
+              ? ""
+              : ", no USD price"}
           <StatusBadge
             status={a.status}
             title={a.status === "EXPIRED" ? "Not decided before its time ran out" : undefined}
@@ -92,10 +104,19 @@ export function ApprovalCard({
       <p className="mt-2" data-testid="approval-sentence">
         {describeApproval(a, nickname)}
       </p>
+      {isPolicyApproval(a) && (
+        <ul className="mt-1 list-disc pl-5 text-sm" data-testid="policy-changes">
+          {policyChangesOf(a).map((c) => (
+            <li key={c.field}>
+              {c.label}: {c.before} → {c.after}
+              {c.loosens ? " (loosens)" : ""}
+            </li>
+          ))}
+        </ul>
+      )}
       <p className="mt-1 text-sm text-ink-muted">
         Asked by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
-        {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} (the rule for{" "}
-        {a.kind === "order" ? "orders" : "transfers"} from {formatAmount(a.rule.threshold_usd)} USD);{" "}
+        {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a)});{" "}
         {a.approvals.length} so far.
       </p>
       <History approval={a} />
@@ -118,6 +139,13 @@ export function ApprovalCard({
       )}
     </article>
   );
+}
+
+/** Why it waits: the rule, and the reason when the rule alone does not say. */
+function ruleWords(a: Approval): string {
+  if (a.rule.kind === "policy") return "a change that loosens the controls, by an approver or another admin";
+  const rule = `the rule for ${a.kind === "order" ? "orders" : "transfers"} from ${formatAmount(a.rule.threshold_usd)} USD`;
+  return a.hold_reason ? `${rule}: ${a.hold_reason}` : rule;
 }
 
 function Actions({
@@ -222,9 +250,7 @@ function RejectForm({
 
 /** Requested, each approval, the decision (with the reason of a rejection), and what was sent. */
 function History({ approval: a }: { approval: Approval }) {
-  const outcome = a.outcome;
-  const failed = outcome !== null && outcome.status >= 300;
-  const record = outcome?.body as { id?: string; status?: string; detail?: string } | null | undefined;
+  const failed = a.outcome !== null && a.outcome.status >= 300;
   return (
     <ol
       aria-label="Decision history"
@@ -255,14 +281,24 @@ function History({ approval: a }: { approval: Approval }) {
         </li>
       )}
       {a.status === "APPROVED" && (
-        <li className={failed ? "text-sell" : ""}>
-          {outcome === null
-            ? "Approved; sending…"
-            : failed
-              ? `Sent, and refused by the service (${outcome.status}): ${record?.detail ?? ""}`
-              : `Sent once: the service answered ${outcome.status}${record?.status ? `, ${record.status}` : ""}${record?.id ? ` (id ${record.id.slice(0, 8)})` : ""}`}
+        <li className={failed ? "text-sell" : ""} data-testid="approval-outcome">
+          {outcomeWords(a)}
         </li>
       )}
     </ol>
   );
+}
+
+/** What the approval came to: sent (and what the service said), refused when checked again at send, or a policy applied. */
+function outcomeWords(a: Approval): string {
+  const outcome = a.outcome;
+  if (outcome === null) return a.kind === "policy" ? "Approved; applying…" : "Approved; sending…";
+  const body = outcome.body as { id?: string; status?: string; detail?: string } | null;
+  if (a.kind === "policy") {
+    return outcome.status < 300 ? "Applied: the policy in force is this one." : `Not applied: ${body?.detail ?? ""}`;
+  }
+  if (outcome.sent === false)
+    return `Not sent: checked again at send, it was refused (${outcome.status}): ${body?.detail ?? ""}`;
+  if (outcome.status >= 300) return `Sent, and refused by the service (${outcome.status}): ${body?.detail ?? ""}`;
+  return `Sent once: the service answered ${outcome.status}${body?.status ? `, ${body.status}` : ""}${body?.id ? ` (id ${body.id.slice(0, 8)})` : ""}`;
 }

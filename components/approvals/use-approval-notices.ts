@@ -65,10 +65,26 @@ export function useApprovalNotices(email: string): void {
 }
 
 function noticeOf(a: Approval) {
-  const what = a.kind === "order" ? "order" : "transfer";
+  const what = a.kind === "policy" ? "policy change" : a.kind;
   switch (a.status) {
     case "APPROVED": {
       const failed = a.outcome && a.outcome.status >= 300;
+      if (a.kind === "policy") {
+        return failed
+          ? { title: "Your policy change was approved, but not applied", tone: "error" as const }
+          : {
+              title: "Your policy change was approved and applied",
+              detail: `Approved by ${a.decided_by}.`,
+              tone: "success" as const,
+            };
+      }
+      if (failed && a.outcome?.sent === false) {
+        return {
+          title: `Your ${what} was approved, but refused when checked again at send`,
+          detail: (a.outcome.body as { detail?: string } | null)?.detail,
+          tone: "error" as const,
+        };
+      }
       return failed
         ? { title: `Your ${what} was approved, but the service refused it`, tone: "error" as const }
         : {

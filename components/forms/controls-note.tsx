@@ -5,8 +5,14 @@ import { formatAmount } from "@/lib/client/format";
 import { approvalRuleFor, type FormControls } from "@/lib/policy";
 import { compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
-import { MARKET_DETAILS } from "@/lib/spec/markets";
-import { marketsToValue, midsOf, orderValueInUsd, valueInUsd, type OrderAmounts } from "@/lib/spec/valuation";
+import {
+  marketsToValue,
+  marketsToValueOrder,
+  midsOf,
+  orderValueInUsd,
+  valueInUsd,
+  type OrderAmounts,
+} from "@/lib/spec/valuation";
 
 /** What the review values: an order's amounts, or a transfer's amount and asset. */
 export type Valued = { kind: "order"; order: OrderAmounts } | { kind: "transfer"; amount: string; asset: string };
@@ -46,8 +52,5 @@ export function ControlsNote({ controls, valued }: { controls: FormControls; val
   );
 }
 
-function marketsOf(valued: Valued): Market[] {
-  if (valued.kind === "transfer") return marketsToValue(valued.asset);
-  const { base_asset, quote_asset } = MARKET_DETAILS[valued.order.market];
-  return [...new Set([valued.order.market, ...marketsToValue(quote_asset), ...marketsToValue(base_asset)])].sort();
-}
+const marketsOf = (valued: Valued): Market[] =>
+  valued.kind === "transfer" ? marketsToValue(valued.asset) : marketsToValueOrder(valued.order.market);

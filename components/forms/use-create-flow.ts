@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
 import { isHeld, type Approval, type Held } from "@/lib/approval";
 import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
-import { CONFIRM_DUPLICATE_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/duplicates";
+import { CONFIRM_REPEAT_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/repeats";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/ref-id";
 import { problemOf } from "@/lib/client/api";
@@ -92,7 +92,7 @@ export function useCreateFlow<
   const mutation = useMutation({
     mutationFn: ({ output, confirm, market }: { output: Output; confirm?: string; market?: string }) =>
       parts.send(output, {
-        ...(confirm && { [CONFIRM_DUPLICATE_HEADER]: confirm }),
+        ...(confirm && { [CONFIRM_REPEAT_HEADER]: confirm }),
         ...(market && { [CONFIRM_PRICE_GUARD_HEADER]: market }),
       }),
     onSuccess: (created) => {

@@ -1,5 +1,5 @@
 import type { FieldErrors } from "react-hook-form";
-import type { CreateKind, Policy } from "@/lib/policy";
+import type { CreateKind, Policy, PolicyDocument } from "@/lib/policy";
 import type { Role } from "@/lib/roles";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
@@ -25,11 +25,13 @@ export interface PolicyValues {
     max_order_notional_usd: Record<(typeof ORDER_ROLES)[number], string>;
     /** Blank: no daily limit. */
     daily_order_notional_usd_per_user: string;
+    /** Blank: no daily limit. */
+    daily_transfer_usd_per_user: string;
     price_guard_percent: string;
   };
 }
 
-export type PolicyOutput = FormOutput<Policy>;
+export type PolicyOutput = FormOutput<PolicyDocument>;
 
 export const policyValues = (p: Policy): PolicyValues => ({
   approval_rules: p.approval_rules.map((r) => ({
@@ -43,6 +45,7 @@ export const policyValues = (p: Policy): PolicyValues => ({
       ORDER_ROLES.map((role) => [role, p.limits.max_order_notional_usd[role] ?? ""]),
     ) as PolicyValues["limits"]["max_order_notional_usd"],
     daily_order_notional_usd_per_user: p.limits.daily_order_notional_usd_per_user ?? "",
+    daily_transfer_usd_per_user: p.limits.daily_transfer_usd_per_user ?? "",
     price_guard_percent: p.limits.price_guard_percent,
   },
 });
@@ -71,6 +74,7 @@ export function toPolicyDocument(v: PolicyValues, base?: Policy): Record<string,
     limits: {
       max_order_notional_usd: max,
       daily_order_notional_usd_per_user: v.limits.daily_order_notional_usd_per_user.trim() || null,
+      daily_transfer_usd_per_user: v.limits.daily_transfer_usd_per_user.trim() || null,
       price_guard_percent: v.limits.price_guard_percent.trim(),
     },
   };
@@ -92,7 +96,7 @@ function policyErrors(v: PolicyValues): FieldErrors<PolicyValues> {
 
 /** The form checked against lib/policy.ts's schema, the one `PUT /api/policies` checks; `base` as in toPolicyDocument. */
 export const policyResolver = (base?: Policy) =>
-  specResolver<PolicyValues, Policy, PolicyOutput>({
+  specResolver<PolicyValues, PolicyDocument, PolicyOutput>({
     schema: () => import("@/lib/policy").then((m) => m.policySchema),
     toRequest: (v) => toPolicyDocument(v, base),
     formErrors: policyErrors,

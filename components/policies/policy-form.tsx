@@ -2,7 +2,15 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { FormProvider, get, useFieldArray, useForm, useFormContext, type UseFormReturn } from "react-hook-form";
+import {
+  FormProvider,
+  get,
+  useFieldArray,
+  useForm,
+  useFormContext,
+  useWatch,
+  type UseFormReturn,
+} from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/forms/form-fields";
@@ -10,9 +18,19 @@ import { ProblemAlert } from "@/components/ui/problem-alert";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf } from "@/lib/client/api";
-import type { Policy } from "@/lib/policy";
+import type { Approval } from "@/lib/client/approvals";
+import { formatAmount } from "@/lib/client/format";
+import { policyIfValid, type Policy, type PolicyDocument } from "@/lib/policy";
+import { loosensAnything, policyChanges, type PolicyChange } from "@/lib/policy-changes";
 import type { Problem } from "@/lib/spec/problem";
-import { ORDER_ROLES, policyResolver, policyValues, type PolicyOutput, type PolicyValues } from "./policy-form-values";
+import {
+  ORDER_ROLES,
+  policyResolver,
+  policyValues,
+  toPolicyDocument,
+  type PolicyOutput,
+  type PolicyValues,
+} from "./policy-form-values";
 
 export const policyKey = ["policy"] as const;
 
@@ -33,7 +51,9 @@ export function PolicyEditor() {
  * The approval rules (threshold, approvals needed, how long a request stays open) for
  * transfers and orders, the pre-trade limits and the price guard, checked in the browser by
  * the server's own schema (lib/policy.ts) and sent whole; the server's refusals land on
- * their fields too.
+ * their fields too. Before it is sent the page lists what the change does and says which of
+ * two it is: one that loosens anything waits for an approver or another admin (202), one that
+ * only tightens applies at once.
  */
 function PolicyForm({ policy }: { policy: Policy }) {
   const client = useQueryClient();
@@ -46,12 +66,28 @@ function PolicyForm({ policy }: { policy: Policy }) {
     reValidateMode: "onChange",
   });
   const [problem, setProblem] = useState<Problem | null>(null);
+  const draft = useWatch({ control: form.control }) as PolicyValues;
+  const changes = useMemo(() => {
+    const next = policyIfValid(toPolicyDocument(draft, policy));
+    return next && policyChanges(policy, next, usdWords);
+  }, [draft, policy]);
+  const loosens = changes !== undefined && loosensAnything(changes);
   const save = useMutation({
-    mutationFn: (next: Policy) => api<{ policy: Policy }>("/api/policies", { method: "PUT", body: next }),
+    mutationFn: (next: PolicyDocument) =>
+      api<{ policy: Policy } | { approval: Approval }>("/api/policies", { method: "PUT", body: next }),
     onMutate: () => setProblem(null),
-    onSuccess: ({ policy: saved }) => {
-      client.setQueryData(policyKey, saved);
-      form.reset(policyValues(saved));
+    onSuccess: (answer) => {
+      if ("approval" in answer) {
+        form.reset(policyValues(policy));
+        notify({
+          title: "Policy change sent for approval",
+          detail: "It loosens the controls, so it applies once an approver or another admin approves it (Approvals).",
+          tone: "success",
+        });
+        return;
+      }
+      client.setQueryData(policyKey, answer.policy);
+      form.reset(policyValues(answer.policy));
       notify({ title: "Policy saved", detail: "It applies to requests made from now on.", tone: "success" });
     },
     onError: (error) => {
@@ -87,7 +123,13 @@ function PolicyForm({ policy }: { policy: Policy }) {
               inputMode="decimal"
               name="limits.daily_order_notional_usd_per_user"
               label="Orders per person per UTC day (USD)"
-              hint="Blank: no limit. Orders sent or waiting for approval count."
+              hint="Blank: no limit. Orders sent (approved or not) or waiting for approval count."
+            />
+            <TextField
+              inputMode="decimal"
+              name="limits.daily_transfer_usd_per_user"
+              label="Transfers per person per UTC day (USD)"
+              hint="Blank: no limit. Transfers sent (approved or not) or waiting for approval count."
             />
           </div>
         </Card>
@@ -100,10 +142,11 @@ function PolicyForm({ policy }: { policy: Policy }) {
           />
         </Card>
         <div className="space-y-3 xl:col-span-2">
+          {changes && changes.length > 0 && <ChangeSummary changes={changes} loosens={loosens} />}
           {problem && <ProblemAlert problem={problem} title="The policy was not saved" />}
           <div className="flex gap-3">
             <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? "Saving…" : "Save policy"}
+              {save.isPending ? "Saving…" : loosens ? "Ask for approval" : "Save policy"}
             </Button>
             <Button
               variant="secondary"
@@ -119,6 +162,28 @@ function PolicyForm({ policy }: { policy: Policy }) {
         </div>
       </form>
     </FormProvider>
+  );
+}
+
+const usdWords = (usd: string) => `${formatAmount(usd)} USD`;
+
+/** What the change does, field by field, and which of the two it is, before it is sent. */
+function ChangeSummary({ changes, loosens }: { changes: PolicyChange[]; loosens: boolean }) {
+  return (
+    <section aria-label="This change" data-testid="policy-change" className="space-y-2 rounded-md border p-3 text-sm">
+      <p className={`font-semibold ${loosens ? "text-warn" : ""}`} data-testid="policy-change-kind">
+        {loosens
+          ? "This change loosens the controls: it waits for an approver or another admin, and applies once approved."
+          : "This change only tightens the controls: it applies at once."}
+      </p>
+      <ul className="list-disc pl-5">
+        {changes.map((c) => (
+          <li key={c.field}>
+            {c.label}: {c.before} → {c.after} ({c.loosens ? "loosens" : "tightens"})
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { problem } from "@/lib/spec";
 import { UNANSWERED_CANCEL } from "./cancels";
-import { findByRefId } from "./creates";
+import { findByRefId } from "./create/send-once";
 import { completeEntry, listPending } from "./db/journal";
 import { log } from "./log";
 import type { Runtime } from "./runtime";

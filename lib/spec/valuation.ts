@@ -92,27 +92,35 @@ export interface OrderAmounts {
 }
 
 /**
- * An order's notional in its quote currency: price times amount, the quote amount of a market
- * buy, a market sell's amount at the mid, a stop market's amount at its stop price.
+ * An order's value in its quote currency, valued conservatively: its quantity times the larger
+ * of its own price (the limit price; a stop market's stop price) and the market's mid, since a
+ * sell limited far below the market (or a stop that triggers at once) fills at the market, not
+ * at its own price. A market buy is worth its quote amount; a market sell its amount at the mid.
+ * A market with no price at all (an empty book, no trade yet) leaves the order's own price.
+ * Undefined when neither is known.
  */
 export function orderNotional(order: OrderAmounts, mid: string | undefined): string | undefined {
+  if (order.type === "MARKET" && order.side === "BUY") return order.quote_amount;
   const base = order.base_amount;
-  if (order.type === "MARKET") {
-    if (order.side === "BUY") return order.quote_amount;
-    return base && mid ? multiplyDecimal(base, mid) : undefined;
-  }
-  const price = order.type === "STOP_MARKET" ? order.stop_price : order.price;
+  const own = order.type === "MARKET" ? undefined : order.type === "STOP_MARKET" ? order.stop_price : order.price;
+  const price = own && mid ? (compareDecimal(own, mid) > 0 ? own : mid) : (own ?? mid);
   return base && price ? multiplyDecimal(base, price) : undefined;
 }
 
 /**
- * An order's notional in USD, or undefined when a price it needs is missing. When its quote
- * currency has no USD price (say, BTCEUR while BTCEUR's own book is empty), its base amount is
- * valued at the base asset's USD price instead.
+ * An order's value in USD (orderNotional, converted), or undefined when a price it needs is
+ * missing. When its quote currency has no USD price (say, BTCEUR while BTCEUR's own book is
+ * empty), its base amount is valued at the base asset's USD price instead.
  */
 export function orderValueInUsd(order: OrderAmounts, mids: Mids): string | undefined {
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[order.market];
   const notional = orderNotional(order, mids[order.market]);
   const byQuote = notional === undefined ? undefined : valueInUsd(notional, quote, mids);
   return byQuote ?? (order.base_amount ? valueInUsd(order.base_amount, base, mids) : undefined);
+}
+
+/** The markets whose mids value an order: its own (for the mid) and those that price its assets in USD. */
+export function marketsToValueOrder(market: Market): Market[] {
+  const { base_asset, quote_asset } = MARKET_DETAILS[market];
+  return [...new Set([market, ...marketsToValue(quote_asset), ...marketsToValue(base_asset)])].sort();
 }

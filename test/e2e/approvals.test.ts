@@ -228,13 +228,24 @@ describe("the Policies page", () => {
     expect(await rule1.textContent()).toMatch(/open_minutes must be at least 5/);
     expect(puts).toEqual([]);
 
+    // A higher threshold loosens the controls: the page says so before it is sent, and it waits for an approver.
     await threshold.fill("12500");
     await rule1.getByLabel("Expires after (min)").fill("90");
-    await form.getByRole("button", { name: "Save policy" }).click();
+    const kind = form.getByTestId("policy-change-kind");
+    await expect.poll(() => kind.textContent()).toMatch(/loosens the controls: it waits for an approver/);
+    expect(await form.getByTestId("policy-change").textContent()).toContain(
+      "Approval of transfers: from 10,000 USD: 1 approval, open 120 min → from 12,500 USD: 1 approval, open 90 min (loosens)",
+    );
+    await form.getByRole("button", { name: "Ask for approval" }).click();
     await expect
       .poll(() => admin.getByTestId("toast").allTextContents())
-      .toContainEqual(expect.stringContaining("Policy saved"));
+      .toContainEqual(expect.stringContaining("Policy change sent for approval"));
     expect(puts).toHaveLength(1);
+    expect((await d.as.admin.call("GET", "/api/policies")).body.policy.approval_rules[0].threshold_usd).toBe("10000");
+    const asked = (await d.as.approver.call("GET", "/api/approvals?status=PENDING")).body.items.find(
+      (a: { kind: string }) => a.kind === "policy",
+    );
+    expect((await d.as.approver.call("POST", `/api/approvals/${asked.id}/approve`)).status).toBe(200);
     const saved = (await d.as.admin.call("GET", "/api/policies")).body.policy;
     expect(saved.approval_rules[0]).toEqual({
       kind: "transfer",
@@ -242,6 +253,17 @@ describe("the Policies page", () => {
       approvals_needed: 1,
       open_minutes: 90,
     });
+
+    // A lower threshold only tightens: saved at once.
+    await admin.reload();
+    await threshold.waitFor();
+    await threshold.fill("9000");
+    await expect.poll(() => kind.textContent()).toMatch(/only tightens the controls: it applies at once/);
+    await form.getByRole("button", { name: "Save policy" }).click();
+    await expect
+      .poll(() => admin.getByTestId("toast").allTextContents())
+      .toContainEqual(expect.stringContaining("Policy saved"));
+    expect((await d.as.admin.call("GET", "/api/policies")).body.policy.approval_rules[0].threshold_usd).toBe("9000");
     await expectAccessible(admin, "the Policies page");
 
     // Not offered to other roles: no link, and the page says who sets it.

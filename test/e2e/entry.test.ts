@@ -77,25 +77,33 @@ const focusedLabel = (page: Page) =>
     return (id && document.querySelector(`label[for="${id}"]`)?.textContent) || "";
   });
 const orderPosts = (writes: string[]) => writes.filter((w) => /^POST .*\/orders$/.test(w));
-/** Raises the policy's order approval threshold (as an admin, in a browser); returns what puts it back. */
+/**
+ * Raises the policy's order approval threshold (as an admin, in a browser, approved by an approver
+ * in another: raising it loosens the controls); returns what puts it back (tightening: at once).
+ */
 async function raiseOrderApprovalThreshold(): Promise<() => Promise<void>> {
-  const admin = await signedIn("admin@example.com");
-  const put = (policy: unknown) =>
-    admin.evaluate(
-      (body) =>
-        fetch("/api/policies", { method: "PUT", headers: { "Content-Type": "application/json" }, body }).then(
-          (r) => r.status,
-        ),
-      JSON.stringify(policy),
+  const [admin, approver] = await Promise.all([signedIn("admin@example.com"), signedIn("approver@example.com")]);
+  const call = (page: Page, method: string, url: string, body?: unknown) =>
+    page.evaluate(
+      ([method, url, body]) =>
+        fetch(url, {
+          method,
+          headers: body ? { "Content-Type": "application/json" } : {},
+          body: body ?? undefined,
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { approval?: { id: string } } })),
+      [method, url, body === undefined ? null : JSON.stringify(body)] as const,
     );
   type Rules = { approval_rules: { kind: string; threshold_usd: string }[] };
   const { policy } = await admin.evaluate(() =>
     fetch("/api/policies").then((r) => r.json() as Promise<{ policy: Rules }>),
   );
   const raised = policy.approval_rules.map((r) => (r.kind === "order" ? { ...r, threshold_usd: "100000000" } : r));
-  expect(await put({ ...policy, approval_rules: raised })).toBe(200);
+  const asked = await call(admin, "PUT", "/api/policies", { ...policy, approval_rules: raised });
+  expect(asked.status).toBe(202);
+  expect((await call(approver, "POST", `/api/approvals/${asked.body.approval!.id}/approve`)).status).toBe(200);
+  await approver.close();
   return async () => {
-    expect(await put(policy)).toBe(200);
+    expect((await call(admin, "PUT", "/api/policies", policy)).status).toBe(200);
     await admin.close();
   };
 }
@@ -240,8 +248,9 @@ describe("the same order or transfer again within a minute asks first", () => {
       const page = await signedIn("trader@example.com", width);
       const ticket = await tradingTicket(page);
       const writes = watchWrites(page);
-      const amount = `1${OWN[size]}`;
-      // Worth about 31,000 USD: under the order approval rule (100,000 USD), so it is sent.
+      const amount = `${OWN[size]}1`;
+      // A bid far below the market is worth its amount at the mid (about 1,000 USD): under the
+      // order approval rule (100,000 USD), so it is sent.
       await field(ticket, "Price (USD)").fill("3100.00");
       const review = async () => {
         await field(ticket, "Base amount (BTC)").fill(amount);

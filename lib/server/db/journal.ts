@@ -33,6 +33,8 @@ export interface NewJournalEntry {
   valueUsd?: string | null;
   /** The earlier create this one repeats, when the person confirmed sending it again. */
   duplicateOf?: string | null;
+  /** The approval it is sent under; absent when it needed none. */
+  approvalId?: string | null;
 }
 
 export type JournalOutcome =
@@ -92,12 +94,15 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
     result_id: null,
     value_usd: input.valueUsd ?? null,
     duplicate_of: input.duplicateOf ?? null,
+    approval_id: input.approvalId ?? null,
   };
   try {
     await db.insertInto("journal").values(row).execute();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw new DuplicateJournalEntry(input.kind, input.refId, await findByRefId(db, input.kind, input.refId));
+    // Inside a PostgreSQL transaction the failed insert aborted it: the lookup cannot answer there.
+    const existing = await findByRefId(db, input.kind, input.refId).catch(() => undefined);
+    throw new DuplicateJournalEntry(input.kind, input.refId, existing);
   }
   return toEntry(row);
 }
@@ -126,23 +131,24 @@ export async function completeEntry(db: Db, id: string, outcome: JournalOutcome)
 }
 
 /**
- * Puts a failed entry back to pending for another attempt with the same ref_id: a create
- * the service refused (say, for funds) created nothing, so it may be sent again.
+ * Puts a failed entry back to pending for another attempt with the same ref_id: a create the
+ * service refused (say, for funds) created nothing, so it may be sent again, through the
+ * controls again. Its request and its requester stay as they were (one request per ref_id,
+ * forever): only the role, the value and the approval of this attempt are written.
  * Returns undefined when the entry was not failed (someone else took it first).
  */
 export async function reopenEntry(
   db: Db,
   id: string,
-  input: { userEmail: string; userRole: string; request: unknown },
+  attempt: { userRole: string; valueUsd: string | null; approvalId?: string | null },
 ): Promise<JournalEntry | undefined> {
   const row = await db
     .updateTable("journal")
     .set({
       status: "pending",
-      user_email: input.userEmail,
-      user_role: input.userRole,
-      request_json: JSON.stringify(input.request),
-      request_key: requestKey(input.request),
+      user_role: attempt.userRole,
+      value_usd: attempt.valueUsd,
+      approval_id: attempt.approvalId ?? null,
       completed_at: null,
       http_status: null,
       latency_ms: null,

@@ -206,6 +206,35 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("oidc_identities").execute();
     },
   },
+  // One create path (lib/server/create): approval_id marks a create sent under an approval, so the
+  // rolling threshold counts only what a person sent without one; hold_reason says why a create is
+  // held when its rule alone does not ("no USD price", a rolling total); price_guard_json keeps the
+  // price guard the requester confirmed, for the check again at send.
+  "0010_controls": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("journal").addColumn("approval_id", "text").execute();
+      await db.schema.alterTable("approvals").addColumn("hold_reason", "text").execute();
+      await db.schema.alterTable("approvals").addColumn("price_guard_json", "text").execute();
+      // The per-person totals the controls read on every create.
+      await db.schema
+        .createIndex("journal_user_kind_idx")
+        .on("journal")
+        .columns(["user_email", "kind", "created_at"])
+        .execute();
+      await db.schema
+        .createIndex("approvals_requester_idx")
+        .on("approvals")
+        .columns(["requested_by", "status"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex("approvals_requester_idx").execute();
+      await db.schema.dropIndex("journal_user_kind_idx").execute();
+      await db.schema.alterTable("approvals").dropColumn("price_guard_json").execute();
+      await db.schema.alterTable("approvals").dropColumn("hold_reason").execute();
+      await db.schema.alterTable("journal").dropColumn("approval_id").execute();
+    },
+  },
 };
 
 /** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */

@@ -33,8 +33,10 @@ export interface JournalTable {
   request_key: string | null;
   /** The ref_id of the earlier create this one repeats, when the person was asked (migration 0007). */
   duplicate_of: string | null;
-  /** What the create was worth in USD when it was checked against the controls; null before 0006. */
+  /** What the create was worth in USD when it was checked against the controls; null before 0006 or unpriced. */
   value_usd: string | null;
+  /** The approval it was sent under; null when it needed none (migration 0010). */
+  approval_id: string | null;
 }
 
 /** The audit trail: append-only, each entry chained to the one before by a keyed hash. */
@@ -88,13 +90,15 @@ export interface PolicyTable {
 /** A create held for four eyes: sent, with its ref_id, only once enough approvers agree. */
 export interface ApprovalTable {
   id: string;
-  /** 'order' | 'transfer' */
+  /** 'order' | 'transfer' | 'policy' */
   kind: string;
+  /** The create's ref_id; a policy change's own id. */
   ref_id: string;
-  /** The order's profile (from its path); the transfer's sending profile. */
+  /** The order's profile (from its path); the transfer's sending profile; "" for a policy change. */
   profile_id: string;
-  /** The validated request, ref_id included, exactly as it will be sent. */
+  /** The validated request, ref_id included, exactly as it will be sent; a policy change's before and after. */
   request_json: string;
+  /** The value in USD when asked; "" when no market prices it, and for a policy change. */
   value_usd: string;
   /** The rule in force when it was asked for, frozen with it. */
   rule_json: string;
@@ -109,8 +113,12 @@ export interface ApprovalTable {
   decided_at: string | null;
   decided_by: string | null;
   reason: string | null;
-  /** What sending it answered (status and body), once sent. */
+  /** What sending it answered (status and body), once sent; or the refusal of the check again at send. */
   outcome_json: string | null;
+  /** Why it is held when its rule alone does not say (migration 0010). */
+  hold_reason: string | null;
+  /** The price guard the requester confirmed when asking, as JSON (migration 0010). */
+  price_guard_json: string | null;
 }
 
 /** One approver's approval of one request; one each. */

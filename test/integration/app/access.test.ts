@@ -169,16 +169,20 @@ const ROUTES = [
   {
     route: "POST /api/activity/declined",
     action: "orders:create", // the role to send the kind of create declined
-    call: async (who) => ({
-      method: "POST",
-      path: "/api/activity/declined",
-      body: {
-        kind: "order",
-        profile_id: TRADING,
-        request: smallOrder(newRef("declined")),
-        duplicate_of: await orderSentBy(who),
-      },
-    }),
+    call: async (who) => {
+      // Only a repeat of the person's own create may be declined: the same order under a new ref_id.
+      const earlier = await orderSentBy(who);
+      return {
+        method: "POST",
+        path: "/api/activity/declined",
+        body: {
+          kind: "order",
+          profile_id: TRADING,
+          request: { ...smallOrder(earlier), ref_id: newRef("declined") },
+          duplicate_of: earlier,
+        },
+      };
+    },
     local: true, // journaled, never sent
   },
   { route: "GET /api/v2/markets", action: "read", call: () => ({ method: "GET", path: "/api/v2/markets" }) },
@@ -377,7 +381,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/activity/declined":                      { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
 };
 
-const PRICE_READ = /^GET \/sandbox\/v2\/markets\/\w+\/(ticker|order-book)$/;
+/** What the controls read to weigh a create: prices, and the funds of a create held or sent after approval. */
+const PRICE_READ = /^GET \/sandbox\/v2\/(markets\/\w+\/(ticker|order-book)|profiles\/[\w-]+\/balances)$/;
 
 const TABLE = ROUTES.flatMap((r: RouteCase & { route: RouteName }) =>
   WHO.map((who) => ({ ...r, who, expected: ACCESS[r.route][who] })),

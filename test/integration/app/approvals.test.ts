@@ -114,7 +114,7 @@ describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) =>
     expect(await d.sandboxTransfers(withdrawnRef)).toEqual([]);
   });
 
-  it("lets an admin change the policy, audited; the rule in force when asked stays with the request", async () => {
+  it("lets an admin tighten the policy at once, audited; the rule in force when asked stays with the request", async () => {
     const before = await hold(newRef("frozen"));
     const policy = (await d.as.viewer.call("GET", "/api/policies")).body.policy;
     const stricter = {
@@ -133,7 +133,13 @@ describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) =>
     const after = await hold(newRef("two"));
     expect(after.approvals_needed).toBe(2);
     expect((await d.as.viewer.call("GET", `/api/approvals/${before.id}`)).body.approval.approvals_needed).toBe(1);
-    expect((await d.as.admin.call("PUT", "/api/policies", policy)).status).toBe(200);
+    // Back to one approval loosens the controls: it waits for someone other than the admin who asked.
+    const back = await d.as.admin.call("PUT", "/api/policies", policy);
+    expect(back.status).toBe(202);
+    expect(back.body.approval).toMatchObject({ kind: "policy", status: "PENDING" });
+    expectProblem(await d.as.admin.call("POST", `/api/approvals/${back.body.approval.id}/approve`), 403);
+    expect((await d.as.approver.call("POST", `/api/approvals/${back.body.approval.id}/approve`)).status).toBe(200);
+    expect((await d.as.viewer.call("GET", "/api/policies")).body.policy).toEqual(policy);
   });
 
   it("verifies the audit chain, and finds a row edited in the database", async () => {

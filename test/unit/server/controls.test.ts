@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_POLICY, type Policy } from "@/lib/policy";
-import { createInternalTransfer, createOrder } from "@/lib/server/creates";
+import { approve } from "@/lib/server/approvals";
+import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
+import { fakeService, level, type FakeService } from "../../support/fake-service";
 import { testRuntime } from "../../support/runtime";
 
 const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" as const };
 const ops = { email: "ops@example.com", name: "Oakley Ops", role: "ops" as const };
-const level = (price: string, amount = "1000") => ({ price, amount });
+const approver = { email: "approver@example.com", name: "Alex Approver", role: "approver" as const };
 
 let dispose: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -13,160 +15,291 @@ afterEach(async () => {
   dispose = undefined;
 });
 
-/**
- * A service quoting BTCUSD at 99,999 / 100,001 (mid 100,000), with asks stepping up 2% a level,
- * and BTCEUR at a mid of 80,000 (so 1 EUR is 1.25 USD); it creates whatever it is sent.
- */
-async function setUp(policy: Policy = DEFAULT_POLICY) {
-  const rt = await testRuntime((req) => {
-    if (req.path === "/markets/BTCUSD/ticker") return { body: { best_bid: level("99999"), best_ask: level("100001") } };
-    if (req.path === "/markets/BTCEUR/ticker") return { body: { best_bid: level("79999"), best_ask: level("80001") } };
-    if (req.path.endsWith("/order-book")) {
-      return {
-        body: { bids: [level("99999", "1")], asks: ["100001", "102000", "104000", "106000"].map((p) => level(p, "1")) },
-      };
-    }
-    if (req.method === "GET") return { body: { items: [] } };
-    return { body: { id: "created", ...(req.body as object) } };
-  });
+/** BTCUSD at 99,999 / 100,001 (mid 100,000), asks stepping up 2% a level; BTCEUR at a mid of 80,000 (1 EUR is 1.25 USD). */
+const MARKET: FakeService = {
+  tickers: { BTCUSD: ["99999", "100001"], BTCEUR: ["79999", "80001"] },
+  books: {
+    BTCUSD: { bids: [level("99999", "1")], asks: ["100001", "102000", "104000", "106000"].map((p) => level(p, "1")) },
+  },
+};
+
+/** A service quoting MARKET (or `service`) that creates whatever it is sent, under `policy`. */
+async function setUp(policy: Policy = DEFAULT_POLICY, service: FakeService = MARKET) {
+  const rt = await testRuntime(fakeService(service));
   dispose = rt.dispose;
   await rt.runtime.db
     .insertInto("policy")
     .values({ id: 1, document_json: JSON.stringify(policy), updated_at: "", updated_by: "test" })
     .execute();
   const sent = () => rt.calls.filter((c) => c.method === "POST").length;
-  return { ...rt, sent };
+  const actions = async () =>
+    (await rt.runtime.db.selectFrom("audit").select("action").orderBy("seq").execute()).map((a) => a.action);
+  return { ...rt, sent, actions };
 }
 
-const btcBuy = (price: string, base: string, ref: string) => ({
+const btcBuy = (price: string, base: string, ref: string, extra = {}) => ({
   market: "BTCUSD",
   side: "BUY",
   type: "LIMIT",
   price,
   base_amount: base,
   ref_id: ref,
+  ...extra,
+});
+const transfer = (amount: string, ref: string, asset = "USD", extra = {}) => ({
+  from_profile_id: "treasury",
+  to_profile_id: "settlement",
+  asset,
+  amount,
+  ref_id: ref,
+  ...extra,
 });
 const problemOf = (p: Promise<unknown>) => p.then(() => undefined).catch((e: { problem: unknown }) => e.problem);
+const asTrader = { user: trader, ip: null };
+const asOps = { user: ops, ip: null };
+const noRules = (limits: Partial<Policy["limits"]> = {}): Policy => ({
+  ...DEFAULT_POLICY,
+  approval_rules: [],
+  limits: { ...DEFAULT_POLICY.limits, ...limits },
+});
 
-describe("the desk's controls on a create", () => {
-  it("holds an order worth 100,000 USD or more for approval (202), and sends one just below", async () => {
+describe("valuing a create", () => {
+  it("values an order at quantity × the larger of its own price and the mid", async () => {
     const { runtime, sent } = await setUp();
-    const held = await createOrder(runtime, "trading", btcBuy("100000.00", "1", "at"), { user: trader, ip: null });
-    expect(held).toMatchObject({
-      status: 202,
-      body: { approval: { status: "PENDING", kind: "order", approvals: [] } },
-    });
-    expect((held.body as { approval: { value_usd: string } }).approval.value_usd).toBe("100000.00000000");
-    expect(sent()).toBe(0);
-    const below = await createOrder(runtime, "trading", btcBuy("99999.75", "1", "below"), { user: trader, ip: null });
+    // A bid below the mid is worth the mid: 1 × 100,000 reaches the 100,000 USD rule.
+    const held = await createOrder(runtime, "trading", btcBuy("90000.00", "1", "low"), asTrader);
+    expect(held).toMatchObject({ status: 202, body: { approval: { value_usd: "100000.00000000" } } });
+    const below = await createOrder(runtime, "trading", btcBuy("99999.75", "0.99", "below"), asTrader);
     expect(below.status).toBe(200);
     expect(sent()).toBe(1);
   });
 
+  it("values a sell stop-limit limited far below the market at the mid, not its own price", async () => {
+    const { runtime, sent } = await setUp();
+    const stop = {
+      market: "BTCUSD",
+      side: "SELL",
+      type: "STOP_LIMIT",
+      stop_price: "150000.00",
+      price: "0.25",
+      base_amount: "5",
+      ref_id: "stop",
+    };
+    // Its stop is already reached: it would take at once, 99.99% from the mid, so the guard asks first.
+    expect(await problemOf(createOrder(runtime, "trading", stop, asTrader))).toMatchObject({
+      status: 428,
+      meta: { price: "0.25", deviation_percent: "99.99" },
+    });
+    const held = await createOrder(runtime, "trading", stop, { ...asTrader, confirmedMarket: "BTCUSD" });
+    // 5 × the mid of 100,000, not 5 × 0.25: over the 100,000 USD rule, so held.
+    expect(held).toMatchObject({ status: 202, body: { approval: { value_usd: "500000.00000000" } } });
+    expect(sent()).toBe(0);
+  });
+
   it("values a transfer in EUR by the BTC cross: 8,000 EUR is 10,000 USD and needs approval", async () => {
     const { runtime, sent } = await setUp();
-    const transfer = (amount: string, ref: string) => ({
-      from_profile_id: "treasury",
-      to_profile_id: "settlement",
-      asset: "EUR",
-      amount,
-      ref_id: ref,
-    });
-    expect((await createInternalTransfer(runtime, transfer("8000", "t-at"), { user: ops, ip: null })).status).toBe(202);
-    expect(
-      (await createInternalTransfer(runtime, transfer("7999.99", "t-below"), { user: ops, ip: null })).status,
-    ).toBe(200);
+    expect((await createInternalTransfer(runtime, transfer("8000", "t-at", "EUR"), asOps)).status).toBe(202);
+    expect((await createInternalTransfer(runtime, transfer("7.99", "t-below", "EUR"), asOps)).status).toBe(200);
     expect(sent()).toBe(1);
   });
 
-  it("refuses a transfer of an asset no market prices in USD, on its field, and a missing price as a 503", async () => {
+  it("holds a transfer of an asset no market prices in USD for approval, 'no USD price'; a missing price is a 503", async () => {
     const { runtime, sent } = await setUp();
-    const transfer = (asset: string, ref: string) => ({
-      from_profile_id: "treasury",
-      to_profile_id: "settlement",
-      asset,
-      amount: "1",
-      ref_id: ref,
+    const held = await createInternalTransfer(runtime, transfer("1", "t-xyz", "XYZ"), asOps);
+    expect(held).toMatchObject({
+      status: 202,
+      body: { approval: { status: "PENDING", value_usd: null, hold_reason: "no USD price" } },
     });
-    expect(
-      await problemOf(createInternalTransfer(runtime, transfer("XYZ", "t-xyz"), { user: ops, ip: null })),
-    ).toMatchObject({
-      status: 400,
-      meta: {
-        errors: [
-          { field: "asset", message: expect.stringContaining("no market at the service that prices it in USD") },
-        ],
-      },
-    });
-    // ETH has its market, but this service quotes no ETHUSD: a passing want of a price, not a bad request.
-    expect(
-      await problemOf(createInternalTransfer(runtime, transfer("ETH", "t-eth"), { user: ops, ip: null })),
-    ).toMatchObject({
+    // ETH has its market, but this service quotes no ETHUSD: a passing want of a price, not a hold.
+    expect(await problemOf(createInternalTransfer(runtime, transfer("1", "t-eth", "ETH"), asOps))).toMatchObject({
       status: 503,
       title: "Price Unavailable",
     });
     expect(sent()).toBe(0);
   });
+});
 
-  it("refuses an order past the role's limit, naming the limit and the figures", async () => {
-    const policy: Policy = {
-      ...DEFAULT_POLICY,
-      approval_rules: [],
-      limits: { ...DEFAULT_POLICY.limits, max_order_notional_usd: { trader: "50000" } },
-    };
-    const { runtime, sent } = await setUp(policy);
-    expect(
-      (await createOrder(runtime, "trading", btcBuy("50000.00", "1", "ok"), { user: trader, ip: null })).status,
-    ).toBe(200);
-    const refused = await problemOf(
-      createOrder(runtime, "trading", btcBuy("50000.25", "1", "no"), { user: trader, ip: null }),
-    );
+describe("the limits", () => {
+  it("refuses an order past the role's limit, naming the limit and the figures, and audits it", async () => {
+    const { runtime, sent, actions } = await setUp(noRules({ max_order_notional_usd: { trader: "50000" } }));
+    expect((await createOrder(runtime, "trading", btcBuy("50000.00", "0.5", "ok"), asTrader)).status).toBe(200);
+    const refused = await problemOf(createOrder(runtime, "trading", btcBuy("100001.00", "0.5", "no"), asTrader));
     expect(refused).toMatchObject({
       status: 403,
       title: "Limit Exceeded",
-      meta: { rule: "max_order_notional_usd", role: "trader", limit: "50000", requested: "50000.25" },
+      meta: { rule: "max_order_notional_usd", role: "trader", limit: "50000", requested: "50000.50" },
     });
     expect(sent()).toBe(1);
+    expect(await actions()).toContain("limit.refused");
   });
 
   it("refuses an order that would pass the person's daily total", async () => {
-    const policy: Policy = {
-      ...DEFAULT_POLICY,
-      approval_rules: [],
-      limits: { ...DEFAULT_POLICY.limits, daily_order_notional_usd_per_user: "100000" },
-    };
-    const { runtime } = await setUp(policy);
-    const ctx = { user: trader, ip: null };
-    expect((await createOrder(runtime, "trading", btcBuy("60000.00", "1", "d1"), ctx)).status).toBe(200);
-    expect((await createOrder(runtime, "trading", btcBuy("40000.00", "1", "d2"), ctx)).status).toBe(200);
-    const refused = await problemOf(createOrder(runtime, "trading", btcBuy("0.25", "1", "d3"), ctx));
+    const { runtime } = await setUp(noRules({ daily_order_notional_usd_per_user: "100000" }));
+    expect((await createOrder(runtime, "trading", btcBuy("100000.00", "0.6", "d1"), asTrader)).status).toBe(200);
+    expect((await createOrder(runtime, "trading", btcBuy("100000.00", "0.4", "d2"), asTrader)).status).toBe(200);
+    const refused = await problemOf(createOrder(runtime, "trading", btcBuy("100000.00", "0.00000001", "d3"), asTrader));
     expect(refused).toMatchObject({
       status: 403,
-      meta: { rule: "daily_order_notional_usd_per_user", limit: "100000", used: "100000.00", requested: "0.25" },
+      meta: { rule: "daily_order_notional_usd_per_user", limit: "100000", used: "100000.00", requested: "0.00" },
     });
   });
 
-  it("asks for the market's name past the price guard, and audits the confirmation", async () => {
-    const { runtime, sent } = await setUp({ ...DEFAULT_POLICY, approval_rules: [] });
-    // Sweeps the asks up to 106,000 (one BTC a level): 6% from the mid of 100,000, past the 5% guard.
-    const sweep = btcBuy("106000.00", "3.5", "sweep");
-    const refused = await problemOf(createOrder(runtime, "trading", sweep, { user: trader, ip: null }));
+  it("holds the transfer that brings a person's 24 h total sent without approval to the threshold", async () => {
+    const { runtime, sent } = await setUp();
+    // Split under the 10,000 USD rule: the second brings the total to 19,998.
+    const first = await createInternalTransfer(runtime, transfer("9999", "split-1"), asOps);
+    expect(first.status).toBe(200);
+    const second = await createInternalTransfer(
+      runtime,
+      transfer("9999", "split-2", "USD", { metadata: { n: "2" } }),
+      asOps,
+    );
+    expect(second).toMatchObject({
+      status: 202,
+      body: { approval: { hold_reason: expect.stringContaining("19998.00 USD") } },
+    });
+    // Someone else's total is their own.
+    const other = await createInternalTransfer(runtime, transfer("9999", "split-3"), {
+      user: { ...ops, email: "ops2@example.com" },
+      ip: null,
+    });
+    expect(other.status).toBe(200);
+    expect(sent()).toBe(2);
+  });
+
+  it("refuses a transfer past the daily transfer limit, with approved and waiting transfers counted", async () => {
+    const policy: Policy = {
+      ...DEFAULT_POLICY,
+      limits: { ...DEFAULT_POLICY.limits, daily_transfer_usd_per_user: "50000" },
+    };
+    const { runtime } = await setUp(policy);
+    const held = await createInternalTransfer(runtime, transfer("20000", "big-1"), asOps);
+    expect(held.status).toBe(202);
+    const id = (held.body as { approval: { id: string } }).approval.id;
+    expect((await approve(runtime, approver, id, null)).outcome).toMatchObject({ status: 200, sent: true });
+    expect(
+      (await createInternalTransfer(runtime, transfer("20001", "big-2", "USD", { metadata: { n: "2" } }), asOps))
+        .status,
+    ).toBe(202);
+    // 20,000 sent with approval and 20,001 waiting: 10,000 more passes 50,000.
+    const refused = await problemOf(createInternalTransfer(runtime, transfer("10000", "big-3"), asOps));
+    expect(refused).toMatchObject({
+      status: 403,
+      meta: { rule: "daily_transfer_usd_per_user", limit: "50000", used: "40001.00", requested: "10000.00" },
+    });
+  });
+
+  it("sends exactly as many of 10 parallel orders as the daily limit has room for", async () => {
+    const { runtime, sent } = await setUp(noRules({ daily_order_notional_usd_per_user: "120000" }));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        createOrder(
+          runtime,
+          "trading",
+          btcBuy("100000.00", "0.4", `par-${i}`, { metadata: { n: String(i) } }),
+          asTrader,
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled" && r.value.status === 200)).toHaveLength(3);
+    const refused = results
+      .filter((r) => r.status === "rejected")
+      .map((r) => (r.reason as { problem: { status: number } }).problem);
+    expect(refused).toHaveLength(7);
+    expect(refused.every((p) => p.status === 403)).toBe(true);
+    expect(sent()).toBe(3);
+  });
+});
+
+describe("failing fast", () => {
+  it("refuses at once, never holds, a transfer over the balance or to a profile that does not exist", async () => {
+    const { runtime, sent } = await setUp(DEFAULT_POLICY, {
+      ...MARKET,
+      balances: { treasury: { USD: "15000" }, settlement: {}, nowhere: null },
+    });
+    const over = await problemOf(createInternalTransfer(runtime, transfer("20000", "over"), asOps));
+    expect(over).toMatchObject({
+      status: 403,
+      title: "Insufficient Funds",
+      meta: { profile_id: "treasury", asset: "USD", available: "15000", needed: "20000" },
+    });
+    const unknown = await problemOf(
+      createInternalTransfer(
+        runtime,
+        { ...transfer("20000", "lost"), to_profile_id: "nowhere", amount: "12000" },
+        asOps,
+      ),
+    );
+    expect(unknown).toMatchObject({ status: 404, meta: { profile_id: "nowhere" } });
+    expect(await runtime.db.selectFrom("approvals").selectAll().execute()).toEqual([]);
+    expect(sent()).toBe(0);
+  });
+});
+
+describe("the price guard", () => {
+  it("weighs a buy limit's own price: 20% above the mid is asked about though the best ask fills it", async () => {
+    const { runtime, sent, actions } = await setUp(noRules());
+    const refused = await problemOf(createOrder(runtime, "trading", btcBuy("120000.00", "0.01", "above"), asTrader));
     expect(refused).toMatchObject({
       status: 428,
-      meta: { market: "BTCUSD", mid: "100000.00000000", deviation_percent: "6.00", limit_percent: "5" },
+      meta: { market: "BTCUSD", price: "120000.00", deviation_percent: "20.00", limit_percent: "5" },
+    });
+    // A bid far below the market rests: it takes nothing, and is not asked about.
+    expect((await createOrder(runtime, "trading", btcBuy("50000.00", "0.01", "rests"), asTrader)).status).toBe(200);
+    expect(sent()).toBe(1);
+    expect(await actions()).toContain("price_guard.confirm_asked");
+  });
+
+  it("asks for the market's name past the guard, and audits the question and the confirmation", async () => {
+    const { runtime, sent, actions } = await setUp(noRules());
+    const sweep = { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "350000.00", ref_id: "sweep" };
+    // Sweeps the asks up to 106,000: 6% from the mid of 100,000, past the 5% guard.
+    const refused = await problemOf(createOrder(runtime, "trading", sweep, asTrader));
+    expect(refused).toMatchObject({
+      status: 428,
+      meta: {
+        market: "BTCUSD",
+        mid: "100000.00000000",
+        price: "106000",
+        deviation_percent: "6.00",
+        limit_percent: "5",
+      },
     });
     expect(sent()).toBe(0);
-    const wrong = await problemOf(
-      createOrder(runtime, "trading", sweep, { user: trader, ip: null, confirmedMarket: "ETHUSD" }),
-    );
-    expect(wrong).toMatchObject({ status: 428 });
-    const confirmed = await createOrder(runtime, "trading", sweep, {
-      user: trader,
-      ip: null,
-      confirmedMarket: "btcusd",
+    expect(
+      await problemOf(createOrder(runtime, "trading", sweep, { ...asTrader, confirmedMarket: "ETHUSD" })),
+    ).toMatchObject({
+      status: 428,
     });
+    const confirmed = await createOrder(runtime, "trading", sweep, { ...asTrader, confirmedMarket: "btcusd" });
     expect(confirmed.status).toBe(200);
-    const actions = await runtime.db.selectFrom("audit").select("action").orderBy("seq").execute();
-    expect(actions.map((a) => a.action)).toEqual(["price-guard.confirmed", "create.requested", "create.succeeded"]);
+    expect(await actions()).toEqual([
+      "price_guard.confirm_asked",
+      "price_guard.confirm_asked",
+      "price-guard.confirmed",
+      "create.requested",
+      "create.succeeded",
+    ]);
+  });
+
+  it("fails closed: no book or no ticker is a 503, and nothing is sent", async () => {
+    const unavailable = { status: 503, body: { type: "about:blank", title: "Unavailable", status: 503 } };
+    const rt = await testRuntime((req) =>
+      req.path.endsWith("/order-book") || req.path === "/markets/ETHUSD/ticker"
+        ? unavailable
+        : fakeService(MARKET)(req),
+    );
+    dispose = rt.dispose;
+    const market = { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "10.00", ref_id: "m" };
+    expect(await problemOf(createOrder(rt.runtime, "trading", market, asTrader))).toMatchObject({
+      status: 503,
+      title: "Price Unavailable",
+    });
+    const eth = { ...btcBuy("100.00", "0.01", "e"), market: "ETHUSD" };
+    expect(await problemOf(createOrder(rt.runtime, "trading", eth, asTrader))).toMatchObject({ status: 503 });
+    // A market that answers with no price at all (an empty book, no trade) is read: a bid there rests.
+    const ltc = { ...btcBuy("100.00", "0.01", "l"), market: "LTCUSD" };
+    expect((await createOrder(rt.runtime, "trading", ltc, asTrader)).status).toBe(200);
+    expect(rt.calls.filter((c) => c.method === "POST")).toHaveLength(1);
   });
 });

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createInternalTransfer, createOrder } from "@/lib/server/creates";
+import { DEFAULT_POLICY } from "@/lib/policy";
+import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
+import { declineRepeat } from "@/lib/server/create/decline-repeat";
 import { findByRefId as journalEntryOf, listEntries } from "@/lib/server/db/journal";
-import { declineDuplicate } from "@/lib/server/duplicates";
 import type { SignedInUser } from "@/lib/server/auth/session";
 import { TokenRequestError, UpstreamTimeout, UpstreamUnreachable } from "@/lib/server/upstream/errors";
+import { fakeService } from "../../support/fake-service";
 import { testRuntime, type FakeAnswer } from "../../support/runtime";
 
 const trader: SignedInUser = { email: "trader@example.com", name: "Taylor Trader", role: "trader" };
@@ -19,29 +21,25 @@ const orderRecord = (refId: string) => ({
   quote_amount: "",
 });
 
-/** The prices the controls value a request with: ETH at 100 USD, an empty book. */
-function marketData(path: string) {
-  const level = (price: string) => ({ price, amount: "1" });
-  if (path.endsWith("/ticker")) return { body: { best_bid: level("99"), best_ask: level("101") } };
-  if (path.endsWith("/order-book")) return { body: { bids: [], asks: [] } };
-  return undefined;
-}
-
 let dispose: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await dispose?.();
   dispose = undefined;
 });
 
-/** A runtime whose service answers each POST with the next of `posts`, and each lookup by ref_id with `found`. */
+/**
+ * A runtime whose service quotes ETH at 99 / 101 (mid 100), answers each POST with the next of
+ * `posts`, and each lookup by ref_id with `found`.
+ */
 async function setUp(posts: FakeAnswer[], found: (refId: string) => unknown[] = () => []) {
   let post = 0;
-  const rt = await testRuntime((request) => {
-    const market = marketData(request.path);
-    if (market) return market;
-    if (request.method === "GET") return { body: { items: found(String((request.query?.ref_ids as string[])[0])) } };
-    return posts[Math.min(post++, posts.length - 1)]!(request);
-  });
+  const rt = await testRuntime(
+    fakeService({
+      tickers: { ETHUSD: ["99", "101"] },
+      found,
+      create: (request) => posts[Math.min(post++, posts.length - 1)]!(request),
+    }),
+  );
   dispose = rt.dispose;
   const posted = () => rt.calls.filter((c) => c.method === "POST");
   return { ...rt, posted };
@@ -221,7 +219,7 @@ describe("a create that repeats one the same person sent moments ago", () => {
       runtime,
       "trading",
       { ...limitBuy, ref_id: "second" },
-      { ...asTrader, confirmDuplicateOf: "first" },
+      { ...asTrader, confirmRepeatOf: "first" },
     );
     expect(sent.status).toBe(200);
     expect(posted()).toHaveLength(2);
@@ -232,7 +230,7 @@ describe("a create that repeats one the same person sent moments ago", () => {
     expect(await journalEntryOf(runtime.db, "order", "first")).toMatchObject({ duplicate_of: null });
     // A third one is asked about the newest repeat: confirming the older one is not enough.
     const third = await problemOf(
-      createOrder(runtime, "trading", { ...limitBuy, ref_id: "third" }, { ...asTrader, confirmDuplicateOf: "first" }),
+      createOrder(runtime, "trading", { ...limitBuy, ref_id: "third" }, { ...asTrader, confirmRepeatOf: "first" }),
     );
     expect(third).toMatchObject({ status: 409, meta: { previous: { ref_id: "second" } } });
   });
@@ -265,12 +263,7 @@ describe("a create that repeats one the same person sent moments ago", () => {
   it("answers a retry or replay of a journaled ref_id as before, never with the question", async () => {
     const { runtime, posted } = await setUp([sendAll]);
     await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
-    await createOrder(
-      runtime,
-      "trading",
-      { ...limitBuy, ref_id: "second" },
-      { ...asTrader, confirmDuplicateOf: "first" },
-    );
+    await createOrder(runtime, "trading", { ...limitBuy, ref_id: "second" }, { ...asTrader, confirmRepeatOf: "first" });
     const replay = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "second" }, asTrader);
     expect(replay).toMatchObject({ status: 200, body: { ref_id: "second" } });
     expect(posted()).toHaveLength(2);
@@ -338,10 +331,10 @@ describe("a create that repeats one held for approval", () => {
     const again = await createInternalTransfer(
       runtime,
       { ...big, ref_id: "held-2" },
-      { ...asOps, confirmDuplicateOf: "held-1" },
+      { ...asOps, confirmRepeatOf: "held-1" },
     );
     expect(again).toMatchObject({ status: 202, body: { approval: { request: { ref_id: "held-2" } } } });
-    const declined = await declineDuplicate(runtime, ops, {
+    const declined = await declineRepeat(runtime, ops, {
       kind: "transfer",
       request: { ...big, ref_id: "held-3" },
       duplicate_of: "held-2",
@@ -351,7 +344,7 @@ describe("a create that repeats one held for approval", () => {
   });
 });
 
-describe("declineDuplicate", () => {
+describe('declineRepeat ("Don\'t send")', () => {
   const sendAll = (req: { body?: unknown }) => ({ body: orderRecord((req.body as { ref_id: string }).ref_id) });
   const answer = (ref: string, duplicateOf = "first") => ({
     kind: "order",
@@ -363,7 +356,7 @@ describe("declineDuplicate", () => {
   it("journals the create that was not sent, once, and its ref_id can never be sent", async () => {
     const { runtime, posted } = await setUp([sendAll]);
     await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
-    const declined = await declineDuplicate(runtime, trader, answer("second"));
+    const declined = await declineRepeat(runtime, trader, answer("second"));
     expect(declined).toMatchObject({
       kind: "order",
       ref_id: "second",
@@ -375,13 +368,13 @@ describe("declineDuplicate", () => {
       request: { ...limitBuy, ref_id: "second" },
     });
     expect(declined.completed_at).toBe(declined.created_at);
-    expect(await declineDuplicate(runtime, trader, answer("second"))).toEqual(declined);
+    expect(await declineRepeat(runtime, trader, answer("second"))).toEqual(declined);
     expect(posted()).toHaveLength(1);
     const sendIt = await createOrder(
       runtime,
       "trading",
       { ...limitBuy, ref_id: "second" },
-      { ...asTrader, confirmDuplicateOf: "first" },
+      { ...asTrader, confirmRepeatOf: "first" },
     )
       .then(() => undefined)
       .catch((e) => e.problem);
@@ -393,7 +386,7 @@ describe("declineDuplicate", () => {
     const { runtime } = await setUp([sendAll]);
     await createOrder(runtime, "trading", { ...limitBuy, ref_id: "first" }, asTrader);
     const refusal = (who: typeof trader, input: unknown) =>
-      declineDuplicate(runtime, who, input)
+      declineRepeat(runtime, who, input)
         .then(() => undefined)
         .catch((e) => e.problem);
     expect(await refusal({ ...trader, role: "viewer" }, answer("x"))).toMatchObject({ status: 403 });
@@ -409,5 +402,146 @@ describe("declineDuplicate", () => {
     );
     expect(await refusal(trader, { ...answer("x"), profile_id: undefined })).toMatchObject({ status: 400 });
     expect((await listEntries(runtime.db)).items).toHaveLength(1);
+  });
+});
+
+describe("one request per ref_id, forever", () => {
+  const ops: SignedInUser = { email: "ops@example.com", name: "Oakley Ops", role: "ops" };
+  const admin: SignedInUser = { email: "admin@example.com", name: "Avery Admin", role: "admin" };
+  const notFound = { type: "about:blank", title: "Not Found", status: 404, detail: "profile not found" };
+  const problemOf = (promise: Promise<unknown>) => promise.then(() => undefined).catch((e) => e.problem);
+
+  it("refuses anyone's different request under a failed order's ref_id, and sends the same one again through the controls", async () => {
+    const { runtime, posted } = await setUp([
+      () => ({ status: 404, body: notFound }),
+      (req) => ({ body: orderRecord((req.body as { ref_id: string }).ref_id) }),
+    ]);
+    const failed = await createOrder(runtime, "nowhere", { ...limitBuy, ref_id: "f-1" }, asTrader);
+    expect(failed.status).toBe(404);
+    expect(await journalEntryOf(runtime.db, "order", "f-1")).toMatchObject({ status: "failed" });
+    // A 150,000 USD order under the failed ref_id: a different request.
+    const bigger = await problemOf(
+      createOrder(runtime, "trading", { ...limitBuy, base_amount: "1500", ref_id: "f-1" }, asTrader),
+    );
+    expect(bigger).toMatchObject({ status: 409, meta: { ref_id: "f-1", errors: [{ field: "ref_id" }] } });
+    // The same order to another profile, or by someone else, is not this request either.
+    expect(await problemOf(createOrder(runtime, "trading", { ...limitBuy, ref_id: "f-1" }, asTrader))).toMatchObject({
+      status: 409,
+    });
+    const byAdmin = { user: admin, ip: null };
+    expect(await problemOf(createOrder(runtime, "nowhere", { ...limitBuy, ref_id: "f-1" }, byAdmin))).toMatchObject({
+      status: 409,
+    });
+    expect(posted()).toHaveLength(1);
+    // The same request by the same person is a retry, weighed by the controls again: a limit set since refuses it.
+    const strict = {
+      ...DEFAULT_POLICY,
+      limits: { ...DEFAULT_POLICY.limits, max_order_notional_usd: { trader: "0.5" } },
+    };
+    await runtime.db
+      .insertInto("policy")
+      .values({ id: 1, document_json: JSON.stringify(strict), updated_at: "", updated_by: "test" })
+      .execute();
+    expect(await problemOf(createOrder(runtime, "nowhere", { ...limitBuy, ref_id: "f-1" }, asTrader))).toMatchObject({
+      status: 403,
+      meta: { rule: "max_order_notional_usd" },
+    });
+    expect(posted()).toHaveLength(1);
+    await runtime.db.deleteFrom("policy").execute();
+    expect((await createOrder(runtime, "nowhere", { ...limitBuy, ref_id: "f-1" }, asTrader)).status).toBe(200);
+    expect(posted()).toHaveLength(2);
+    expect(await journalEntryOf(runtime.db, "order", "f-1")).toMatchObject({
+      status: "succeeded",
+      request: { ...limitBuy, ref_id: "f-1" },
+    });
+  });
+
+  it("holds a 20,000 USD transfer sent again under a failed 1 USD transfer's ref_id? No: it is refused as a different request", async () => {
+    const { runtime, posted } = await setUp([() => ({ status: 404, body: notFound })]);
+    const small = { from_profile_id: "treasury", to_profile_id: "nowhere", asset: "USD", amount: "1", ref_id: "t-f" };
+    expect((await createInternalTransfer(runtime, small, { user: ops, ip: null })).status).toBe(404);
+    for (const [request, who] of [
+      [{ ...small, amount: "20000" }, ops],
+      [{ ...small, to_profile_id: "settlement", amount: "20000" }, ops],
+      [{ ...small, amount: "20000" }, admin],
+    ] as const) {
+      expect(await problemOf(createInternalTransfer(runtime, request, { user: who, ip: null }))).toMatchObject({
+        status: 409,
+        meta: { ref_id: "t-f" },
+      });
+    }
+    expect(posted()).toHaveLength(1);
+    expect(await runtime.db.selectFrom("approvals").selectAll().execute()).toEqual([]);
+  });
+
+  it("refuses another person's request under a held ref_id", async () => {
+    const { runtime } = await setUp([() => ({ body: {} })]);
+    const big = {
+      from_profile_id: "treasury",
+      to_profile_id: "settlement",
+      asset: "USD",
+      amount: "20000",
+      ref_id: "h",
+    };
+    expect((await createInternalTransfer(runtime, big, { user: ops, ip: null })).status).toBe(202);
+    expect(await problemOf(createInternalTransfer(runtime, big, { user: admin, ip: null }))).toMatchObject({
+      status: 409,
+    });
+    expect(
+      await problemOf(createInternalTransfer(runtime, { ...big, amount: "30000" }, { user: ops, ip: null })),
+    ).toMatchObject({ status: 409 });
+  });
+});
+
+describe('a forged "Don\'t send"', () => {
+  const ops: SignedInUser = { email: "ops@example.com", name: "Oakley Ops", role: "ops" };
+  const colleague: SignedInUser = { ...ops, email: "ops2@example.com" };
+  const refusal = (promise: Promise<unknown>) => promise.then(() => undefined).catch((e) => e.problem);
+  const big = (ref_id: string, extra = {}) => ({
+    from_profile_id: "treasury",
+    to_profile_id: "settlement",
+    asset: "USD",
+    amount: "20000",
+    ref_id,
+    ...extra,
+  });
+
+  it("is refused under someone else's held ref_id or for a request that repeats nothing of the caller's", async () => {
+    const { runtime } = await setUp([(req) => ({ body: { id: "t", ...(req.body as object) } })]);
+    expect((await createInternalTransfer(runtime, big("victim"), { user: ops, ip: null })).status).toBe(202);
+    expect(
+      (await createInternalTransfer(runtime, big("mine", { amount: "5" }), { user: colleague, ip: null })).status,
+    ).toBe(200);
+    // The colleague's own create as duplicate_of, the victim's held request as the one "not sent".
+    expect(
+      await refusal(
+        declineRepeat(runtime, colleague, { kind: "transfer", request: big("victim"), duplicate_of: "mine" }),
+      ),
+    ).toMatchObject({ status: 400, meta: { errors: [{ field: "request" }] } });
+    // Even as a true repeat of their own, the ref_id must be new.
+    expect(
+      await refusal(
+        declineRepeat(runtime, colleague, {
+          kind: "transfer",
+          request: big("victim", { amount: "5" }),
+          duplicate_of: "mine",
+        }),
+      ),
+    ).toMatchObject({ status: 409, meta: { ref_id: "victim" } });
+    expect(await journalEntryOf(runtime.db, "transfer", "victim")).toBeUndefined();
+    const actions = await runtime.db.selectFrom("audit").select("action").execute();
+    expect(actions.map((a) => a.action)).not.toContain("create.declined");
+  });
+
+  it("is audited when it is the caller's own repeat", async () => {
+    const { runtime } = await setUp([(req) => ({ body: { id: "t", ...(req.body as object) } })]);
+    await createInternalTransfer(runtime, big("first", { amount: "5" }), { user: ops, ip: null });
+    await declineRepeat(runtime, ops, {
+      kind: "transfer",
+      request: big("second", { amount: "5" }),
+      duplicate_of: "first",
+    });
+    const audit = await runtime.db.selectFrom("audit").selectAll().where("action", "=", "create.declined").execute();
+    expect(audit).toEqual([expect.objectContaining({ actor_email: "ops@example.com", subject: "second" })]);
   });
 });

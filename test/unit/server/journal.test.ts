@@ -70,6 +70,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0008_sessions",
       "0009_audit_append_only",
       "0009_oidc_identities",
+      "0010_controls",
     ]);
   });
 

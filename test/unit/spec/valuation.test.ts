@@ -40,11 +40,17 @@ describe("valuation in USD", () => {
     expect(valueInUsd("0.1", "ETH", mids)).toBe("300.05000000");
   });
 
-  it("prices an order by what it asks for", () => {
+  it("values an order at its quantity times the larger of its own price and the mid", () => {
     const limit = { market: "BTCEUR", side: "BUY", type: "LIMIT", price: "50000", base_amount: "2" } as const;
+    expect(orderNotional(limit, "40000")).toBe("100000");
+    expect(orderNotional(limit, "55000")).toBe("110000");
+    // A market with no price at all leaves the order's own price.
     expect(orderNotional(limit, undefined)).toBe("100000");
+    expect(
+      orderNotional({ market: "BTCUSD", side: "SELL", type: "MARKET", base_amount: "1" }, undefined),
+    ).toBeUndefined();
     expect(orderValueInUsd(limit, mids)).toBe("120000.00000000");
-    expect(orderNotional({ market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" }, "1")).toBe(
+    expect(orderNotional({ market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" }, undefined)).toBe(
       "1000.00",
     );
     expect(orderNotional({ market: "BTCUSD", side: "SELL", type: "MARKET", base_amount: "0.5" }, "60000")).toBe(
@@ -57,7 +63,12 @@ describe("valuation in USD", () => {
       stop_price: "59000",
       base_amount: "1",
     } as const;
-    expect(orderValueInUsd(stop, mids)).toBe("59000.00000000");
+    expect(orderValueInUsd(stop, mids)).toBe("60000.00000000");
+    expect(orderValueInUsd({ ...stop, stop_price: "61000" }, mids)).toBe("61000.00000000");
+    // A sell limited far below the market fills at the market: 5 BTC at the mid, not at 0.25.
+    const stopLimit = { ...stop, type: "STOP_LIMIT", stop_price: "90000", price: "0.25", base_amount: "5" } as const;
+    expect(orderValueInUsd(stopLimit, mids)).toBe("300000.00000000");
+    expect(orderValueInUsd({ ...stopLimit, type: "LIMIT", stop_price: undefined }, mids)).toBe("300000.00000000");
     expect(orderValueInUsd({ market: "BTCUSD", side: "SELL", type: "MARKET", base_amount: "1" }, {})).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
-import type { ApprovalRule } from "@/lib/policy";
 import { afterEach, describe, expect, it } from "vitest";
-import { approve, reject, requestApproval, withdraw } from "@/lib/server/approvals";
-import { createOnce, createSpecOf } from "@/lib/server/creates";
+import type { Approval } from "@/lib/approval";
+import { approve, reject, withdraw } from "@/lib/server/approvals";
+import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
+import { fakeService } from "../../../support/fake-service";
 import { testRuntime } from "../../../support/runtime";
 
 const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" as const };
@@ -15,16 +16,26 @@ afterEach(async () => {
 
 describe("a create made through the dashboard", () => {
   it("is pushed to the live streams as soon as the service answers it", async () => {
-    const rt = await testRuntime(() => ({ body: { id: "o-1", status: "SUBMITTED", ...body } }));
+    const rt = await testRuntime(
+      fakeService({
+        tickers: { ETHUSD: ["99", "101"] },
+        create: () => ({ body: { id: "o-1", status: "SUBMITTED", ...body } }),
+      }),
+    );
     dispose = rt.dispose;
-    await createOnce(rt.runtime, trader, createSpecOf("order", "trading", body));
+    await createOrder(rt.runtime, "trading", body, { user: trader, ip: null });
     expect(rt.published).toEqual([{ name: "order", data: expect.objectContaining({ id: "o-1" }) }]);
   });
 
   it("is not pushed when the service refuses it", async () => {
-    const rt = await testRuntime(() => ({ status: 422, body: { type: "about:blank", title: "Bad", status: 422 } }));
+    const rt = await testRuntime(
+      fakeService({
+        tickers: { ETHUSD: ["99", "101"] },
+        create: () => ({ status: 422, body: { type: "about:blank", title: "Bad", status: 422 } }),
+      }),
+    );
     dispose = rt.dispose;
-    await createOnce(rt.runtime, trader, createSpecOf("order", "trading", { ...body, ref_id: "push-2" }));
+    await createOrder(rt.runtime, "trading", { ...body, ref_id: "push-2" }, { user: trader, ip: null });
     expect(rt.published).toEqual([]);
   });
 });
@@ -32,29 +43,28 @@ describe("a create made through the dashboard", () => {
 describe("an approval", () => {
   const ops = { email: "ops@example.com", name: "Oakley Ops", role: "ops" as const };
   const approver = { email: "approver@example.com", name: "Approver", role: "approver" as const };
-  const rule: ApprovalRule = { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 };
   const transferBody = (ref_id: string) => ({
     from_profile_id: "treasury",
     to_profile_id: "settlement",
     asset: "USD",
     amount: "20000",
     ref_id,
+    metadata: { ref: ref_id },
   });
 
   it("is pushed when requested, approved, sent, rejected and withdrawn", async () => {
-    const rt = await testRuntime((req) =>
-      req.method === "POST"
-        ? { body: { id: "t-1", profile_id: "treasury", asset: "USD", amount: "20000", status: "PENDING" } }
-        : { body: { items: [] } },
+    const rt = await testRuntime(
+      fakeService({
+        create: () => ({
+          body: { id: "t-1", profile_id: "treasury", asset: "USD", amount: "20000", status: "PENDING" },
+        }),
+      }),
     );
     dispose = rt.dispose;
-    const hold = (ref: string) =>
-      requestApproval(
-        rt.runtime,
-        ops,
-        { kind: "transfer", profileId: "treasury", body: transferBody(ref), valueUsd: "20000", rule },
-        null,
-      );
+    const hold = async (ref: string) => {
+      const res = await createInternalTransfer(rt.runtime, transferBody(ref), { user: ops, ip: null });
+      return (res.body as { approval: Approval }).approval;
+    };
     const states = () =>
       rt.published
         .filter((e) => e.name === "approval")

@@ -1,17 +1,17 @@
-import { CONFIRM_DUPLICATE_HEADER } from "@/lib/duplicates";
+import { CONFIRM_REPEAT_HEADER } from "@/lib/repeats";
 import { jsonBody, methodNotAllowed } from "@/lib/http";
-import { createInternalTransfer } from "@/lib/server/creates";
+import { createInternalTransfer } from "@/lib/server/create/pipeline";
 import { relay, withRole } from "@/lib/server/route";
 import { requireScope } from "@/lib/server/upstream/scopes";
 
-/** Create Internal Transfer: validated, through four eyes, journaled, sent once; a recent repeat asked about first (Confirm-Duplicate). */
+/** Create Internal Transfer, through the one create path (lib/server/create/pipeline.ts): a recent repeat asked about first (Confirm-Duplicate), the desk's controls (limits, funds, four eyes), journaled, sent once. */
 export const POST = withRole("transfers:create", async ({ request, user, runtime, ip }) => {
   requireScope("transfer:write_internal_transfer");
   return relay(
     await createInternalTransfer(runtime, await jsonBody(request), {
       user,
       ip,
-      confirmDuplicateOf: request.headers.get(CONFIRM_DUPLICATE_HEADER),
+      confirmRepeatOf: request.headers.get(CONFIRM_REPEAT_HEADER),
     }),
   );
 });

@@ -1,0 +1,82 @@
+import "server-only";
+import type { CreateKind } from "@/lib/policy";
+import {
+  compareDecimal,
+  type CreateInternalTransferRequest,
+  type CreateOrderRequest,
+  type Order,
+  type Transfer,
+} from "@/lib/spec";
+import type { SignedInUser } from "../auth/session";
+import { canonicalJson } from "../canonical-json";
+
+/**
+ * A create in flight, the one shape every step of the create path passes on (parse, bind the
+ * ref_id, the repeat question, the controls' verdict, hold or send once): which of the
+ * service's two creates, the profile it acts on, and the validated request as it is sent,
+ * ref_id included.
+ */
+export type Create =
+  | { kind: "order"; profileId: string; request: CreateOrderRequest & { ref_id: string } }
+  | { kind: "transfer"; profileId: string; request: CreateInternalTransferRequest & { ref_id: string } };
+
+export type { CreateKind };
+
+/** Who asks, from where, and what they confirmed: what the steps and the audit trail need. */
+export interface CreateContext {
+  user: SignedInUser;
+  ip: string | null;
+  /** The market's name, typed to confirm an order past the price guard (header Confirm-Price-Guard). */
+  confirmedMarket?: string | null;
+  /** The Confirm-Duplicate header: the ref_id of the recent create the person chose to repeat. */
+  confirmRepeatOf?: string | null;
+}
+
+/** What the route relays: the status and the record, problem or `{approval}`. */
+export interface CreateResult {
+  status: number;
+  body: unknown;
+}
+
+export const refIdOf = (create: Create): string => create.request.ref_id;
+
+/** The service's path for this create. */
+export const pathOf = (create: Create): string =>
+  create.kind === "order" ? `/profiles/${create.profileId}/orders` : "/transfer/internal";
+
+/** The transfer's receiving profile; undefined for an order. */
+export const toProfileOf = (create: Create): string | undefined =>
+  create.kind === "transfer" ? create.request.to_profile_id : undefined;
+
+/**
+ * True when a stored request (journal or approval) under this ref_id is this very create: the
+ * same profile and the same request, compared as canonical JSON. "One request per ref_id."
+ */
+export const isSameCreate = (create: Create, profileId: string, request: unknown): boolean =>
+  profileId === create.profileId && canonicalJson(request) === canonicalJson(create.request);
+
+const sameAmount = (a: string | undefined, b: string | undefined) =>
+  a === undefined ? !b : Boolean(b) && compareDecimal(a, b!) === 0;
+
+/**
+ * True when `record`, found at the service by our ref_id, is the order or transfer this create
+ * describes (so the service's 409 for our ref_id is our own create, not someone else's).
+ */
+export function isRecordOf(create: Create, record: unknown): boolean {
+  if (create.kind === "order") {
+    const o = record as Partial<Order>;
+    const r = create.request;
+    return (
+      o.profile_id === create.profileId &&
+      o.side === r.side &&
+      o.market === r.market &&
+      o.type === r.type &&
+      sameAmount(r.base_amount, o.base_amount) &&
+      sameAmount(r.quote_amount, o.quote_amount) &&
+      sameAmount(r.price, o.price)
+    );
+  }
+  const t = record as Partial<Transfer>;
+  const r = create.request;
+  return t.profile_id === r.from_profile_id && t.asset === r.asset && sameAmount(r.amount, t.amount);
+}

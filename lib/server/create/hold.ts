@@ -1,0 +1,58 @@
+import "server-only";
+import type { Kysely } from "kysely";
+import type { Approval } from "@/lib/approval";
+import { announced, approvalView, insertApproval, type ApprovalRow } from "../approval-records";
+import type { SignedInUser } from "../auth/session";
+import type { Database } from "../db/schema";
+import type { Runtime } from "../runtime";
+import { refIdOf, type Create } from "./create";
+import type { Verdict } from "./controls/verdict";
+
+/**
+ * Step 5, hold: a create the controls hold for four eyes is not sent. It is written as a PENDING
+ * request (in the person's lock, with the check), then audited and pushed to every open screen;
+ * the caller answers 202 with it. lib/server/approvals.ts decides it; the last approval needed
+ * sends it through the controls again (pipeline.ts, sendApproved).
+ */
+
+type HoldVerdict = Extract<Verdict, { hold: unknown }>["hold"];
+
+/** Writes the held request; `tx` is the person's locked transaction. */
+export const writeHold = (tx: Kysely<Database>, user: SignedInUser, create: Create, hold: HoldVerdict) =>
+  insertApproval(tx, user, {
+    kind: create.kind,
+    refId: refIdOf(create),
+    profileId: create.profileId,
+    request: create.request,
+    valueUsd: hold.valueUsd,
+    rule: hold.rule,
+    holdReason: hold.reason,
+    priceGuard: hold.guardConfirmed,
+  });
+
+/** Once written: audited, announced, and the approval the 202 answers with. */
+export async function announceHold(
+  rt: Runtime,
+  user: SignedInUser,
+  row: ApprovalRow,
+  hold: HoldVerdict,
+  repeatOf: string | null,
+  ip: string | null,
+): Promise<Approval> {
+  await rt.audit.append({
+    action: "approval.requested",
+    actor: user,
+    ip,
+    subject: row.id,
+    detail: {
+      kind: row.kind,
+      ref_id: row.ref_id,
+      request: JSON.parse(row.request_json) as unknown,
+      value_usd: hold.valueUsd,
+      rule: hold.rule,
+      ...(hold.reason ? { hold_reason: hold.reason } : {}),
+      ...(repeatOf ? { duplicate_of: repeatOf } : {}),
+    },
+  });
+  return announced(rt, await approvalView(rt.db, row));
+}

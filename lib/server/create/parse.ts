@@ -1,0 +1,47 @@
+import "server-only";
+import { parseOr400 } from "@/lib/http";
+import { newRefId } from "@/lib/ref-id";
+import { createInternalTransferRequestSchema, createOrderRequestSchema, problem, ProblemError } from "@/lib/spec";
+import type { Create } from "./create";
+
+/**
+ * Step 1, parse: the request checked with lib/spec's schema (a 400 naming each field, before
+ * anything is written or sent), and a ref_id made when none was sent.
+ */
+
+// `now` is read at parse time, so the schema is built once.
+const orderSchema = createOrderRequestSchema();
+// A stored order is read back as it was asked, even if its GTT expiry passed while it waited.
+const storedOrderSchema = createOrderRequestSchema({ now: () => 0 });
+
+export function parseOrder(profileId: string, input: unknown): Create {
+  const request = parseOr400(orderSchema, input);
+  return { kind: "order", profileId, request: { ...request, ref_id: request.ref_id ?? newRefId() } };
+}
+
+export function parseTransfer(input: unknown): Create {
+  const request = parseOr400(createInternalTransferRequestSchema, input);
+  const withRef = { ...request, ref_id: request.ref_id ?? newRefId() };
+  return { kind: "transfer", profileId: request.from_profile_id, request: withRef };
+}
+
+/**
+ * A create as the journal or an approval stored it (checked when it was asked), read back for
+ * a declined answer or an approver's send. Its ref_id was stored with it.
+ */
+export function storedCreate(kind: "order" | "transfer", profileId: string, request: unknown): Create {
+  if (kind === "order") {
+    const order = parseOr400(storedOrderSchema, request);
+    return { kind, profileId, request: { ...order, ref_id: storedRefId(order.ref_id) } };
+  }
+  const transfer = parseOr400(createInternalTransferRequestSchema, request);
+  return { kind, profileId, request: { ...transfer, ref_id: storedRefId(transfer.ref_id) } };
+}
+
+function storedRefId(refId: string | undefined): string {
+  if (refId) return refId;
+  const message = "Required";
+  throw new ProblemError(
+    problem(400, "Bad Request", `request.ref_id: ${message}`, { errors: [{ field: "request.ref_id", message }] }),
+  );
+}

@@ -1,0 +1,278 @@
+import "server-only";
+import type { Kysely } from "kysely";
+import type { PriceGuard } from "@/lib/price-guard";
+import type { Role } from "@/lib/roles";
+import { problem, ProblemError, type Problem } from "@/lib/spec";
+import type { ApprovalRow } from "../approval-records";
+import type { SignedInUser } from "../auth/session";
+import { isUniqueViolation } from "../db";
+import { beginEntry, DuplicateJournalEntry, findByRefId, reopenEntry, type JournalEntry } from "../db/journal";
+import { inPersonLock } from "../db/person-lock";
+import type { Database } from "../db/schema";
+import type { Runtime } from "../runtime";
+import { UpstreamError, upstreamProblem } from "../upstream/client";
+import { bindRefId, refIdTaken } from "./bind-ref-id";
+import { readFacts, readFunds, type Facts } from "./controls/facts";
+import { totalsOf } from "./controls/totals";
+import { verdictOf, type Refusal, type Verdict } from "./controls/verdict";
+import { isSameCreate, refIdOf, toProfileOf, type Create, type CreateContext, type CreateResult } from "./create";
+import { announceHold, writeHold } from "./hold";
+import { parseOrder, parseTransfer, storedCreate } from "./parse";
+import { askAboutRepeats } from "./repeat-question";
+import { sendOnce } from "./send-once";
+
+/**
+ * The one create path, in one direction. Every create, new, retried or replayed, takes the same
+ * steps in order:
+ * 1. parse (parse.ts);
+ * 2. bind the ref_id (bind-ref-id.ts): a replay or a held ref_id is answered here;
+ * 3. the repeat question (repeat-question.ts);
+ * 4. the controls' verdict (controls/): read what they weigh, then, in the person's lock, their
+ *    totals, the verdict, and the write it calls for, as one atomic step;
+ * 5. hold (hold.ts, 202), or send once (send-once.ts).
+ * An approver's deferred send (sendApproved) enters at step 4, weighed again with today's
+ * policy, prices, the requester's role and the funds.
+ */
+
+export type { CreateContext, CreateResult };
+
+/** Create Order; `profileId` is a validated path id. */
+export async function createOrder(rt: Runtime, profileId: string, input: unknown, ctx: CreateContext) {
+  return createThrough(rt, parseOrder(profileId, input), ctx);
+}
+
+/** Create Internal Transfer. */
+export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: CreateContext) {
+  return createThrough(rt, parseTransfer(input), ctx);
+}
+
+async function createThrough(rt: Runtime, create: Create, ctx: CreateContext): Promise<CreateResult> {
+  const binding = await bindRefId(rt, create, ctx.user);
+  if ("answer" in binding) return binding.answer;
+  const repeatOf = await askAboutRepeats(rt, ctx.user, create, ctx.confirmRepeatOf);
+  const facts = await readFacts(rt, create, ctx.user.role, ctx.user.email);
+  const step = await weighAndWrite(rt, create, {
+    requester: ctx.user,
+    facts,
+    confirmedMarket: ctx.confirmedMarket,
+    repeatOf,
+  });
+  await auditGuardConfirmed(rt, ctx.user, create, step.verdict, ctx.ip);
+  if ("refuse" in step.verdict) {
+    await auditRefusal(rt, ctx.user, create, step.verdict.refuse, ctx.ip);
+    throw new ProblemError(step.verdict.refuse.problem);
+  }
+  if ("hold" in step.verdict) {
+    const approval = await announceHold(rt, ctx.user, step.held!, step.verdict.hold, repeatOf, ctx.ip);
+    return { status: 202, body: { approval } };
+  }
+  const notes = { valueUsd: step.verdict.send.valueUsd, repeatOf };
+  return sendOnce(rt, ctx.user, create, step.entry!, notes, ctx.ip);
+}
+
+/** An approved request, as the approvals table keeps it. */
+export type ApprovedRequest = Pick<
+  ApprovalRow,
+  | "id"
+  | "kind"
+  | "profile_id"
+  | "request_json"
+  | "requested_by"
+  | "requested_name"
+  | "requested_role"
+  | "price_guard_json"
+>;
+
+/** What an approved request came to: the service's answer, or the refusal of the controls (then nothing was sent). */
+export interface SendOutcome extends CreateResult {
+  sent: boolean;
+}
+
+/**
+ * An approver's deferred send: the approved request enters the path at the controls, weighed
+ * with today's policy and prices, the requester's role now and the funds. If any refuses, nothing
+ * is sent and that refusal is the outcome (audited as `approval.send_refused`). Never throws: a
+ * price that cannot be read, a ref_id taken meanwhile, are outcomes too.
+ */
+export async function sendApproved(rt: Runtime, approved: ApprovedRequest): Promise<SendOutcome> {
+  const requester: SignedInUser = {
+    email: approved.requested_by,
+    name: approved.requested_name,
+    role: approved.requested_role as Role,
+  };
+  try {
+    const kind = approved.kind;
+    if (kind !== "order" && kind !== "transfer") throw new Error(`approval ${approved.id} holds no create`);
+    const create = storedCreate(kind, approved.profile_id, JSON.parse(approved.request_json));
+    const [facts, funds] = await Promise.all([
+      readFacts(rt, create, requester.role, requester.email),
+      readFunds(rt, create),
+    ]);
+    const guardConfirmed = approved.price_guard_json ? (JSON.parse(approved.price_guard_json) as PriceGuard) : null;
+    const step = await weighAndWrite(rt, create, {
+      requester: { ...requester, role: facts.role },
+      facts: { ...facts, funds },
+      approved: { id: approved.id, guardConfirmed },
+    });
+    if ("refuse" in step.verdict) {
+      await auditRefusal(rt, requester, create, step.verdict.refuse, null, approved.id);
+      return { ...refusedAtSend(step.verdict.refuse.problem) };
+    }
+    if (!("send" in step.verdict)) throw new Error("an approved request was held again");
+    const notes = { valueUsd: step.verdict.send.valueUsd, approvalId: approved.id };
+    return { ...(await sendOnce(rt, { ...requester, role: facts.role }, create, step.entry!, notes)), sent: true };
+  } catch (error) {
+    const p =
+      error instanceof ProblemError
+        ? error.problem
+        : error instanceof UpstreamError
+          ? upstreamProblem(error)
+          : undefined;
+    if (!p) throw error;
+    await rt.audit.append({
+      action: "approval.send_refused",
+      actor: requester,
+      subject: approved.id,
+      detail: { kind: approved.kind, problem: p },
+    });
+    return refusedAtSend(p);
+  }
+}
+
+const refusedAtSend = (p: Problem): SendOutcome => ({ status: p.status, body: p, sent: false });
+
+interface Weighed {
+  verdict: Verdict;
+  /** The journal entry written for a send. */
+  entry?: JournalEntry;
+  /** The request written for a hold. */
+  held?: ApprovalRow;
+}
+
+interface Weighing {
+  requester: SignedInUser;
+  facts: Facts;
+  confirmedMarket?: string | null;
+  repeatOf?: string | null;
+  approved?: { id: string; guardConfirmed: PriceGuard | null };
+}
+
+/**
+ * In the requester's lock: their totals, the verdict, and what it calls for written (the
+ * journal entry of a send, the request of a hold), so that parallel creates by one person
+ * are weighed one after another against what the others wrote. A hold needs the funds read
+ * first (a request the service would surely refuse is refused at once, never held): when they
+ * were not, the lock is let go, they are read, and the create weighed again.
+ */
+async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<Weighed> {
+  let facts = w.facts;
+  for (;;) {
+    const step = await inPersonLock(rt.db, w.requester.email, async (tx): Promise<Weighed | "funds"> => {
+      const totals = await totalsOf(tx, { email: w.requester.email, kind: create.kind, refId: refIdOf(create) });
+      const verdict = verdictOf({
+        create,
+        facts,
+        totals,
+        confirmedMarket: w.confirmedMarket,
+        approved: w.approved && { guardConfirmed: w.approved.guardConfirmed },
+      });
+      if ("refuse" in verdict) return { verdict };
+      if ("hold" in verdict) {
+        if (facts.funds === undefined) return "funds";
+        await earlierEntry(tx, create, w.requester);
+        return { verdict, held: await writeHold(tx, w.requester, create, verdict.hold) };
+      }
+      return { verdict, entry: await writeEntry(tx, create, w, verdict.send.valueUsd) };
+    }).catch((error: unknown) => {
+      // Someone else took the ref_id in the same instant: the unique constraint caught it.
+      if (error instanceof DuplicateJournalEntry || isUniqueViolation(error)) throw refIdTaken(create);
+      throw error;
+    });
+    if (step !== "funds") return step;
+    facts = { ...facts, funds: await readFunds(rt, create) };
+  }
+}
+
+/** The journal entry of a send: a new one, or the requester's own failed one reopened for another attempt. */
+async function writeEntry(tx: Kysely<Database>, create: Create, w: Weighing, valueUsd: string | null) {
+  const failed = await earlierEntry(tx, create, w.requester);
+  const attempt = { userRole: w.requester.role, valueUsd, approvalId: w.approved?.id ?? null };
+  if (failed) {
+    const reopened = await reopenEntry(tx, failed.id, attempt);
+    if (!reopened) throw inProgress(create);
+    return reopened;
+  }
+  return beginEntry(tx, {
+    kind: create.kind,
+    refId: refIdOf(create),
+    userEmail: w.requester.email,
+    userRole: w.requester.role,
+    profileId: create.profileId,
+    toProfileId: toProfileOf(create),
+    request: create.request,
+    valueUsd,
+    duplicateOf: w.repeatOf,
+    approvalId: w.approved?.id,
+  });
+}
+
+/**
+ * The ref_id's journal entry as seen inside the lock: none, or this requester's own failed
+ * attempt of this very create. Anything else (taken meanwhile, being sent, declined) is refused.
+ */
+async function earlierEntry(tx: Kysely<Database>, create: Create, requester: SignedInUser) {
+  const entry = await findByRefId(tx, create.kind, refIdOf(create));
+  if (!entry) return undefined;
+  if (entry.user_email !== requester.email || !isSameCreate(create, entry.profile_id, entry.request)) {
+    throw refIdTaken(create);
+  }
+  if (entry.status === "failed") return entry;
+  throw inProgress(create);
+}
+
+const inProgress = (create: Create) =>
+  new ProblemError(
+    problem(
+      409,
+      "Already In Progress",
+      `A request with ref_id ${refIdOf(create)} is already journaled; its result shows in Activity.`,
+      {
+        ref_id: refIdOf(create),
+      },
+    ),
+  );
+
+async function auditRefusal(
+  rt: Runtime,
+  user: SignedInUser,
+  create: Create,
+  refusal: Refusal,
+  ip: string | null,
+  approvalId?: string,
+) {
+  const detail = { kind: create.kind, ref_id: refIdOf(create), problem: refusal.problem };
+  if (!approvalId || refusal.action === "limit.refused") {
+    await rt.audit.append({ action: refusal.action, actor: user, ip, subject: refIdOf(create), detail });
+  }
+  if (approvalId) {
+    await rt.audit.append({ action: "approval.send_refused", actor: user, ip, subject: approvalId, detail });
+  }
+}
+
+async function auditGuardConfirmed(
+  rt: Runtime,
+  user: SignedInUser,
+  create: Create,
+  verdict: Verdict,
+  ip: string | null,
+) {
+  const terms = "send" in verdict ? verdict.send : "hold" in verdict ? verdict.hold : undefined;
+  if (!terms?.guardConfirmed) return;
+  await rt.audit.append({
+    action: "price-guard.confirmed",
+    actor: user,
+    ip,
+    subject: terms.guardConfirmed.market,
+    detail: { ...terms.guardConfirmed, ref_id: refIdOf(create) },
+  });
+}

@@ -1,0 +1,133 @@
+import "server-only";
+import { isProblem, problem, type Order, type Problem, type Transfer } from "@/lib/spec";
+import type { SignedInUser } from "../auth/session";
+import { completeEntry, type JournalEntry, type JournalKind } from "../db/journal";
+import type { Runtime } from "../runtime";
+import { UpstreamError, upstreamProblem, type UpstreamClient } from "../upstream/client";
+import { isRecordOf, pathOf, refIdOf, type Create, type CreateResult } from "./create";
+
+/**
+ * Step 5, send once: the create, already journaled as pending (the pipeline wrote the entry in
+ * the same step as the controls' check), is sent to the service, retried only with the same
+ * ref_id, and its entry completed with the outcome; each step audited. A 409 "already exists"
+ * for our ref_id resolves to the original record when it is the same order or transfer; after
+ * the last failed try the service is asked by ref_id before the create is called failed.
+ */
+
+const RETRY_DELAYS_MS = [300, 1000];
+/** A browser waits at most about this long; past it the journal keeps the entry for reconciliation. */
+const GIVE_UP_AFTER_MS = 25_000;
+
+/** What the audit trail records with the request. */
+export interface SendNotes {
+  valueUsd: string | null;
+  repeatOf?: string | null;
+  approvalId?: string | null;
+}
+
+export async function sendOnce(
+  rt: Runtime,
+  user: SignedInUser,
+  create: Create,
+  entry: JournalEntry,
+  notes: SendNotes,
+  ip: string | null = null,
+): Promise<CreateResult> {
+  const subject = refIdOf(create);
+  await rt.audit.append({
+    action: "create.requested",
+    actor: user,
+    ip,
+    subject,
+    detail: {
+      kind: create.kind,
+      profile_id: create.profileId,
+      request: create.request,
+      value_usd: notes.valueUsd,
+      ...(notes.repeatOf ? { duplicate_of: notes.repeatOf } : {}),
+      ...(notes.approvalId ? { approval_id: notes.approvalId } : {}),
+    },
+  });
+  const started = performance.now();
+  const outcome = await sendWithRetries(rt.upstream, create, started);
+  const latencyMs = performance.now() - started;
+  await completeEntry(
+    rt.db,
+    entry.id,
+    outcome.failed
+      ? { status: "failed", httpStatus: outcome.status, latencyMs, problem: outcome.failed }
+      : { status: "succeeded", httpStatus: outcome.status, latencyMs, record: outcome.body },
+  );
+  await rt.audit.append({
+    action: outcome.failed ? "create.failed" : "create.succeeded",
+    actor: user,
+    ip,
+    subject,
+    detail: {
+      kind: create.kind,
+      http_status: outcome.status,
+      ...(outcome.failed ? { problem: outcome.failed } : { record: outcome.body }),
+    },
+  });
+  // Pushed to every open screen the moment the service answers, before the watcher's next look.
+  if (!outcome.failed) rt.live.publish({ name: create.kind, data: outcome.body });
+  return { status: outcome.status, body: outcome.body };
+}
+
+type Outcome = CreateResult & { failed?: Problem };
+
+async function sendWithRetries(upstream: UpstreamClient, create: Create, started: number): Promise<Outcome> {
+  let last: Outcome = { status: 502, body: null };
+  for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt - 1]));
+    try {
+      const res = await upstream.request({ method: "POST", path: pathOf(create), body: create.request });
+      if (res.status >= 200 && res.status < 300) return { status: 200, body: res.body };
+      if (isAlreadyExists(res.status, res.body)) return resolveExisting(upstream, create, res.body as Problem);
+      last = failure(
+        isProblem(res.body) ? res.body : problem(res.status, "Service Error", `The service answered ${res.status}.`),
+      );
+      if (res.status < 500 && res.status !== 429) return last;
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      last = failure(upstreamProblem(error));
+      // Never sent (refused credentials, no connection while getting a token): another try sends nothing new.
+      if (!error.maybeDelivered && error.stage === "token") return last;
+    }
+    if (performance.now() - started > GIVE_UP_AFTER_MS) break;
+  }
+  // The last attempt may still have reached the service: ask it before calling this a failure.
+  const found = await findByRefId(upstream, create.kind, refIdOf(create)).catch(() => undefined);
+  return found && isRecordOf(create, found) ? { status: 200, body: found } : last;
+}
+
+const failure = (p: Problem): Outcome => ({ status: p.status, body: p, failed: p });
+
+const isAlreadyExists = (status: number, body: unknown) =>
+  status === 409 && isProblem(body) && /already.exists/i.test(`${body.type} ${body.title}`);
+
+/** A 409 for our ref_id: an earlier attempt got through. Answer with that record, if it is ours. */
+async function resolveExisting(upstream: UpstreamClient, create: Create, conflict: Problem): Promise<Outcome> {
+  const found = await findByRefId(upstream, create.kind, refIdOf(create)).catch(() => undefined);
+  if (found && isRecordOf(create, found)) return { status: 200, body: found };
+  const detail = `ref_id ${refIdOf(create)} already belongs to a different ${create.kind} at the service. Start a new ${create.kind} to get a new ref_id.`;
+  return failure({ ...conflict, status: 409, detail });
+}
+
+/**
+ * The record a create with this ref_id made at the service, if any: the order, or the DEBIT
+ * leg of the transfer. Throws when the service cannot say, so that "not found" is never
+ * mistaken for "not created".
+ */
+export async function findByRefId(
+  upstream: UpstreamClient,
+  kind: JournalKind,
+  refId: string,
+): Promise<Order | Transfer | undefined> {
+  const order = kind === "order";
+  const path = order ? "/orders" : "/transfer/transfers";
+  const res = await upstream.request({ method: "GET", path, query: { ref_ids: [refId] } });
+  if (res.status !== 200) throw new Error(`the service answered ${res.status} to a lookup by ref_id`);
+  const items = (res.body as { items?: (Order | Transfer)[] }).items ?? [];
+  return order ? items[0] : items.find((t) => (t as Transfer).direction === "DEBIT");
+}
