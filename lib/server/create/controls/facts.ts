@@ -98,7 +98,6 @@ async function bookOf(rt: Runtime, market: Market): Promise<Book> {
   return { bids: book.bids, asks: book.asks };
 }
 
-
 function priceUnavailable(markets: readonly Market[]): never {
   throw new ProblemError(
     problem(503, "Price Unavailable", "The service has no price to weigh this request against the desk's controls.", {
