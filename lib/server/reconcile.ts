@@ -40,17 +40,36 @@ export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<nu
   return pending.length;
 }
 
-/** Runs reconciliation once the service answers (the embedded sandbox starts with this server). */
-export function reconcileInBackground(rt: Runtime, attempts = 30, delayMs = 2000): void {
+/**
+ * Longer than any send takes (its retries give up after 25 s, then one last call and one look-up
+ * within the service's time limit): an entry pending this long is nobody's send in flight. It was
+ * left undecided (a lockout, the service gone while asking) or by a crash on another instance.
+ */
+export const STALE_PENDING_MS = 120_000;
+
+/**
+ * Runs reconciliation once the service answers (the embedded sandbox starts with this server),
+ * then every `sweepEveryMs` for entries left pending longer than STALE_PENDING_MS.
+ */
+export function reconcileInBackground(rt: Runtime, attempts = 30, delayMs = 2000, sweepEveryMs = 30_000): void {
+  const run = (before: Date) =>
+    rt.lifecycle
+      .track(reconcilePending(rt, before))
+      .then((n) => void (n > 0 && log.info({ entries: n }, "journal: reconciled pending entries")));
   const startedAt = new Date();
   const attempt = (left: number) => {
     if (rt.lifecycle.stopping) return;
-    reconcilePending(rt, startedAt)
-      .then((n) => n > 0 && log.info({ entries: n }, "journal: reconciled pending entries"))
-      .catch((error: unknown) => {
-        if (left > 1) setTimeout(() => attempt(left - 1), delayMs).unref();
-        else log.error({ err: error }, "journal: reconciliation failed");
-      });
+    run(startedAt).catch((error: unknown) => {
+      if (left > 1) setTimeout(() => attempt(left - 1), delayMs).unref();
+      else log.error({ err: error }, "journal: reconciliation failed");
+    });
   };
   setTimeout(() => attempt(attempts), 500).unref();
+  setInterval(() => {
+    if (rt.lifecycle.stopping) return;
+    // A service still refusing us is asked again at the next sweep.
+    run(new Date(Date.now() - STALE_PENDING_MS)).catch((error: unknown) =>
+      log.warn({ err: error }, "journal: the sweep of pending entries will try again"),
+    );
+  }, sweepEveryMs).unref();
 }

@@ -1,14 +1,9 @@
 import "server-only";
 import type { CreateKind } from "@/lib/policy";
-import {
-  compareDecimal,
-  type CreateInternalTransferRequest,
-  type CreateOrderRequest,
-  type Order,
-  type Transfer,
-} from "@/lib/spec";
+import { type CreateInternalTransferRequest, type CreateOrderRequest } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
+import { isSameOrder, isSameTransfer } from "../upstream/same-record";
 
 /**
  * A create in flight, the one shape every step of the create path passes on (parse, bind the
@@ -55,28 +50,11 @@ export const toProfileOf = (create: Create): string | undefined =>
 export const isSameCreate = (create: Create, profileId: string, request: unknown): boolean =>
   profileId === create.profileId && canonicalJson(request) === canonicalJson(create.request);
 
-const sameAmount = (a: string | undefined, b: string | undefined) =>
-  a === undefined ? !b : Boolean(b) && compareDecimal(a, b!) === 0;
-
 /**
- * True when `record`, found at the service by our ref_id, is the order or transfer this create
- * describes (so the service's 409 for our ref_id is our own create, not someone else's).
+ * True when `record`, found at the service by our ref_id (or carried by its 409), is the order
+ * or transfer this create describes, compared by meaning (lib/server/upstream/same-record.ts).
  */
-export function isRecordOf(create: Create, record: unknown): boolean {
-  if (create.kind === "order") {
-    const o = record as Partial<Order>;
-    const r = create.request;
-    return (
-      o.profile_id === create.profileId &&
-      o.side === r.side &&
-      o.market === r.market &&
-      o.type === r.type &&
-      sameAmount(r.base_amount, o.base_amount) &&
-      sameAmount(r.quote_amount, o.quote_amount) &&
-      sameAmount(r.price, o.price)
-    );
-  }
-  const t = record as Partial<Transfer>;
-  const r = create.request;
-  return t.profile_id === r.from_profile_id && t.asset === r.asset && sameAmount(r.amount, t.amount);
-}
+export const isRecordOf = (create: Create, record: unknown): boolean =>
+  create.kind === "order"
+    ? isSameOrder(create.profileId, create.request, record)
+    : isSameTransfer(create.request, record);

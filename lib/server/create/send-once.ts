@@ -4,6 +4,7 @@ import type { SignedInUser } from "../auth/session";
 import { completeEntry, type JournalEntry, type JournalKind } from "../db/journal";
 import type { Runtime } from "../runtime";
 import { UpstreamError, upstreamProblem, type UpstreamClient } from "../upstream/client";
+import { existingRecordOf } from "../upstream/same-record";
 import { isRecordOf, pathOf, refIdOf, type Create, type CreateResult } from "./create";
 
 /**
@@ -51,6 +52,7 @@ export async function sendOnce(
   const started = performance.now();
   const outcome = await sendWithRetries(rt.upstream, create, started);
   const latencyMs = performance.now() - started;
+  if (outcome.undecided) return { status: outcome.status, body: undecidedProblem(outcome) };
   await completeEntry(
     rt.db,
     entry.id,
@@ -74,10 +76,18 @@ export async function sendOnce(
   return { status: outcome.status, body: outcome.body };
 }
 
-type Outcome = CreateResult & { failed?: Problem };
+/**
+ * The service's answer: a record, a failure (`failed`: nothing was created), or undecided: an
+ * attempt may have reached the service and nobody can say now whether it made the create (a
+ * lockout, the service unreachable for the look-up). An undecided entry stays pending, and the
+ * journal's sweep (lib/server/reconcile.ts) asks the service by ref_id once it answers again.
+ */
+type Outcome = CreateResult & { failed?: Problem; undecided?: true };
 
 async function sendWithRetries(upstream: UpstreamClient, create: Create, started: number): Promise<Outcome> {
   let last: Outcome = { status: 502, body: null };
+  // Whether an attempt may have reached the service (a 5xx, a timeout, a dropped connection).
+  let mayHaveLanded = false;
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt - 1]));
     try {
@@ -87,32 +97,64 @@ async function sendWithRetries(upstream: UpstreamClient, create: Create, started
       last = failure(
         isProblem(res.body) ? res.body : problem(res.status, "Service Error", `The service answered ${res.status}.`),
       );
-      if (res.status < 500 && res.status !== 429) return last;
+      // A refusal (4xx) created nothing. (The client never hands back a 429: it locks out instead.)
+      if (res.status < 500) return last;
+      mayHaveLanded = true;
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       last = failure(upstreamProblem(error));
-      // Never sent (refused credentials, no connection while getting a token): another try sends nothing new.
-      if (!error.maybeDelivered && error.stage === "token") return last;
+      // Not sent (a lockout, refused credentials, a missing scope, no token): trying again now
+      // sends nothing either, and the service is not to be asked while it refuses us.
+      if (!error.maybeDelivered) {
+        if (!mayHaveLanded) return last;
+        return { ...last, undecided: true };
+      }
+      mayHaveLanded = true;
     }
     if (performance.now() - started > GIVE_UP_AFTER_MS) break;
   }
   // The last attempt may still have reached the service: ask it before calling this a failure.
-  const found = await findByRefId(upstream, create.kind, refIdOf(create)).catch(() => undefined);
-  return found && isRecordOf(create, found) ? { status: 200, body: found } : last;
+  let found: Order | Transfer | undefined;
+  try {
+    found = await findByRefId(upstream, create.kind, refIdOf(create));
+  } catch {
+    return { ...last, undecided: true };
+  }
+  if (!found) return last;
+  return isRecordOf(create, found)
+    ? { status: 200, body: found }
+    : differentCreate(create, last.failed ?? problem(409, "Conflict", ""));
 }
+
+/** What the person reads while the create is undecided: the service's trouble, and that nothing is lost. */
+const undecidedProblem = (outcome: Outcome): Problem => {
+  const p = outcome.failed ?? problem(outcome.status, "Service Error", "");
+  const detail =
+    `${p.detail ?? ""} The request may have reached the service: it stays in the journal as pending and is checked with the service by its ref_id as soon as the service answers again; its outcome will show in Activity.`.trim();
+  return { ...p, detail };
+};
 
 const failure = (p: Problem): Outcome => ({ status: p.status, body: p, failed: p });
 
 const isAlreadyExists = (status: number, body: unknown) =>
   status === 409 && isProblem(body) && /already.exists/i.test(`${body.type} ${body.title}`);
 
-/** A 409 for our ref_id: an earlier attempt got through. Answer with that record, if it is ours. */
+/**
+ * A 409 for our ref_id: an earlier attempt got through. Answer with that record if it is ours:
+ * the one the 409 carries in `meta.existing`, else the one the service lists under our ref_id.
+ */
 async function resolveExisting(upstream: UpstreamClient, create: Create, conflict: Problem): Promise<Outcome> {
+  const carried = existingRecordOf(conflict);
+  if (carried && isRecordOf(create, carried)) return { status: 200, body: carried };
   const found = await findByRefId(upstream, create.kind, refIdOf(create)).catch(() => undefined);
   if (found && isRecordOf(create, found)) return { status: 200, body: found };
-  const detail = `ref_id ${refIdOf(create)} already belongs to a different ${create.kind} at the service. Start a new ${create.kind} to get a new ref_id.`;
-  return failure({ ...conflict, status: 409, detail });
+  return differentCreate(create, conflict);
 }
+
+const differentCreate = (create: Create, conflict: Problem): Outcome => {
+  const detail = `ref_id ${refIdOf(create)} already belongs to a different ${create.kind} at the service. Start a new ${create.kind} to get a new ref_id.`;
+  return failure({ ...conflict, status: 409, title: conflict.title || "Already Exists", detail });
+};
 
 /**
  * The record a create with this ref_id made at the service, if any: the order, or the DEBIT
