@@ -47,6 +47,9 @@ export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<nu
  */
 export const STALE_PENDING_MS = 120_000;
 
+/** Entries created before this are stale: pending longer than any send takes. */
+export const staleBefore = (now = Date.now()): Date => new Date(now - STALE_PENDING_MS);
+
 /**
  * Runs reconciliation once the service answers (the embedded sandbox starts with this server),
  * then every `sweepEveryMs` for entries left pending longer than STALE_PENDING_MS.
@@ -68,7 +71,7 @@ export function reconcileInBackground(rt: Runtime, attempts = 30, delayMs = 2000
   setInterval(() => {
     if (rt.lifecycle.stopping) return;
     // A service still refusing us is asked again at the next sweep.
-    run(new Date(Date.now() - STALE_PENDING_MS)).catch((error: unknown) =>
+    run(staleBefore()).catch((error: unknown) =>
       log.warn({ err: error }, "journal: the sweep of pending entries will try again"),
     );
   }, sweepEveryMs).unref();

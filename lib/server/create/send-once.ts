@@ -3,7 +3,13 @@ import { isProblem, problem, type Order, type Problem, type Transfer } from "@/l
 import type { SignedInUser } from "../auth/session";
 import { completeEntry, type JournalEntry, type JournalKind } from "../db/journal";
 import type { Runtime } from "../runtime";
-import { UpstreamError, upstreamProblem, type UpstreamClient } from "../upstream/client";
+import {
+  UpstreamError,
+  UpstreamLocked,
+  UpstreamScopeMissing,
+  upstreamProblem,
+  type UpstreamClient,
+} from "../upstream/client";
 import { existingRecordOf } from "../upstream/same-record";
 import { isRecordOf, pathOf, refIdOf, type Create, type CreateResult } from "./create";
 
@@ -103,12 +109,11 @@ async function sendWithRetries(upstream: UpstreamClient, create: Create, started
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       last = failure(upstreamProblem(error));
-      // Not sent (a lockout, refused credentials, a missing scope, no token): trying again now
-      // sends nothing either, and the service is not to be asked while it refuses us.
-      if (!error.maybeDelivered) {
-        if (!mayHaveLanded) return last;
-        return { ...last, undecided: true };
-      }
+      // Refused before it was sent (a lockout, refused credentials, a missing scope, no token): trying
+      // again now sends nothing either, and the service is not to be asked while it refuses us. (A
+      // refused connection is tried again: the service may be back a moment later.)
+      if (refusedUnsent(error)) return mayHaveLanded ? { ...last, undecided: true } : last;
+      if (!error.maybeDelivered) continue;
       mayHaveLanded = true;
     }
     if (performance.now() - started > GIVE_UP_AFTER_MS) break;
@@ -133,6 +138,9 @@ const undecidedProblem = (outcome: Outcome): Problem => {
     `${p.detail ?? ""} The request may have reached the service: it stays in the journal as pending and is checked with the service by its ref_id as soon as the service answers again; its outcome will show in Activity.`.trim();
   return { ...p, detail };
 };
+
+const refusedUnsent = (error: UpstreamError) =>
+  error.stage === "token" || error instanceof UpstreamLocked || error instanceof UpstreamScopeMissing;
 
 const failure = (p: Problem): Outcome => ({ status: p.status, body: p, failed: p });
 

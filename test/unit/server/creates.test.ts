@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_POLICY } from "@/lib/policy";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
 import { declineRepeat } from "@/lib/server/create/decline-repeat";
+import { reconcilePending, staleBefore, STALE_PENDING_MS } from "@/lib/server/reconcile";
 import { findByRefId as journalEntryOf, listEntries } from "@/lib/server/db/journal";
 import type { SignedInUser } from "@/lib/server/auth/session";
-import { TokenRequestError, UpstreamTimeout, UpstreamUnreachable } from "@/lib/server/upstream/errors";
+import { TokenRequestError, UpstreamLocked, UpstreamTimeout, UpstreamUnreachable } from "@/lib/server/upstream/errors";
 import { fakeService } from "../../support/fake-service";
 import { testRuntime, type FakeAnswer } from "../../support/runtime";
 
@@ -121,6 +122,69 @@ describe("createOrder", () => {
     const { runtime } = await setUp([() => ({ status: 409, body: conflict })], other);
     const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-other" }, asTrader);
     expect(result).toMatchObject({ status: 409, body: { detail: expect.stringContaining("different order") } });
+  });
+
+  it("resolves a 409 from the record it carries in meta.existing, compared by meaning ('0' unset, 0.01 as 0.01000000)", async () => {
+    const { runtime, calls } = await setUp([
+      (req) => {
+        const refId = (req.body as { ref_id: string }).ref_id;
+        // As the published List Orders writes an unused amount: "0", not "".
+        const existing = { ...orderRecord(refId), quote_amount: "0", price: "100" };
+        return {
+          status: 409,
+          body: { type: "/problems/already-exists", title: "Already exists", status: 409, meta: { existing } },
+        };
+      },
+    ]);
+    const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-meta" }, asTrader);
+    expect(result).toMatchObject({ status: 200, body: { id: "order-1", ref_id: "r-meta" } });
+    // Resolved from the 409 itself: no look-up by ref_id was needed.
+    expect(calls.filter((c) => c.method === "GET" && c.path === "/orders")).toHaveLength(0);
+    expect(await journalEntryOf(runtime.db, "order", "r-meta")).toMatchObject({ status: "succeeded" });
+  });
+
+  it("sends nothing more into a lockout: the first attempt's 503 is the answer, journaled as failed", async () => {
+    const { runtime, posted } = await setUp([
+      () => {
+        throw new UpstreamLocked(Date.now() + 300_000, "request");
+      },
+    ]);
+    const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-locked" }, asTrader);
+    expect(result).toMatchObject({ status: 503, body: { meta: { locked_until: expect.any(String) } } });
+    expect(posted()).toHaveLength(1);
+    expect(await journalEntryOf(runtime.db, "order", "r-locked")).toMatchObject({ status: "failed", http_status: 503 });
+  });
+
+  it("leaves a create pending when an attempt may have landed and the service cannot be asked now", async () => {
+    let landed = false;
+    const { runtime, posted } = await setUp(
+      [
+        () => {
+          throw new UpstreamTimeout("service.test", 10, "request");
+        },
+        () => {
+          throw new UpstreamLocked(Date.now() + 300_000, "request");
+        },
+      ],
+      (refId) => (landed ? [orderRecord(refId)] : []),
+    );
+    const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-undecided" }, asTrader);
+    expect(result).toMatchObject({
+      status: 503,
+      body: {
+        meta: { locked_until: expect.any(String) },
+        detail: expect.stringContaining("stays in the journal as pending"),
+      },
+    });
+    expect(posted()).toHaveLength(2);
+    expect(await journalEntryOf(runtime.db, "order", "r-undecided")).toMatchObject({ status: "pending" });
+    // The journal's sweep asks again once the entry is stale: the service now lists the order.
+    landed = true;
+    await reconcilePending(runtime, staleBefore(Date.now() + STALE_PENDING_MS + 1));
+    expect(await journalEntryOf(runtime.db, "order", "r-undecided")).toMatchObject({
+      status: "succeeded",
+      result_id: "order-1",
+    });
   });
 
   it("does not retry a refusal (4xx) and journals it as failed", async () => {
