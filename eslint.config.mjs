@@ -28,7 +28,7 @@ const config = [
       "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...serverOnly, schemaModules] }],
     },
   },
-  // Server code logs through lib/server/log.ts (JSON lines, secrets redacted), never the console.
+  // Server code logs through lib/server/ops/log.ts (JSON lines, secrets redacted), never the console.
   {
     files: ["lib/server/**", "lib/sandbox/**", "app/**/route.ts", "instrumentation.ts", "proxy.ts"],
     rules: { "no-console": "error" },

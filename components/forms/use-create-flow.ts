@@ -3,11 +3,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
-import { isHeld, type Approval, type Held } from "@/lib/approval";
-import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
-import { CONFIRM_REPEAT_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/repeats";
+import { isHeld, type Approval, type Held } from "@/lib/shared/approval";
+import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
+import { CONFIRM_REPEAT_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/shared/repeats";
 import type { Problem } from "@/lib/spec/problem";
-import { newRefId } from "@/lib/ref-id";
+import { newRefId } from "@/lib/shared/ref-id";
 import { problemOf } from "@/lib/client/api";
 import { useToast } from "../ui/toasts";
 import { preloadReviewPanel } from "./lazy-review-panel";

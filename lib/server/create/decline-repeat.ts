@@ -1,9 +1,9 @@
 import "server-only";
 import * as z from "zod";
-import { parseOr400 } from "@/lib/http";
-import { can } from "@/lib/roles";
+import { parseOr400 } from "@/lib/server/http/toolkit";
+import { can } from "@/lib/shared/roles";
 import { identifier, problem, ProblemError, refIdSchema } from "@/lib/spec";
-import { approvalRowOfRef } from "../approval-records";
+import { approvalRowOfRef } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
 import { DuplicateJournalEntry, findByRefId, recordDeclined, type JournalEntry } from "../db/journal";

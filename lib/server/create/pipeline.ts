@@ -1,9 +1,9 @@
 import "server-only";
 import type { Kysely } from "kysely";
-import type { PriceGuard } from "@/lib/price-guard";
-import type { Role } from "@/lib/roles";
+import type { PriceGuard } from "@/lib/shared/price-guard";
+import type { Role } from "@/lib/shared/roles";
 import { problem, ProblemError, type Problem } from "@/lib/spec";
-import type { ApprovalRow } from "../approval-records";
+import type { ApprovalRow } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { isUniqueViolation } from "../db";
 import { beginEntry, DuplicateJournalEntry, findByRefId, reopenEntry, type JournalEntry } from "../db/journal";

@@ -1,8 +1,8 @@
 import "server-only";
 import { v7 as timeOrderedId } from "uuid";
 import type { Selectable } from "kysely";
-import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
-import { fieldProblem } from "@/lib/http";
+import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/shared/journal-entry";
+import { fieldProblem } from "@/lib/server/http/toolkit";
 import type { Problem } from "@/lib/spec/problem";
 import { containsText } from "./contains";
 import { isUniqueViolation, type Db } from "./index";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_POLICY } from "@/lib/policy";
+import { DEFAULT_POLICY } from "@/lib/shared/policy";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
 import { declineRepeat } from "@/lib/server/create/decline-repeat";
 import { reconcilePending, staleBefore, STALE_PENDING_MS } from "@/lib/server/reconcile";
