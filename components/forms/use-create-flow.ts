@@ -21,8 +21,8 @@ export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
    * market typed past the price guard (Confirm-Price-Guard). A create held for approval answers `Held`.
    */
   send: (output: Output, headers: Record<string, string>) => Promise<Created | Held>;
-  /** Journals the answer "don't send" about a repeat of `duplicateOf`; nothing is sent. */
-  decline: (output: Output, duplicateOf: string) => Promise<unknown>;
+  /** Journals the answer "don't send" about a repeat of `repeatOf`; nothing is sent. */
+  decline: (output: Output, repeatOf: string) => Promise<unknown>;
   /** Query keys whose data a send changes. */
   refresh: readonly string[];
   /** Emptied after a send, so the same create is not sent again by a second Enter: the amounts. */

@@ -88,10 +88,10 @@ export function OrderTicket({ controls, controlsLine }: { controls: FormControls
   const flow = useCreateFlow(form, {
     send: ({ profileId: id, request }, headers) =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(id)}/orders`, { method: "POST", body: request, headers }),
-    decline: ({ profileId: id, request }, duplicateOf) =>
+    decline: ({ profileId: id, request }, repeatOf) =>
       api("/api/activity/declined", {
         method: "POST",
-        body: { kind: "order", profile_id: id, request, duplicate_of: duplicateOf },
+        body: { kind: "order", profile_id: id, request, duplicate_of: repeatOf },
       }),
     refresh: ["orders", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["base_amount", "quote_amount"],

@@ -68,10 +68,10 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
       api<Transfer | Held>("/api/v2/transfer/internal", { method: "POST", body: request, headers }).then((answer) =>
         isHeld(answer) ? answer : { transfer: answer, names: namesOf(request) },
       ),
-    decline: ({ request }, duplicateOf) =>
+    decline: ({ request }, repeatOf) =>
       api("/api/activity/declined", {
         method: "POST",
-        body: { kind: "transfer", request, duplicate_of: duplicateOf },
+        body: { kind: "transfer", request, duplicate_of: repeatOf },
       }),
     refresh: ["transfers", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["amount"],

@@ -1,5 +1,5 @@
 /**
- * The price guard (lib/server/controls.ts): an order that would take liquidity further from
+ * The price guard (lib/server/create/controls/price-guard.ts): an order that would take liquidity further from
  * the mid than the policy allows is refused with a 428 until it is sent again with the
  * market's name, as the person typed it, in a header. Shared by the back end and the forms,
  * apart from lib/shared/policy.ts so the order ticket's first load carries no schema.
