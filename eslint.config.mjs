@@ -111,7 +111,11 @@ const config = [
   // No import circle anywhere: every module can be read (and tested) after what it imports. The
   // create path runs in one direction (parse -> bind the ref_id -> repeat question -> controls ->
   // hold or send once), and approvals import only its send.
-  { rules: { "import/no-cycle": ["error", { ignoreExternal: true }] } },
+  // (Tests are left out: nothing imports them, so they close no circle, and the rule's walk is slow.)
+  {
+    files: ["app/**", "components/**", "lib/**", "scripts/**", "*.ts", "*.mjs", "*.js"],
+    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
+  },
   // Tests read loosely typed JSON bodies of HTTP responses.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   {
