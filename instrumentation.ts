@@ -6,7 +6,7 @@ import type { Instrumentation } from "next";
  * 1. a bad configuration stops the process here, exit status 1, with every problem listed
  *    (`npm start` checks the same before the port is even bound: scripts/check-config.ts);
  * 2. every request is stamped with its connection's address and its request id, and logged;
- * 3. SIGTERM and SIGINT stop the server gracefully (lib/server/shutdown.ts);
+ * 3. SIGTERM and SIGINT stop the server gracefully (lib/server/ops/shutdown.ts);
  * 4. the runtime is built (the embedded sandbox with its market maker starts quoting); journal
  *    entries a crash left pending are reconciled with the service; and approval requests past
  *    their time are expired (and audited) every half minute, whether or not anyone looks.
@@ -18,12 +18,12 @@ export async function register(): Promise<void> {
   exitOnInvalidConfiguration();
 
   const { env } = await import("./lib/server/env");
-  const { trustedProxies } = await import("./lib/server/peer-address");
-  const { watchRequests } = await import("./lib/server/http-requests");
+  const { trustedProxies } = await import("./lib/server/http/peer-address");
+  const { watchRequests } = await import("./lib/server/http/incoming");
   const requests = watchRequests(trustedProxies(env.TRUSTED_PROXY_IPS));
 
   const { builtRuntime, closeRuntime, runtime } = await import("./lib/server/runtime");
-  const { takeOverStopSignals } = await import("./lib/server/shutdown");
+  const { takeOverStopSignals } = await import("./lib/server/ops/shutdown");
   takeOverStopSignals({
     runtime: builtRuntime,
     servers: () => requests.servers,
@@ -32,8 +32,8 @@ export async function register(): Promise<void> {
   });
 
   const { reconcileInBackground } = await import("./lib/server/reconcile");
-  const { expireInBackground } = await import("./lib/server/approvals");
-  const { log } = await import("./lib/server/log");
+  const { expireInBackground } = await import("./lib/server/approvals/decisions");
+  const { log } = await import("./lib/server/ops/log");
   const start = async () => {
     const rt = await runtime();
     requests.attach(rt.lifecycle);
@@ -53,7 +53,7 @@ const START_RETRY_MS = 5_000;
 /** A request Next failed to handle (a page that threw while rendering, say): logged with its stack. */
 export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { log } = await import("./lib/server/log");
+  const { log } = await import("./lib/server/ops/log");
   log.error(
     { err: error, method: request.method, path: request.path.split("?")[0], route: context.routePath },
     "request failed in Next",

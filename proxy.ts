@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { cappedText } from "@/lib/http";
+import { cappedText } from "@/lib/server/http/toolkit";
 import { ProblemError, type Problem } from "@/lib/spec";
 import {
   contentSecurityPolicy,
@@ -8,7 +8,7 @@ import {
   newNonce,
   pathProblem,
   strictTransportSecurity,
-} from "@/lib/server/request-guard";
+} from "@/lib/server/http/request-guard";
 
 /**
  * In front of every route (Next's request proxy): a broken %-escape in the path is a 400 and

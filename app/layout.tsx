@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
-import { THEME_COOKIE, themeClass } from "@/lib/theme";
+import { THEME_COOKIE, themeClass } from "@/lib/shared/theme-choice";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -5,7 +5,7 @@
  * DATA_DIR/audit-checkpoint: run it where the dashboard's DATA_DIR is). Prints {"ok", "entries"}
  * (and the first broken entry); exits 1 when the chain is broken or ends short.
  */
-import { auditCheckpointFile, createAuditTrail } from "@/lib/server/audit";
+import { auditCheckpointFile, createAuditTrail } from "@/lib/server/audit-trail";
 import { createDb, dbConfigFromEnv } from "@/lib/server/db";
 import { parseEnv } from "@/lib/server/env-schema";
 import { keptSecret } from "@/lib/server/secrets";

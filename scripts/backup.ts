@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BackupRefused, takeBackup } from "@/lib/server/backup";
+import { BackupRefused, takeBackup } from "@/lib/server/ops/backup";
 import { parseEnv } from "@/lib/server/env-schema";
 
 async function main() {

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BackupRefused, restoreBackup } from "@/lib/server/backup";
+import { BackupRefused, restoreBackup } from "@/lib/server/ops/backup";
 import { parseEnv } from "@/lib/server/env-schema";
 
 function main() {

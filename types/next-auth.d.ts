@@ -1,4 +1,4 @@
-import type { Role } from "@/lib/roles";
+import type { Role } from "@/lib/shared/roles";
 import "next-auth";
 import "next-auth/jwt";
 

@@ -12,7 +12,7 @@ import { ThemeToggle } from "@/lib/client/theme";
 import { TimeZoneToggle } from "@/lib/client/time-zone";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { env } from "@/lib/server/env";
-import { THEME_COOKIE, themeClass } from "@/lib/theme";
+import { THEME_COOKIE, themeClass } from "@/lib/shared/theme-choice";
 
 export const dynamic = "force-dynamic";
 

@@ -13,15 +13,15 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
-import { ACTION_WORDS, askedOf, describeAsked, outcomeOf } from "@/lib/client/activity-rows";
+import { ACTION_WORDS, askedOf, describeAsked, outcomeOf } from "@/lib/shared/activity-rows";
 import { api, query } from "@/lib/client/api";
-import { listSummary } from "@/lib/client/list-summary";
+import { listSummary } from "@/lib/shared/list-summary";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { useTypedFilter } from "@/lib/client/typed-filter";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
-import type { JournalEntry } from "@/lib/journal";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
 
 const PAGE_SIZE = 25;
 const FILTERS = {

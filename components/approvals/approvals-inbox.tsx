@@ -12,10 +12,10 @@ import {
   seesEveryRequest,
   type Approval,
   type ApprovalStatus,
-} from "@/lib/client/approvals";
+} from "@/lib/client/approval-feed";
 import { pollWhileDown } from "@/lib/client/live-status";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
-import type { Role } from "@/lib/roles";
+import type { Role } from "@/lib/shared/roles";
 import { ApprovalCard } from "./approval-card";
 
 const FILTERS = { status: APPROVAL_STATUSES } as const satisfies FilterSpec<string>;

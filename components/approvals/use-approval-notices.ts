@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useToast } from "@/components/ui/toasts";
 import { api } from "@/lib/client/api";
-import { orderOf, useApprovalFeed, type Approval } from "@/lib/client/approvals";
+import { orderOf, useApprovalFeed, type Approval } from "@/lib/client/approval-feed";
 import type { Order } from "@/lib/spec/order";
 
 const ORDER_EVERY_MS = 3_000;

@@ -13,7 +13,7 @@ import { ProblemAlert } from "@/components/ui/problem-alert";
 import { TableActions } from "@/components/ui/table-actions";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { api, problemOf, query } from "@/lib/client/api";
-import { listSummary } from "@/lib/client/list-summary";
+import { listSummary } from "@/lib/shared/list-summary";
 import { Time } from "@/lib/client/time-zone";
 import { useTypedFilter } from "@/lib/client/typed-filter";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
@@ -23,7 +23,7 @@ import {
   AUDIT_EVENT_FILTERS,
   AUDIT_FAMILIES,
   type AuditEntryView,
-} from "@/lib/audit-events";
+} from "@/lib/shared/audit-events";
 
 const PAGE_SIZE = 50;
 const FILTERS = {

@@ -1,10 +1,10 @@
 "use client";
 
 import { problemOf } from "@/lib/client/api";
-import { formatAmount, formatAsset } from "@/lib/client/format";
+import { formatAmount, formatAsset } from "@/lib/shared/format";
 import { useBalancesOfProfiles, useTickers } from "@/lib/client/desk-queries";
 import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
-import { compareAssets, deskTotals, type AssetTotal } from "@/lib/client/valuation";
+import { compareAssets, deskTotals, type AssetTotal } from "@/lib/shared/valuation";
 import { marketLabel } from "@/lib/spec/markets";
 import { marketsToValue, midsOf } from "@/lib/spec/valuation";
 import { Card } from "../ui/card";

@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
-import type { Approval } from "@/lib/approval";
+import type { Approval } from "@/lib/shared/approval";
 import { api, problemOf } from "@/lib/client/api";
-import { approvalKeys, timeLeft } from "@/lib/client/approvals";
+import { approvalKeys, timeLeft } from "@/lib/client/approval-feed";
 import { streamUp } from "@/lib/client/live-status";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";

@@ -1,5 +1,5 @@
-import { formatAmount } from "@/lib/client/format";
-import type { FormControls } from "@/lib/policy";
+import { formatAmount } from "@/lib/shared/format";
+import type { FormControls } from "@/lib/shared/policy";
 
 const usd = (value: string) => `${formatAmount(value, { min: 0, max: 2 })} USD`;
 

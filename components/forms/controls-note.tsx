@@ -1,8 +1,8 @@
 "use client";
 
 import { useTickers } from "@/lib/client/desk-queries";
-import { formatAmount } from "@/lib/client/format";
-import { approvalRuleFor, type FormControls } from "@/lib/policy";
+import { formatAmount } from "@/lib/shared/format";
+import { approvalRuleFor, type FormControls } from "@/lib/shared/policy";
 import { compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
 import {

@@ -1,4 +1,4 @@
-import { formatAmount } from "@/lib/client/format";
+import { formatAmount } from "@/lib/shared/format";
 import type { Balance } from "@/lib/client/queries";
 import { compareDecimal, multiplyDecimal } from "@/lib/spec/decimal";
 import { MARKET_DETAILS } from "@/lib/spec/markets";

@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { formatAmount } from "@/lib/client/format";
-import type { FormControls } from "@/lib/policy";
-import type { PriceGuard } from "@/lib/price-guard";
+import { formatAmount } from "@/lib/shared/format";
+import type { FormControls } from "@/lib/shared/policy";
+import type { PriceGuard } from "@/lib/shared/price-guard";
 import { Button } from "../ui/button";
 import { ControlsNote, type Valued } from "./controls-note";
 

@@ -1,5 +1,5 @@
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { formatAmount } from "@/lib/client/format";
+import { formatAmount } from "@/lib/shared/format";
 import type { Problem } from "@/lib/spec/problem";
 
 /** A 400 from the server names fields: show each rule on its own field too. */

@@ -3,11 +3,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
-import { isHeld, type Approval, type Held } from "@/lib/approval";
-import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
-import { CONFIRM_REPEAT_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/repeats";
+import { isHeld, type Approval, type Held } from "@/lib/shared/approval";
+import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
+import { CONFIRM_REPEAT_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/shared/repeats";
 import type { Problem } from "@/lib/spec/problem";
-import { newRefId } from "@/lib/ref-id";
+import { newRefId } from "@/lib/shared/ref-id";
 import { problemOf } from "@/lib/client/api";
 import { useToast } from "../ui/toasts";
 import { preloadReviewPanel } from "./lazy-review-panel";
@@ -21,8 +21,8 @@ export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
    * market typed past the price guard (Confirm-Price-Guard). A create held for approval answers `Held`.
    */
   send: (output: Output, headers: Record<string, string>) => Promise<Created | Held>;
-  /** Journals the answer "don't send" about a repeat of `duplicateOf`; nothing is sent. */
-  decline: (output: Output, duplicateOf: string) => Promise<unknown>;
+  /** Journals the answer "don't send" about a repeat of `repeatOf`; nothing is sent. */
+  decline: (output: Output, repeatOf: string) => Promise<unknown>;
   /** Query keys whose data a send changes. */
   refresh: readonly string[];
   /** Emptied after a send, so the same create is not sent again by a second Enter: the amounts. */

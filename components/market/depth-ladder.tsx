@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { formatAmount, formatAsset } from "@/lib/client/format";
-import { LADDER_DEPTH, ladderOf, type LadderLevel } from "@/lib/client/order-book";
+import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { LADDER_DEPTH, ladderOf, type LadderLevel } from "@/lib/shared/order-book";
 import { useOrderBook } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";

@@ -8,8 +8,8 @@
  */
 import { createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef } from "react";
-import { latestTrade, pricePoints } from "@/lib/client/executions";
-import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/client/format";
+import { latestTrade, pricePoints } from "@/lib/shared/executions";
+import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/shared/format";
 import { useRecentExecutions } from "@/lib/client/queries";
 import { useDarkTheme } from "@/lib/client/theme";
 import { useTimeZone } from "@/lib/client/time-zone";

@@ -2,7 +2,7 @@
 
 import type { RefObject } from "react";
 import { useFormContext } from "react-hook-form";
-import { formatAmount } from "@/lib/client/format";
+import { formatAmount } from "@/lib/shared/format";
 import { FIELD_LABELS, quantityRuleFor } from "@/lib/spec/order-rules";
 import type { TicketValues } from "../orders/ticket-form";
 

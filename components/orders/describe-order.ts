@@ -1,4 +1,4 @@
-import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/client/format";
+import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/shared/format";
 import type { TimeInForce } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { CreateOrderRequest } from "@/lib/spec/order";

@@ -3,8 +3,8 @@
 import dynamic from "next/dynamic";
 import { useRef, useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
-import { formatAmount, formatAsset } from "@/lib/client/format";
-import { levelPrice } from "@/lib/client/ticker";
+import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { levelPrice } from "@/lib/shared/ticker";
 import { useBalances, useTicker, type BookLevel } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";

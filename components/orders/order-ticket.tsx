@@ -7,20 +7,20 @@ import { api } from "@/lib/client/api";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
-import { levelPrice } from "@/lib/client/ticker";
+import { levelPrice } from "@/lib/shared/ticker";
 import { useBalances, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
 import { BASE_AMOUNT_SCALE, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
-import type { FormControls } from "@/lib/policy";
+import type { FormControls } from "@/lib/shared/policy";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/lazy-metadata-editor";
-import { newRefId } from "@/lib/ref-id";
+import { newRefId } from "@/lib/shared/ref-id";
 import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
@@ -88,10 +88,10 @@ export function OrderTicket({ controls, controlsLine }: { controls: FormControls
   const flow = useCreateFlow(form, {
     send: ({ profileId: id, request }, headers) =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(id)}/orders`, { method: "POST", body: request, headers }),
-    decline: ({ profileId: id, request }, duplicateOf) =>
+    decline: ({ profileId: id, request }, repeatOf) =>
       api("/api/activity/declined", {
         method: "POST",
-        body: { kind: "order", profile_id: id, request, duplicate_of: duplicateOf },
+        body: { kind: "order", profile_id: id, request, duplicate_of: repeatOf },
       }),
     refresh: ["orders", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["base_amount", "quote_amount"],

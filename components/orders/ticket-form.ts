@@ -1,12 +1,12 @@
 import type { FieldErrors } from "react-hook-form";
-import { formatAmount, formatTime, toUnixMillis } from "@/lib/client/format";
+import { formatAmount, formatTime, toUnixMillis } from "@/lib/shared/format";
 import { compareDecimal, decimalProblem } from "@/lib/spec/decimal";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
 import { GTT_MIN_LEAD_MILLIS } from "@/lib/spec/limits";
 import type { CreateOrderRequest } from "@/lib/spec/order";
 import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
-import { newRefId } from "@/lib/ref-id";
+import { newRefId } from "@/lib/shared/ref-id";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
 

@@ -1,11 +1,11 @@
 import type { FieldErrors } from "react-hook-form";
-import type { CreateKind, Policy, PolicyDocument } from "@/lib/policy";
-import type { Role } from "@/lib/roles";
+import type { CreateKind, Policy, PolicyDocument } from "@/lib/shared/policy";
+import type { Role } from "@/lib/shared/roles";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
 /**
  * The Policies form's fields as the browser holds them: text, shaped and named like the
- * document `PUT /api/policies` takes, so each of lib/policy.ts's errors (and the server's)
+ * document `PUT /api/policies` takes, so each of lib/shared/policy.ts's errors (and the server's)
  * lands on its own field ("approval_rules.0.threshold_usd", "limits.price_guard_percent").
  */
 export interface RuleValues {
@@ -94,10 +94,10 @@ function policyErrors(v: PolicyValues): FieldErrors<PolicyValues> {
   return Object.keys(rules).length > 0 ? ({ approval_rules: rules } as FieldErrors<PolicyValues>) : {};
 }
 
-/** The form checked against lib/policy.ts's schema, the one `PUT /api/policies` checks; `base` as in toPolicyDocument. */
+/** The form checked against lib/shared/policy.ts's schema, the one `PUT /api/policies` checks; `base` as in toPolicyDocument. */
 export const policyResolver = (base?: Policy) =>
   specResolver<PolicyValues, PolicyDocument, PolicyOutput>({
-    schema: () => import("@/lib/policy").then((m) => m.policySchema),
+    schema: () => import("@/lib/shared/policy").then((m) => m.policySchema),
     toRequest: (v) => toPolicyDocument(v, base),
     formErrors: policyErrors,
     output: (request) => ({ request }),

@@ -18,10 +18,10 @@ import { ProblemAlert } from "@/components/ui/problem-alert";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf } from "@/lib/client/api";
-import type { Approval } from "@/lib/client/approvals";
-import { formatAmount } from "@/lib/client/format";
-import { policyIfValid, type Policy, type PolicyDocument } from "@/lib/policy";
-import { loosensAnything, policyChanges, type PolicyChange } from "@/lib/policy-changes";
+import type { Approval } from "@/lib/client/approval-feed";
+import { formatAmount } from "@/lib/shared/format";
+import { policyIfValid, type Policy, type PolicyDocument } from "@/lib/shared/policy";
+import { loosensAnything, policyChanges, type PolicyChange } from "@/lib/shared/policy-changes";
 import type { Problem } from "@/lib/spec/problem";
 import {
   ORDER_ROLES,
@@ -50,7 +50,7 @@ export function PolicyEditor() {
 /**
  * The approval rules (threshold, approvals needed, how long a request stays open) for
  * transfers and orders, the pre-trade limits and the price guard, checked in the browser by
- * the server's own schema (lib/policy.ts) and sent whole; the server's refusals land on
+ * the server's own schema (lib/shared/policy.ts) and sent whole; the server's refusals land on
  * their fields too. Before it is sent the page lists what the change does and says which of
  * two it is: one that loosens anything waits for an approver or another admin (202), one that
  * only tightens applies at once.

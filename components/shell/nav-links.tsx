@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useApprovalFeed, waitingOn } from "@/lib/client/approvals";
-import { can, type Role } from "@/lib/roles";
+import { useApprovalFeed, waitingOn } from "@/lib/client/approval-feed";
+import { can, type Role } from "@/lib/shared/roles";
 
 const LINKS = [
   { href: "/orders", label: "Orders" },

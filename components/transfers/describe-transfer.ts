@@ -1,4 +1,4 @@
-import { formatAmount } from "@/lib/client/format";
+import { formatAmount } from "@/lib/shared/format";
 import type { CreateInternalTransferRequest, Transfer } from "@/lib/spec/transfer";
 
 /** The transfer's two profiles by nickname. */

@@ -1,5 +1,5 @@
 import type { FieldErrors } from "react-hook-form";
-import { newRefId } from "@/lib/ref-id";
+import { newRefId } from "@/lib/shared/ref-id";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";

@@ -4,18 +4,18 @@ import dynamic from "next/dynamic";
 import type { ReactNode } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api } from "@/lib/client/api";
-import { formatAmount } from "@/lib/client/format";
+import { formatAmount } from "@/lib/shared/format";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
 import { ASSETS } from "@/lib/spec/markets";
-import { isHeld, type Held } from "@/lib/approval";
-import type { FormControls } from "@/lib/policy";
+import { isHeld, type Held } from "@/lib/shared/approval";
+import type { FormControls } from "@/lib/shared/policy";
 import type { Transfer } from "@/lib/spec/transfer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/lazy-metadata-editor";
-import { newRefId } from "@/lib/ref-id";
+import { newRefId } from "@/lib/shared/ref-id";
 import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
 import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
@@ -68,10 +68,10 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
       api<Transfer | Held>("/api/v2/transfer/internal", { method: "POST", body: request, headers }).then((answer) =>
         isHeld(answer) ? answer : { transfer: answer, names: namesOf(request) },
       ),
-    decline: ({ request }, duplicateOf) =>
+    decline: ({ request }, repeatOf) =>
       api("/api/activity/declined", {
         method: "POST",
-        body: { kind: "transfer", request, duplicate_of: duplicateOf },
+        body: { kind: "transfer", request, duplicate_of: repeatOf },
       }),
     refresh: ["transfers", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["amount"],

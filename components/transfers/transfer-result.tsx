@@ -1,7 +1,7 @@
 "use client";
 
 import { api } from "@/lib/client/api";
-import { formatAmount } from "@/lib/client/format";
+import { formatAmount } from "@/lib/shared/format";
 import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";

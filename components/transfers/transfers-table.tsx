@@ -15,8 +15,8 @@ import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
-import { formatAmount } from "@/lib/client/format";
-import { listSummary } from "@/lib/client/list-summary";
+import { formatAmount } from "@/lib/shared/format";
+import { listSummary } from "@/lib/shared/list-summary";
 import { streamUp } from "@/lib/client/live-status";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { keys, useSubmitters, type Page } from "@/lib/client/queries";
@@ -27,9 +27,9 @@ import {
   incompleteGroupIds,
   transferKind,
   type TransferGroup,
-} from "@/lib/client/transfer-rows";
+} from "@/lib/shared/transfer-rows";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
-import { TRANSFER_SORTS, type ListPage } from "@/lib/lists";
+import { TRANSFER_SORTS, type ListPage } from "@/lib/shared/list-routes";
 import { TRANSFER_STATUSES, TRANSFER_TYPES } from "@/lib/spec/enums";
 import { ASSETS } from "@/lib/spec/markets";
 import type { Transfer } from "@/lib/spec/transfer";

@@ -1,12 +1,12 @@
 "use client";
 
-import { dayEnd, dayStart } from "@/lib/client/date-range";
+import { dayEnd, dayStart } from "@/lib/shared/date-range";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { FilterInput } from "./filter-bar";
 
 /**
  * From and To days, read in the time zone the person chose in the header (UTC or local) and
- * named in their labels, both days included; `dayStart` and `dayEnd` (lib/client/date-range.ts)
+ * named in their labels, both days included; `dayStart` and `dayEnd` (lib/shared/date-range.ts)
  * turn them into the instants the back end filters on.
  */
 export function DateRangeFilter({

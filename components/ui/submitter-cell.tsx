@@ -1,4 +1,4 @@
-import type { JournalEntry } from "@/lib/journal";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
 
 /**
  * Who sent a create, from the journal. "—" when the journal has no entry: the record was

@@ -1,5 +1,5 @@
 import { isProblem, ProblemError, type Problem } from "@/lib/spec/problem";
-import { personActivity } from "./activity";
+import { personActivity } from "./person-activity";
 
 /** Set while the page signs out and goes to the sign-in page itself: a 401 meanwhile sends it nowhere else. */
 let leaving = false;

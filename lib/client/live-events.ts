@@ -4,7 +4,7 @@ import type { Query, QueryClient } from "@tanstack/react-query";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { setLiveStatus as setStatus } from "./live-status";
-import { isOlderState } from "./record-freshness";
+import { isOlderState } from "../shared/record-freshness";
 import { keys, type Balance } from "./queries";
 
 /**

@@ -1,58 +1,25 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { JournalEntry } from "@/lib/journal";
-import { MARKET_POLL_MS } from "@/lib/market-polling";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { MARKET_POLL_MS } from "@/lib/shared/market-polling";
 import type { Market } from "@/lib/spec/enums";
+import type {
+  Balance,
+  BookLevel,
+  Execution,
+  ListedMarket,
+  OrderBook,
+  Profile,
+  Ticker,
+} from "@/lib/shared/service-shapes";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { api, query } from "./api";
 import { pollWhileDown } from "./live-status";
 
-export interface Profile {
-  id: string;
-  nickname: string;
-  type: string;
-}
-export interface Balance {
-  asset: string;
-  available: string;
-  trading: string;
-}
-export interface BookLevel {
-  price: string;
-  amount: string;
-}
-/**
- * A market's ticker. A level the service has nothing for (an empty side, no trade yet) may come
- * as null, be left out, or carry "0": read its price with levelPrice (lib/client/order-book.ts).
- */
-export interface Ticker {
-  market: Market;
-  best_bid?: BookLevel | null;
-  best_ask?: BookLevel | null;
-  last_execution?: BookLevel | null;
-}
-export interface OrderBook {
-  market: Market;
-  /** Aggregated levels, best first; an empty side may be an empty list, null or absent. */
-  bids?: BookLevel[] | null;
-  asks?: BookLevel[] | null;
-}
-/** A market as the service's GET /markets lists it: it may list markets the spec does not name. */
-export interface ListedMarket {
-  market: string;
-  base_asset: string;
-  quote_asset: string;
-  tick_rate: string;
-}
-/** One trade of a market, as GET /markets/{market}/recent-executions lists it (newest first). */
-export interface Execution {
-  match_number: string;
-  price: string;
-  amount: string;
-  executed_at: string;
-}
+export type { Balance, BookLevel, Execution, ListedMarket, OrderBook, Profile, Ticker };
+
 export interface Page<T> {
   items: T[];
   next_page_cursor: string;
@@ -112,7 +79,7 @@ export function useTicker(market: string) {
 /*
  * The book and the trades poll while the page is visible (react-query pauses in a background
  * tab). The back end shares each answer among all screens for nearly a period, so more screens
- * do not mean more calls to the service (lib/market-polling.ts).
+ * do not mean more calls to the service (lib/shared/market-polling.ts).
  */
 
 export function useOrderBook(market: Market) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useSyncExternalStore } from "react";
-import { THEME_COOKIE, themeClass, type ThemeChoice } from "@/lib/theme";
+import { THEME_COOKIE, themeClass, type ThemeChoice } from "@/lib/shared/theme-choice";
 
 /**
  * Light or dark: the system's setting unless the person chose one in this browser. The choice

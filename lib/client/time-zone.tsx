@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react";
-import { formatTime, type TimeZoneChoice } from "./format";
+import { formatTime, type TimeZoneChoice } from "../shared/format";
 
 /**
  * The signed-in person's choice of UTC or local time, remembered in this browser per user.

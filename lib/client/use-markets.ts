@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import type { Market } from "@/lib/spec/enums";
 import { api } from "./api";
 import { useHydrated } from "./hydrated";
-import { marketsOffered } from "./markets";
+import { marketsOffered } from "../shared/markets-offered";
 import { keys, type ListedMarket } from "./queries";
 
 /*
@@ -15,7 +15,7 @@ import { keys, type ListedMarket } from "./queries";
 
 /**
  * The markets the service lists (GET /markets). It may lack one the spec names (the spec's
- * GOLDUSD, the service's PAXGUSD) and list others: see marketsOffered (lib/client/markets.ts).
+ * GOLDUSD, the service's PAXGUSD) and list others: see marketsOffered (lib/shared/markets-offered.ts).
  */
 export function useMarkets() {
   return useQuery({

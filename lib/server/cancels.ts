@@ -1,6 +1,6 @@
 import "server-only";
-import type { CancelRequest } from "@/lib/journal";
-import { newRefId } from "@/lib/ref-id";
+import type { CancelRequest } from "@/lib/shared/journal-entry";
+import { newRefId } from "@/lib/shared/ref-id";
 import { isProblem, problem, type Problem } from "@/lib/spec";
 import type { SignedInUser } from "./auth/session";
 import { beginEntry, completeEntry, findByResultId, type JournalOutcome } from "./db/journal";

@@ -3,7 +3,7 @@ import { problem } from "@/lib/spec";
 import { UNANSWERED_CANCEL } from "./cancels";
 import { findByRefId } from "./create/send-once";
 import { completeEntry, listPending } from "./db/journal";
-import { log } from "./log";
+import { log } from "./ops/log";
 import type { Runtime } from "./runtime";
 
 /**

@@ -173,7 +173,7 @@ async function main() {
       at = Date.now();
       const made = await ops.call("POST", "/api/v2/transfer/internal", transfer);
       if (made.status !== 200) throw new Error(`transfer answered ${made.status}: ${JSON.stringify(made.body)}`);
-      // A transfer's row is its group (both legs), keyed as lib/client/transfer-rows.ts keys it.
+      // A transfer's row is its group (both legs), keyed as lib/shared/transfer-rows.ts keys it.
       const leg = made.body as { id: string; group_id?: string; status: string };
       const row = leg.group_id ? `group:${leg.group_id}` : `transfer:${leg.id}`;
       const key = (s: string) => (leg.group_id ? `transfer:group:${leg.group_id}:${s}` : `transfer:${leg.id}:${s}`);

@@ -125,7 +125,7 @@ async function main() {
 async function memoryPerStream(n = 1_000): Promise<number> {
   const { createLive } = await import("@/lib/server/live/hub");
   const { eventStream } = await import("@/lib/server/live/stream");
-  const streamMetrics = (await import("@/lib/server/metrics")).createMetrics();
+  const streamMetrics = (await import("@/lib/server/ops/metrics")).createMetrics();
   const upstream = { request: async () => ({ status: 200, body: { items: [] }, headers: new Headers() }) };
   const live = createLive({ upstream, watchEveryMs: 60_000 });
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
-import type { Role } from "@/lib/roles";
+import type { Role } from "@/lib/shared/roles";
 import { profileId } from "@/lib/sandbox/seed";
 import { signIn, startApp, type AppServer } from "./app-server";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";

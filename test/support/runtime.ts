@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createAuditTrail } from "@/lib/server/audit";
+import { createAuditTrail } from "@/lib/server/audit-trail";
 import { createSessionStore } from "@/lib/server/auth/sessions";
 import { createDb } from "@/lib/server/db";
-import { createLifecycle } from "@/lib/server/lifecycle";
+import { createLifecycle } from "@/lib/server/ops/lifecycle";
 import type { LiveEvent } from "@/lib/server/live/events";
-import { createMetrics } from "@/lib/server/metrics";
+import { createMetrics } from "@/lib/server/ops/metrics";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
 

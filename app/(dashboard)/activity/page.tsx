@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActivityTable } from "@/components/activity/activity-table";
 import { AuditTable } from "@/components/lazy-tables";
-import { can } from "@/lib/roles";
+import { can } from "@/lib/shared/roles";
 import { requireUser } from "@/lib/server/auth/require-user";
 
 export const metadata: Metadata = { title: "Activity" };

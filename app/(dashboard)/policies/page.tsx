@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PolicyEditor } from "@/components/policies/policy-form";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
-import { can } from "@/lib/roles";
+import { can } from "@/lib/shared/roles";
 import { requireUser } from "@/lib/server/auth/require-user";
 
 export const metadata: Metadata = { title: "Policies" };

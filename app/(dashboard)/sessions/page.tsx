@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { RevokeSessionButton } from "@/components/sessions/revoke-session-button";
-import { can } from "@/lib/roles";
+import { can } from "@/lib/shared/roles";
 import { requireUser } from "@/lib/server/auth/require-user";
 import { runtime } from "@/lib/server/runtime";
 

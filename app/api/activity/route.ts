@@ -1,6 +1,6 @@
-import { json, methodNotAllowed } from "@/lib/http";
-import { listActivity } from "@/lib/server/activity-list";
-import { withRole } from "@/lib/server/route";
+import { json, methodNotAllowed } from "@/lib/server/http/toolkit";
+import { listActivity } from "@/lib/server/lists/activity-list";
+import { withRole } from "@/lib/server/http/route";
 
 /** The journal: every create and cancel the desk sent, who sent it, and what the service answered. */
 export const GET = withRole("read", async ({ request, runtime }) =>

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { methodNotAllowed, parseOr400, queryOf } from "@/lib/http";
-import { APPROVAL_STATUSES, listApprovals } from "@/lib/server/approvals";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import { APPROVAL_STATUSES, listApprovals } from "@/lib/server/approvals/decisions";
+import { withRole } from "@/lib/server/http/route";
 
 const query = z.object({
   status: z.enum(APPROVAL_STATUSES, { error: `status must be one of ${APPROVAL_STATUSES.join(", ")}` }).optional(),

@@ -1,6 +1,6 @@
-import { json, methodNotAllowed } from "@/lib/http";
-import { listAudit } from "@/lib/server/audit-list";
-import { withRole } from "@/lib/server/route";
+import { json, methodNotAllowed } from "@/lib/server/http/toolkit";
+import { listAudit } from "@/lib/server/lists/audit-list";
+import { withRole } from "@/lib/server/http/route";
 
 /** The audit trail, newest first, filtered by event, user and time range (admin). */
 export const GET = withRole("audit:read", async ({ request, runtime }) =>

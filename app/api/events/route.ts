@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { methodNotAllowed, parseOr400, queryOf } from "@/lib/http";
+import { methodNotAllowed, parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { requireKnownProfiles } from "@/lib/server/live/profiles";
 import { eventStream } from "@/lib/server/live/stream";
-import { withRole } from "@/lib/server/route";
+import { withRole } from "@/lib/server/http/route";
 import { identifier, marketSchema } from "@/lib/spec";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/http";
+import { methodNotAllowed } from "@/lib/server/http/toolkit";
 
 // Liveness: answered while the process serves. No session, no database, no service: a
 // dependency's outage must not get a healthy process restarted (readiness says that).

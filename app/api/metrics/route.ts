@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "@/lib/http";
-import { metricsHandler } from "@/lib/server/metrics-route";
+import { methodNotAllowed } from "@/lib/server/http/toolkit";
+import { metricsHandler } from "@/lib/server/ops/metrics-route";
 
 /** Prometheus text: an admin's session, or `Authorization: Bearer $METRICS_TOKEN`. */
 export const GET = metricsHandler();

@@ -1,6 +1,6 @@
-import { json, methodNotAllowed } from "@/lib/http";
-import { listOrders } from "@/lib/server/orders-list";
-import { withRole } from "@/lib/server/route";
+import { json, methodNotAllowed } from "@/lib/server/http/toolkit";
+import { listOrders } from "@/lib/server/lists/orders-list";
+import { withRole } from "@/lib/server/http/route";
 
 /**
  * The orders table's list: the service's filters (profile_id, market, status) sent to it, side

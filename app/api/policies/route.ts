@@ -1,6 +1,6 @@
-import { jsonBody, methodNotAllowed } from "@/lib/http";
-import { currentPolicy, replacePolicy } from "@/lib/server/policies";
-import { withRole } from "@/lib/server/route";
+import { jsonBody, methodNotAllowed } from "@/lib/server/http/toolkit";
+import { currentPolicy, replacePolicy } from "@/lib/server/approvals/policy-updates";
+import { withRole } from "@/lib/server/http/route";
 
 /** The policy in force: everyone may read it (the forms say what needs approval before sending). */
 export const GET = withRole("read", async ({ runtime }) => Response.json({ policy: await currentPolicy(runtime.db) }));

@@ -1,9 +1,9 @@
-import { methodNotAllowed } from "@/lib/http";
-import { readinessOf } from "@/lib/server/readiness";
+import { methodNotAllowed } from "@/lib/server/http/toolkit";
+import { readinessOf } from "@/lib/server/ops/readiness";
 import { runtime } from "@/lib/server/runtime";
 
 // Readiness: 200 while this instance should get traffic; 503 naming each failing check
-// (lib/server/readiness.ts). No session.
+// (lib/server/ops/readiness.ts). No session.
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {

@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "@/lib/http";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed } from "@/lib/server/http/toolkit";
+import { withRole } from "@/lib/server/http/route";
 
 /** Live sessions (admin): who is signed in, from where, since when, last seen when. */
 export const GET = withRole("sessions:manage", async ({ runtime }) =>

@@ -1,6 +1,6 @@
-import { json, methodNotAllowed } from "@/lib/http";
-import { withRole } from "@/lib/server/route";
-import { listTransfers } from "@/lib/server/transfers-list";
+import { json, methodNotAllowed } from "@/lib/server/http/toolkit";
+import { withRole } from "@/lib/server/http/route";
+import { listTransfers } from "@/lib/server/lists/transfers-list";
 
 /**
  * The transfers table's list of legs: the service's filters (profile_ids, statuses, type, the

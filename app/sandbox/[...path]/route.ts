@@ -1,5 +1,5 @@
 import { serveSandbox } from "@/lib/sandbox/http/serve";
-import { clientIp } from "@/lib/server/origin";
+import { clientIp } from "@/lib/server/http/origin";
 import { runtime } from "@/lib/server/runtime";
 
 // The simulated service: every method of every path under /sandbox.

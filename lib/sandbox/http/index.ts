@@ -1,6 +1,6 @@
 import type { TokenClaims } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
-import { methodNotAllowed, problemResponse } from "@/lib/http";
+import { methodNotAllowed, problemResponse } from "@/lib/server/http/toolkit";
 import { problem, ProblemError, type Scope } from "@/lib/spec";
 import type { Handler } from "./context";
 import { getOrderBook, getTicker, listMarkets, listRecentExecutions } from "./markets";

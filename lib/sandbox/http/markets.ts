@@ -1,4 +1,4 @@
-import { json, pathMarket } from "@/lib/http";
+import { json, pathMarket } from "@/lib/server/http/toolkit";
 import { MARKETS, MARKET_DETAILS } from "@/lib/spec";
 import { divRound, formatTrimmed } from "../engine/amounts";
 import { DAY, startOfUtcDay, type Summary } from "../engine/stats";

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { createOrderRequestSchema, marketSchema, orderStatusSchema, type Order } from "@/lib/spec";
 import { problems } from "../engine/problems";
 import { toOrderRecord } from "../engine/records";
-import { json, jsonBody, parseOr400, pathId, queryOf } from "@/lib/http";
+import { json, jsonBody, parseOr400, pathId, queryOf } from "@/lib/server/http/toolkit";
 import type { Handler } from "./context";
 import { page, paddedKey, pageFields } from "./pages";
 

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { assetSchema, positiveDecimal } from "@/lib/spec";
 import { formatTrimmed } from "../engine/amounts";
-import { json, jsonBody, parseOr400, pathId } from "@/lib/http";
+import { json, jsonBody, parseOr400, pathId } from "@/lib/server/http/toolkit";
 import type { Handler } from "./context";
 
 /** GET /v2/profiles: the caller's profiles. */

@@ -1,6 +1,6 @@
 import type { SandboxRuntime } from "../runtime";
 import { handleSandboxRequest } from "./index";
-import { problemResponse } from "@/lib/http";
+import { problemResponse } from "@/lib/server/http/toolkit";
 import { problem, ProblemError } from "@/lib/spec";
 
 /**

@@ -1,7 +1,7 @@
 import { authorizeClientCredentials, clientCredentials, OAuthError } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
 import { tooManyRequests } from "./too-many";
-import { cappedText, json } from "@/lib/http";
+import { cappedText, json } from "@/lib/server/http/toolkit";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 

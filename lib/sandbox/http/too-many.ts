@@ -1,5 +1,5 @@
 import type { Refusal } from "../rate-limit";
-import { problemResponse } from "@/lib/http";
+import { problemResponse } from "@/lib/server/http/toolkit";
 import { problem } from "@/lib/spec";
 
 /**

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { problem, ProblemError, transferStatusSchema, transferTypeSchema } from "@/lib/spec";
-import { parseOr400, queryOf } from "@/lib/http";
+import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import type { EngineTransfer } from "../engine/types";
 import { pageFields } from "./pages";
 

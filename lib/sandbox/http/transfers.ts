@@ -1,7 +1,7 @@
 import { createInternalTransferRequestSchema } from "@/lib/spec";
 import { problems } from "../engine/problems";
 import { toTransferRecord } from "../engine/records";
-import { json, jsonBody, parseOr400, pathId } from "@/lib/http";
+import { json, jsonBody, parseOr400, pathId } from "@/lib/server/http/toolkit";
 import type { Handler } from "./context";
 import { page, paddedKey } from "./pages";
 import { readListTransfersQuery, transferMatches } from "./transfer-filters";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { AuditEvent } from "../audit";
+import type { AuditEvent } from "../audit-trail";
 import type { StaffUser } from "./demo-users";
 import { PASSWORD_MAX_CHARS } from "./password";
 import { MAX_FAILURES_PER_IP, SignInThrottle, type Locked } from "./throttle";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Role } from "@/lib/roles";
+import type { Role } from "@/lib/shared/roles";
 import { env } from "../env";
 import { demoUsersOn } from "../env-schema";
 import { hashPassword, verifyPassword, type PasswordHash } from "./password";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { isRole } from "@/lib/roles";
+import { isRole } from "@/lib/shared/roles";
 import { env } from "../env";
 import { demoUsersEnabled, verifyDemoUser } from "./demo-users";
 import { authSecret } from "../secrets";
@@ -9,9 +9,9 @@ import { callerIp } from "./caller";
 import { credentialsCheck } from "./credentials";
 import { oidcIdentity } from "./identities";
 import { oidcEmailRefusal, signInRedirect } from "./redirects";
-import type { AuditEvent } from "../audit";
+import type { AuditEvent } from "../audit-trail";
 import { runtime } from "../runtime";
-import { nextAuthLogger } from "../log";
+import { nextAuthLogger } from "../ops/log";
 
 const SESSION_SECONDS = 8 * 60 * 60;
 

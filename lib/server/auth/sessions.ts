@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { isRole, type Role } from "@/lib/roles";
+import { isRole, type Role } from "@/lib/shared/roles";
 import type { Db } from "../db";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { problem, ProblemError } from "@/lib/spec";
-import { approvalRowOfRef, approvalView } from "../approval-records";
+import { approvalRowOfRef, approvalView } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { findByRefId, type JournalEntry } from "../db/journal";
 import type { Runtime } from "../runtime";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CreateKind } from "@/lib/policy";
+import type { CreateKind } from "@/lib/shared/policy";
 import { type CreateInternalTransferRequest, type CreateOrderRequest } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";

@@ -1,12 +1,12 @@
 import "server-only";
 import * as z from "zod";
-import { parseOr400 } from "@/lib/http";
-import { can } from "@/lib/roles";
+import { parseOr400 } from "@/lib/server/http/toolkit";
+import { can } from "@/lib/shared/roles";
 import { identifier, problem, ProblemError, refIdSchema } from "@/lib/spec";
-import { approvalRowOfRef } from "../approval-records";
+import { approvalRowOfRef } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
-import { DuplicateJournalEntry, findByRefId, recordDeclined, type JournalEntry } from "../db/journal";
+import { JournalRefIdTaken, findByRefId, recordDeclined, type JournalEntry } from "../db/journal";
 import { inPersonLock } from "../db/person-lock";
 import { requestKey } from "../db/request-key";
 import type { Runtime } from "../runtime";
@@ -48,10 +48,10 @@ export async function declineRepeat(rt: Runtime, user: SignedInUser, input: unkn
         profileId: create.profileId,
         toProfileId: toProfileOf(create) ?? null,
         request: create.request,
-        duplicateOf: answer.duplicate_of,
+        repeatOf: answer.duplicate_of,
       });
     } catch (error) {
-      if (!(error instanceof DuplicateJournalEntry)) throw error;
+      if (!(error instanceof JournalRefIdTaken)) throw error;
       // Answering twice keeps the one entry.
       const existing = error.existing;
       if (

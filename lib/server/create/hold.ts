@@ -1,7 +1,7 @@
 import "server-only";
 import type { Kysely } from "kysely";
-import type { Approval } from "@/lib/approval";
-import { announced, approvalView, insertApproval, type ApprovalRow } from "../approval-records";
+import type { Approval } from "@/lib/shared/approval";
+import { announced, approvalView, insertApproval, type ApprovalRow } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
@@ -11,7 +11,7 @@ import type { Verdict } from "./controls/verdict";
 /**
  * Step 5, hold: a create the controls hold for four eyes is not sent. It is written as a PENDING
  * request (in the person's lock, with the check), then audited and pushed to every open screen;
- * the caller answers 202 with it. lib/server/approvals.ts decides it; the last approval needed
+ * the caller answers 202 with it. lib/server/approvals/decisions.ts decides it; the last approval needed
  * sends it through the controls again (pipeline.ts, sendApproved).
  */
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { parseOr400 } from "@/lib/http";
-import { newRefId } from "@/lib/ref-id";
+import { parseOr400 } from "@/lib/server/http/toolkit";
+import { newRefId } from "@/lib/shared/ref-id";
 import { createInternalTransferRequestSchema, createOrderRequestSchema, problem, ProblemError } from "@/lib/spec";
 import type { Create } from "./create";
 

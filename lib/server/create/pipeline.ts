@@ -1,12 +1,12 @@
 import "server-only";
 import type { Kysely } from "kysely";
-import type { PriceGuard } from "@/lib/price-guard";
-import type { Role } from "@/lib/roles";
+import type { PriceGuard } from "@/lib/shared/price-guard";
+import type { Role } from "@/lib/shared/roles";
 import { problem, ProblemError, type Problem } from "@/lib/spec";
-import type { ApprovalRow } from "../approval-records";
+import type { ApprovalRow } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { isUniqueViolation } from "../db";
-import { beginEntry, DuplicateJournalEntry, findByRefId, reopenEntry, type JournalEntry } from "../db/journal";
+import { beginEntry, JournalRefIdTaken, findByRefId, reopenEntry, type JournalEntry } from "../db/journal";
 import { inPersonLock } from "../db/person-lock";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
@@ -185,7 +185,7 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
       return { verdict, entry: await writeEntry(tx, create, w, verdict.send.valueUsd) };
     }).catch((error: unknown) => {
       // Someone else took the ref_id in the same instant: the unique constraint caught it.
-      if (error instanceof DuplicateJournalEntry || isUniqueViolation(error)) throw refIdTaken(create);
+      if (error instanceof JournalRefIdTaken || isUniqueViolation(error)) throw refIdTaken(create);
       throw error;
     });
     if (step !== "funds") return step;
@@ -211,7 +211,7 @@ async function writeEntry(tx: Kysely<Database>, create: Create, w: Weighing, val
     toProfileId: toProfileOf(create),
     request: create.request,
     valueUsd,
-    duplicateOf: w.repeatOf,
+    repeatOf: w.repeatOf,
     approvalId: w.approved?.id,
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
-import { CONFIRM_REPEAT_HEADER, REPEAT_QUESTION_TYPE, repeatQuestion, type PreviousCreate } from "@/lib/repeats";
+import { CONFIRM_REPEAT_HEADER, REPEAT_QUESTION_TYPE, repeatQuestion, type PreviousCreate } from "@/lib/shared/repeats";
 import { ProblemError, type Problem } from "@/lib/spec";
-import { heldRepeatsSince } from "../approval-records";
+import { heldRepeatsSince } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { listRepeatsSince } from "../db/journal";
 import type { Runtime } from "../runtime";

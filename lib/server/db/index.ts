@@ -2,7 +2,7 @@ import "server-only";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import { log } from "../log";
+import { log } from "../ops/log";
 import { migrateToLatest } from "./migrations";
 import { withStatementCache } from "./statement-cache";
 import type { Database } from "./schema";

@@ -1,8 +1,8 @@
 import "server-only";
 import { v7 as timeOrderedId } from "uuid";
 import type { Selectable } from "kysely";
-import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/journal";
-import { fieldProblem } from "@/lib/http";
+import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/shared/journal-entry";
+import { fieldProblem } from "@/lib/server/http/toolkit";
 import type { Problem } from "@/lib/spec/problem";
 import { containsText } from "./contains";
 import { isUniqueViolation, type Db } from "./index";
@@ -32,7 +32,7 @@ export interface NewJournalEntry {
   /** Its worth in USD, as the controls valued it. */
   valueUsd?: string | null;
   /** The earlier create this one repeats, when the person confirmed sending it again. */
-  duplicateOf?: string | null;
+  repeatOf?: string | null;
   /** The approval it is sent under; absent when it needed none. */
   approvalId?: string | null;
 }
@@ -49,8 +49,8 @@ export type JournalOutcome =
   | { status: "failed"; httpStatus: number; latencyMs: number; problem: Problem };
 
 /** A second entry for a ref_id of the same kind: the unique constraint refused it. */
-export class DuplicateJournalEntry extends Error {
-  override readonly name = "DuplicateJournalEntry";
+export class JournalRefIdTaken extends Error {
+  override readonly name = "JournalRefIdTaken";
   constructor(
     readonly kind: JournalKind,
     readonly refId: string,
@@ -61,14 +61,14 @@ export class DuplicateJournalEntry extends Error {
   }
 }
 
-/** Writes a 'pending' entry before the create is sent. Throws DuplicateJournalEntry when the ref_id is taken. */
+/** Writes a 'pending' entry before the create is sent. Throws JournalRefIdTaken when the ref_id is taken. */
 export const beginEntry = (db: Db, input: NewJournalEntry): Promise<JournalEntry> => insertEntry(db, input, "pending");
 
 /**
  * Writes a 'declined' entry: a create the person chose not to send when asked whether it
- * repeats `duplicateOf`. Nothing was sent. Throws DuplicateJournalEntry when the ref_id is taken.
+ * repeats `repeatOf`. Nothing was sent. Throws JournalRefIdTaken when the ref_id is taken.
  */
-export const recordDeclined = (db: Db, input: NewJournalEntry & { duplicateOf: string }): Promise<JournalEntry> =>
+export const recordDeclined = (db: Db, input: NewJournalEntry & { repeatOf: string }): Promise<JournalEntry> =>
   insertEntry(db, input, "declined");
 
 async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "declined"): Promise<JournalEntry> {
@@ -93,7 +93,7 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
     problem_json: null,
     result_id: null,
     value_usd: input.valueUsd ?? null,
-    duplicate_of: input.duplicateOf ?? null,
+    duplicate_of: input.repeatOf ?? null,
     approval_id: input.approvalId ?? null,
   };
   try {
@@ -102,7 +102,7 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
     if (!isUniqueViolation(error)) throw error;
     // Inside a PostgreSQL transaction the failed insert aborted it: the lookup cannot answer there.
     const existing = await findByRefId(db, input.kind, input.refId).catch(() => undefined);
-    throw new DuplicateJournalEntry(input.kind, input.refId, existing);
+    throw new JournalRefIdTaken(input.kind, input.refId, existing);
   }
   return toEntry(row);
 }
@@ -188,7 +188,7 @@ export async function findByResultId(db: Db, kind: JournalKind, resultId: string
 /**
  * The creates of `kind` from `profileId` this person sent since `since` with the same request
  * apart from its ref_id, newest first: entries pending or succeeded (a failed or declined
- * create made nothing to repeat). The duplicate check reads it.
+ * create made nothing to repeat). The repeat question reads it.
  */
 export async function listRepeatsSince(
   db: Db,

@@ -126,7 +126,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("journal").dropColumn("value_usd").execute();
     },
   },
-  // "You sent this 3 s ago. Send another?" (lib/server/duplicates.ts): request_key finds a recent
+  // "You sent this 3 s ago. Send another?" (lib/server/create/repeat-question.ts): request_key finds a recent
   // repeat of the same request; duplicate_of is the earlier ref_id a create repeats when the person
   // was asked, on the entry sent anyway or on the 'declined' entry never sent.
   "0007_journal_duplicates": {

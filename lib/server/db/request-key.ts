@@ -4,7 +4,7 @@ import { canonicalJson } from "../canonical-json";
 
 /**
  * What two creates that repeat each other share: the request apart from its ref_id, hashed.
- * Indexed in the journal, so the duplicate check finds a repeat without reading every entry.
+ * Indexed in the journal, so the repeat question finds a repeat without reading every entry.
  */
 export const requestKey = (request: unknown): string =>
   createHash("sha256")

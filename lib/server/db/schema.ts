@@ -63,7 +63,7 @@ export interface AuditHeadTable {
   hash: string;
 }
 
-/** The newest entry an instance wrote or verified, keyed with the audit key (lib/server/audit.ts). */
+/** The newest entry an instance wrote or verified, keyed with the audit key (lib/server/audit-trail.ts). */
 export interface AuditCheckpointTable {
   id: number;
   seq: number;
@@ -79,7 +79,7 @@ export interface OidcIdentityTable {
   bound_at: string;
 }
 
-/** The desk's policy (lib/policy.ts), one row; every change is audited with its before and after. */
+/** The desk's policy (lib/shared/policy.ts), one row; every change is audited with its before and after. */
 export interface PolicyTable {
   id: number;
   document_json: string;

@@ -1,5 +1,5 @@
 import "server-only";
-import { log } from "../log";
+import { log } from "../ops/log";
 import type { LiveEvent } from "./events";
 
 /**

@@ -1,4 +1,4 @@
-import type { Action } from "@/lib/roles";
+import type { Action } from "@/lib/shared/roles";
 
 /**
  * What GET /api/events sends. Each event's `data` is the record as JSON: an order, a transfer
@@ -13,7 +13,7 @@ export interface LiveEvent {
   topic?: string;
 }
 
-/** The permission a role needs to receive each event (lib/roles.ts), as the matching GET route asks. */
+/** The permission a role needs to receive each event (lib/shared/roles.ts), as the matching GET route asks. */
 export const EVENT_ACTION: Record<LiveEventName, Action> = {
   order: "read",
   transfer: "read",

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { can, type Role } from "@/lib/roles";
-import { log } from "../log";
+import { can, type Role } from "@/lib/shared/roles";
+import { log } from "../ops/log";
 import type { UpstreamClient } from "../upstream/client";
 import { memoryBus, type Bus, type BusMessage } from "./bus";
 import { EVENT_ACTION, type LiveEvent, type Wants } from "./events";

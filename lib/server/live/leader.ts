@@ -1,6 +1,6 @@
 import "server-only";
 import type { Client } from "pg";
-import { log } from "../log";
+import { log } from "../ops/log";
 
 /** The advisory lock's key: any fixed number the deployment's instances agree on. */
 export const WATCHER_LOCK_KEY = 7_340_113;

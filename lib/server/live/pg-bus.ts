@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Client } from "pg";
-import { log } from "../log";
+import { log } from "../ops/log";
 import { deliver, type Bus, type BusMessage } from "./bus";
 import { Reassembler, toPayloads } from "./chunks";
 

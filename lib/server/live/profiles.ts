@@ -1,5 +1,5 @@
 import "server-only";
-import { fieldProblem } from "@/lib/http";
+import { fieldProblem } from "@/lib/server/http/toolkit";
 import { problem, ProblemError } from "@/lib/spec";
 import type { UpstreamClient } from "../upstream/client";
 

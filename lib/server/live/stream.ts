@@ -1,7 +1,7 @@
 import "server-only";
-import { problemResponse } from "@/lib/http";
+import { problemResponse } from "@/lib/server/http/toolkit";
 import { problem } from "@/lib/spec";
-import type { Metrics } from "../metrics";
+import type { Metrics } from "../ops/metrics";
 import type { LiveEvent, Wants } from "./events";
 import type { Live, Numbered, Viewer } from "./hub";
 

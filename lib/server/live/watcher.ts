@@ -1,7 +1,7 @@
 import "server-only";
 import { FINAL_ORDER_STATUSES, FINAL_TRANSFER_STATUSES, type Order, type Transfer } from "@/lib/spec";
-import { nextCursor } from "../page-walk";
-import { log } from "../log";
+import { nextCursor } from "../lists/page-walk";
+import { log } from "../ops/log";
 import type { UpstreamClient } from "../upstream/client";
 import { RecordTracker, ValueTracker } from "./diff";
 import type { LiveEvent } from "./events";

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Metrics } from "../metrics";
-import { noteUpstreamCall } from "../request-context";
+import type { Metrics } from "../ops/metrics";
+import { noteUpstreamCall } from "../http/request-context";
 import { deadlineOf, UpstreamLocked, type BudgetClass, type UpstreamLimiter } from "./limiter";
 
 /**

@@ -9,7 +9,7 @@ import { compareDecimal, DECIMAL_PATTERN, isProblem } from "@/lib/spec";
  * published Create Order and List Orders examples), leaves fields out of a 409's
  * `meta.existing`, and writes "10" for a request's "10.00".
  *
- * Pure helpers: the create path (lib/server/creates.ts) is their caller.
+ * Pure helpers: the create path (lib/server/create/pipeline.ts) is their caller.
  */
 
 /** The fields of a Create Order request a record is compared on. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { MARKET_POLL_MS, type MarketData } from "@/lib/market-polling";
+import { MARKET_POLL_MS, type MarketData } from "@/lib/shared/market-polling";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client";
 
 /**

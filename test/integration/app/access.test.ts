@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Action, Role } from "@/lib/roles";
+import type { Action, Role } from "@/lib/shared/roles";
 import {
   expectProblem,
   newRef,
@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => d?.dispose());
 
 type Who = Role | "anonymous";
-/** Written out, not imported from lib/roles.ts; a new role there stops ACCESS compiling until it is added. */
+/** Written out, not imported from lib/shared/roles.ts; a new role there stops ACCESS compiling until it is added. */
 const SIGNED_IN: Role[] = ["viewer", "trader", "ops", "approver", "admin"];
 const WHO: Who[] = [...SIGNED_IN, "anonymous"];
 interface Call {
@@ -88,7 +88,7 @@ async function freshOrderPath(): Promise<string> {
 
 /**
  * A market each role reads market data of. Answers are shared among screens for nearly a poll
- * period (lib/market-polling.ts), so a market of its own shows each role's read reaching the
+ * period (lib/shared/market-polling.ts), so a market of its own shows each role's read reaching the
  * service. None is one a create here values against.
  */
 const MARKET_OF: Record<Who, string> = {
@@ -340,7 +340,7 @@ type RouteName = (typeof ROUTES)[number]["route"];
 type Status = 200 | 401 | 403;
 
 /**
- * The answer each caller must get, written out by hand rather than read from lib/roles.ts,
+ * The answer each caller must get, written out by hand rather than read from lib/shared/roles.ts,
  * so a wrong permission there fails here. 200 allowed, 403 refused, 401 signed out.
  * Typed so that a route or a role left out does not compile.
  */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Role } from "@/lib/roles";
+import type { Role } from "@/lib/shared/roles";
 import { signIn, startApp, type AppServer } from "../../support/app-server";
 import { expectProblem, newRef, smallOrder, smallTransfer, TRADING, type Client } from "../../support/dashboard";
 import { sandboxClient } from "../../support/sandbox-server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACTIVITY_CSV_HEADER, activityCsvRow, askedOf, describeAsked, outcomeOf } from "@/lib/client/activity-rows";
-import type { JournalEntry } from "@/lib/journal";
+import { ACTIVITY_CSV_HEADER, activityCsvRow, askedOf, describeAsked, outcomeOf } from "@/lib/shared/activity-rows";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
 
 const entry = (over: Partial<JournalEntry>): JournalEntry => ({
   id: "e1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { personActivity } from "@/lib/client/activity";
+import { personActivity } from "@/lib/client/person-activity";
 
 describe("the person's activity on the page (issue 16, finding 13)", () => {
   it("is told once per input, so background polls without an input since carry nothing", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCsv } from "@/lib/client/csv";
+import { toCsv } from "@/lib/shared/csv";
 
 /** The single data cell of a one-column CSV, as written. */
 const cell = (value: string | number | boolean | null | undefined) => toCsv(["h"], [[value]]).split("\r\n")[1];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { dayEnd, dayStart } from "@/lib/client/date-range";
+import { dayEnd, dayStart } from "@/lib/shared/date-range";
 
 const zoneBefore = process.env.TZ;
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAsset } from "@/lib/client/format";
+import { formatAsset } from "@/lib/shared/format";
 
 describe("an amount to its asset's precision", () => {
   it("shows fiat to the cent, rounding a half up, however many places the service sent", () => {

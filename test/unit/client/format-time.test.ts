@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatTime } from "@/lib/client/format";
+import { formatTime } from "@/lib/shared/format";
 
 describe("formatTime", () => {
   it("shows an instant ISO-like, with its zone", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listSummary } from "@/lib/client/list-summary";
+import { listSummary } from "@/lib/shared/list-summary";
 
 const noun = ["order", "orders"] as const;
 

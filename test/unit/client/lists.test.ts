@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byDecimal, orderCompare } from "@/lib/lists";
+import { byDecimal, orderCompare } from "@/lib/shared/list-routes";
 import type { Order } from "@/lib/spec";
 
 const o = (id: string, over: Partial<Order>) =>

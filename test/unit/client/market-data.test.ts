@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pricePoints } from "@/lib/client/executions";
-import { ladderOf } from "@/lib/client/order-book";
+import { pricePoints } from "@/lib/shared/executions";
+import { ladderOf } from "@/lib/shared/order-book";
 
 const level = (price: string, amount: string) => ({ price, amount });
 

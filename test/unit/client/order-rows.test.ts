@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCsv } from "@/lib/client/csv";
+import { toCsv } from "@/lib/shared/csv";
 import {
   anyOrderLive,
   hasFill,
@@ -8,7 +8,7 @@ import {
   orderAmount,
   orderBadgeStatus,
   orderCsvRows,
-} from "@/lib/client/order-rows";
+} from "@/lib/shared/order-rows";
 import { ORDER_STATUSES, type Order } from "@/lib/spec";
 
 const order = (over: Partial<Order> = {}): Order => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_POLICY, type ApprovalRule, type Policy } from "@/lib/policy";
-import { loosensAnything, policyChanges } from "@/lib/policy-changes";
+import { DEFAULT_POLICY, type ApprovalRule, type Policy } from "@/lib/shared/policy";
+import { loosensAnything, policyChanges } from "@/lib/shared/policy-changes";
 
 const transferRule = DEFAULT_POLICY.approval_rules[0]!;
 const withRules = (rules: ApprovalRule[]): Policy => ({ ...DEFAULT_POLICY, approval_rules: rules });

@@ -6,7 +6,7 @@ import {
   toPolicyDocument,
   type PolicyValues,
 } from "@/components/policies/policy-form-values";
-import { DEFAULT_POLICY, type Policy } from "@/lib/policy";
+import { DEFAULT_POLICY, type Policy } from "@/lib/shared/policy";
 
 const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
 const resolve = (v: PolicyValues, base?: Policy) => policyResolver(base)(v, undefined, options);

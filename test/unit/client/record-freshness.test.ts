@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isOlderState } from "@/lib/client/record-freshness";
+import { isOlderState } from "@/lib/shared/record-freshness";
 
 const order = (status: string, modified_at: string) => ({ status, modified_at });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareDecimalOrBlank } from "@/lib/client/sorting";
+import { compareDecimalOrBlank } from "@/lib/shared/sorting";
 
 describe("compareDecimalOrBlank", () => {
   it("orders decimals exactly, past the precision of a JS number", () => {

@@ -7,7 +7,7 @@ import {
   TRANSFER_CSV_HEADER,
   transferCsvRow,
   transferKind,
-} from "@/lib/client/transfer-rows";
+} from "@/lib/shared/transfer-rows";
 import type { Transfer } from "@/lib/spec";
 
 let seq = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deskTotals, usdValueOf } from "@/lib/client/valuation";
+import { deskTotals, usdValueOf } from "@/lib/shared/valuation";
 import { marketsToValue, usdPriceOf, type Mids } from "@/lib/spec/valuation";
 
 /** Mids of a quiet afternoon: BTC at 65,000.125 USD and 59,800.125 EUR. */

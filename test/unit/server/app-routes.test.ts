@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchRoute, routeMatcher } from "@/lib/server/app-routes";
+import { matchRoute, routeMatcher } from "@/lib/server/ops/app-routes";
 
 // The shape of .next/routes-manifest.json, as Next writes it.
 const manifest = {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Approval } from "@/lib/approval";
-import { DEFAULT_POLICY, type ApprovalRule, type Policy } from "@/lib/policy";
-import { approve, expireDue, getApproval, reject, withdraw } from "@/lib/server/approvals";
+import type { Approval } from "@/lib/shared/approval";
+import { DEFAULT_POLICY, type ApprovalRule, type Policy } from "@/lib/shared/policy";
+import { approve, expireDue, getApproval, reject, withdraw } from "@/lib/server/approvals/decisions";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
-import { currentPolicy, replacePolicy } from "@/lib/server/policies";
+import { currentPolicy, replacePolicy } from "@/lib/server/approvals/policy-updates";
 import { fakeService, type FakeService } from "../../support/fake-service";
 import { testRuntime } from "../../support/runtime";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { auditCheckpointFile, createAuditTrail, type AuditEvent } from "@/lib/server/audit";
+import { auditCheckpointFile, createAuditTrail, type AuditEvent } from "@/lib/server/audit-trail";
 import { createDb, type Db } from "@/lib/server/db";
 import { postgres, sqlite, type Backend } from "../../support/databases";
 

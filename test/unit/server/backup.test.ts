@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BackupRefused, databaseInUse, readBackup, restoreBackup, takeBackup } from "@/lib/server/backup";
+import { BackupRefused, databaseInUse, readBackup, restoreBackup, takeBackup } from "@/lib/server/ops/backup";
 import { createDb } from "@/lib/server/db";
 import { knownMigrations } from "@/lib/server/db/migrations";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_POLICY, type Policy } from "@/lib/policy";
-import { approve } from "@/lib/server/approvals";
+import { DEFAULT_POLICY, type Policy } from "@/lib/shared/policy";
+import { approve } from "@/lib/server/approvals/decisions";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
 import { fakeService, level, type FakeService } from "../../support/fake-service";
 import { testRuntime } from "../../support/runtime";

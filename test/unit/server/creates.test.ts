@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_POLICY } from "@/lib/policy";
+import { DEFAULT_POLICY } from "@/lib/shared/policy";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
 import { declineRepeat } from "@/lib/server/create/decline-repeat";
 import { reconcilePending, staleBefore, STALE_PENDING_MS } from "@/lib/server/reconcile";
@@ -410,11 +410,11 @@ describe("a create that repeats one held for approval", () => {
 
 describe('declineRepeat ("Don\'t send")', () => {
   const sendAll = (req: { body?: unknown }) => ({ body: orderRecord((req.body as { ref_id: string }).ref_id) });
-  const answer = (ref: string, duplicateOf = "first") => ({
+  const answer = (ref: string, repeatOf = "first") => ({
     kind: "order",
     profile_id: "trading",
     request: { ...limitBuy, ref_id: ref },
-    duplicate_of: duplicateOf,
+    duplicate_of: repeatOf,
   });
 
   it("journals the create that was not sent, once, and its ref_id can never be sent", async () => {

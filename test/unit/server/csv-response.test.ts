@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvResponse } from "@/lib/server/csv-response";
+import { csvResponse } from "@/lib/server/lists/csv-response";
 
 /** Rows in batches, as an export yields them: a page where nothing matched is an empty batch. */
 async function* batches(...list: string[][][]) {

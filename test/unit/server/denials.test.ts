@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AuditEvent } from "@/lib/server/audit";
-import { DENIAL_WINDOW_MS, DENIED_CALLERS_PER_WINDOW, denialLog } from "@/lib/server/denials";
-import { log } from "@/lib/server/log";
+import type { AuditEvent } from "@/lib/server/audit-trail";
+import { DENIAL_WINDOW_MS, DENIED_CALLERS_PER_WINDOW, denialLog } from "@/lib/server/http/denials";
+import { log } from "@/lib/server/ops/log";
 
 const refusal = (ip: string, path = "/api/v2/transfer/internal"): AuditEvent => ({
   action: "access.denied",

@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { requestId, watchRequests } from "@/lib/server/http-requests";
-import { createLifecycle } from "@/lib/server/lifecycle";
-import { log } from "@/lib/server/log";
-import { PEER_HEADER } from "@/lib/server/peer-address";
-import { currentRequest, noteUpstreamCall, noteUser } from "@/lib/server/request-context";
+import { requestId, watchRequests } from "@/lib/server/http/incoming";
+import { createLifecycle } from "@/lib/server/ops/lifecycle";
+import { log } from "@/lib/server/ops/log";
+import { PEER_HEADER } from "@/lib/server/http/peer-address";
+import { currentRequest, noteUpstreamCall, noteUser } from "@/lib/server/http/request-context";
 
 /**
  * The hook on every node http server, on a plain server of this process: what Next's server

@@ -5,7 +5,7 @@ import { createDb, dbConfigFromEnv, migrateToLatest, type Db, type DbConfig } fr
 import {
   beginEntry,
   completeEntry,
-  DuplicateJournalEntry,
+  JournalRefIdTaken,
   findByRefId,
   findByResultId,
   listEntries,
@@ -132,7 +132,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
   it("refuses a second entry for a ref_id of the same kind, by the unique constraint", async () => {
     const first = await beginEntry(db, order("dup"));
     const error = await beginEntry(db, order("dup", { userEmail: "admin@example.com" })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DuplicateJournalEntry);
+    expect(error).toBeInstanceOf(JournalRefIdTaken);
     expect(error).toMatchObject({ kind: "order", refId: "dup", existing: first });
     // The same ref_id for the other kind is a different create.
     await expect(beginEntry(db, transfer("dup"))).resolves.toMatchObject({ kind: "transfer" });
@@ -179,8 +179,8 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       latencyMs: 5,
       problem: { type: "about:blank", title: "No", status: 403 },
     });
-    await recordDeclined(db, { ...order("r-3"), duplicateOf: "r-1" });
-    await beginEntry(db, order("r-4", { duplicateOf: "r-1" }));
+    await recordDeclined(db, { ...order("r-3"), repeatOf: "r-1" });
+    await beginEntry(db, order("r-4", { repeatOf: "r-1" }));
     await beginEntry(db, order("other-profile", { profileId: "prof-b" }));
     await beginEntry(db, order("other-user", { userEmail: "admin@example.com" }));
     const keysInOtherOrder = {
@@ -334,7 +334,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     const lost = results.filter((r) => r.status === "rejected");
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(19);
-    for (const r of lost) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateJournalEntry);
+    for (const r of lost) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(JournalRefIdTaken);
     const rows = await db.selectFrom("journal").select("id").where("ref_id", "=", "race").execute();
     expect(rows).toHaveLength(1);
   });

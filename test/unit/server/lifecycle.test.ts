@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLifecycle } from "@/lib/server/lifecycle";
+import { createLifecycle } from "@/lib/server/ops/lifecycle";
 
 describe("the lifecycle a shutdown waits on", () => {
   it("is not stopping until begun; then its signal is aborted with the reason", () => {

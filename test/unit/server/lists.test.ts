@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { csvResponse } from "@/lib/server/csv-response";
-import { servicePages } from "@/lib/server/list-page";
-import { exportOrders, listOrders } from "@/lib/server/orders-list";
+import { csvResponse } from "@/lib/server/lists/csv-response";
+import { servicePages } from "@/lib/server/lists/list-page";
+import { exportOrders, listOrders } from "@/lib/server/lists/orders-list";
 import {
   checkTransferCombination,
   exportTransfers,
   listTransfers,
   refusedTransferCombination,
-} from "@/lib/server/transfers-list";
+} from "@/lib/server/lists/transfers-list";
 import type { UpstreamRequest } from "@/lib/server/upstream/client";
 import type { Order, Transfer } from "@/lib/spec";
 import { testRuntime } from "../../support/runtime";

@@ -1,7 +1,7 @@
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { levelOf, loggerOptions, REDACTED, scrub } from "@/lib/server/log";
-import { inRequest, newRequestContext } from "@/lib/server/request-context";
+import { levelOf, loggerOptions, REDACTED, scrub } from "@/lib/server/ops/log";
+import { inRequest, newRequestContext } from "@/lib/server/http/request-context";
 
 /** A logger as the server makes it, writing into an array instead of stdout. */
 function capture(level: Parameters<typeof loggerOptions>[0] = "debug") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMetrics } from "@/lib/server/metrics";
+import { createMetrics } from "@/lib/server/ops/metrics";
 import { createUpstreamClient, retryAfterHeaders, upstreamProblem, UpstreamLocked } from "@/lib/server/upstream/client";
 import { createUpstreamLimiter, PUBLISHED_RATES, timeLimit } from "@/lib/server/upstream/limiter";
 import { classOf, meteredFetch, routeOf } from "@/lib/server/upstream/metered-fetch";

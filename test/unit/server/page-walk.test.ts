@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listPage, servicePage } from "@/lib/server/list-page";
+import { listPage, servicePage } from "@/lib/server/lists/list-page";
 import {
   decodeListCursor,
   encodeListCursor,
@@ -7,7 +7,7 @@ import {
   walkAll,
   walkPage,
   type FetchPage,
-} from "@/lib/server/page-walk";
+} from "@/lib/server/lists/page-walk";
 
 /**
  * A service list of `n` records, newest first, paged as the service pages: the cursor is the

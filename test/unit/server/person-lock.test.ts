@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_POLICY } from "@/lib/policy";
-import { createAuditTrail } from "@/lib/server/audit";
+import { DEFAULT_POLICY } from "@/lib/shared/policy";
+import { createAuditTrail } from "@/lib/server/audit-trail";
 import { createSessionStore } from "@/lib/server/auth/sessions";
 import { createOrder } from "@/lib/server/create/pipeline";
 import { createDb, type Db } from "@/lib/server/db";
 import { inPersonLock } from "@/lib/server/db/person-lock";
-import { createMetrics } from "@/lib/server/metrics";
-import { createLifecycle } from "@/lib/server/lifecycle";
+import { createMetrics } from "@/lib/server/ops/metrics";
+import { createLifecycle } from "@/lib/server/ops/lifecycle";
 import type { Runtime } from "@/lib/server/runtime";
 import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 import { fakeService } from "../../support/fake-service";

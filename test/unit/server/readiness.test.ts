@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readinessOf } from "@/lib/server/readiness";
+import { readinessOf } from "@/lib/server/ops/readiness";
 import type { Runtime } from "@/lib/server/runtime";
 import { testRuntime } from "../../support/runtime";
 

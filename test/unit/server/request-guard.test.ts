@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BODY_LIMIT_BYTES, cappedText, jsonBody } from "@/lib/http";
+import { BODY_LIMIT_BYTES, cappedText, jsonBody } from "@/lib/server/http/toolkit";
 import {
   contentSecurityPolicy,
   declaredBodyProblem,
   pathProblem,
   strictTransportSecurity,
-} from "@/lib/server/request-guard";
+} from "@/lib/server/http/request-guard";
 import { clientCredentials, OAuthError } from "@/lib/sandbox/oauth";
 import { ProblemError } from "@/lib/spec";
 

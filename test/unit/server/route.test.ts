@@ -1,12 +1,12 @@
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createLifecycle } from "@/lib/server/lifecycle";
-import { log } from "@/lib/server/log";
+import { createLifecycle } from "@/lib/server/ops/lifecycle";
+import { log } from "@/lib/server/ops/log";
 import type { Runtime } from "@/lib/server/runtime";
 import { ProblemError, problem } from "@/lib/spec";
 import { UpstreamTimeout } from "@/lib/server/upstream/errors";
-import type { AuditEvent } from "@/lib/server/audit";
+import type { AuditEvent } from "@/lib/server/audit-trail";
 
 const SECRET = "a-session-secret-of-at-least-32-characters";
 const ORIGIN = "http://dash.test";
@@ -14,7 +14,7 @@ const ORIGIN = "http://dash.test";
 // The configuration is read when the server modules load: set it first.
 vi.stubEnv("NEXTAUTH_SECRET", SECRET);
 vi.stubEnv("NEXTAUTH_URL", ORIGIN);
-const { routeWrapper } = await import("@/lib/server/route");
+const { routeWrapper } = await import("@/lib/server/http/route");
 const { sessionUser } = await import("@/lib/server/auth/session");
 
 /** Sessions as their rows say: "live" is the trader's, anything else was signed out or revoked. */
@@ -144,7 +144,7 @@ describe("withRole", () => {
     const error = new Error("a bug");
     const bug = await throwing(error);
     expect([bug.status, (await bug.json()).detail]).toEqual([500, "The dashboard failed to handle this request."]);
-    // Logged with the error itself, so its stack (lib/server/log.ts serializes it).
+    // Logged with the error itself, so its stack (lib/server/ops/log.ts serializes it).
     expect(spy).toHaveBeenCalledWith({ err: error }, "dashboard: request failed");
     spy.mockRestore();
   });

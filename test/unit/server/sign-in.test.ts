@@ -3,8 +3,8 @@ import { oidcEmailRefusal, sameOriginPath, signInRedirect } from "@/lib/server/a
 import { hashPassword, PASSWORD_MAX_CHARS, verifyPassword } from "@/lib/server/auth/password";
 import { MAX_FAILURES_PER_IP, SignInThrottle } from "@/lib/server/auth/throttle";
 import { credentialsCheck, SignInLocked } from "@/lib/server/auth/credentials";
-import type { AuditEvent } from "@/lib/server/audit";
-import { callerAddress, PEER_HEADER, trustedProxies } from "@/lib/server/peer-address";
+import type { AuditEvent } from "@/lib/server/audit-trail";
+import { callerAddress, PEER_HEADER, trustedProxies } from "@/lib/server/http/peer-address";
 
 describe("redirects after sign-in stay on the dashboard", () => {
   it.each(["/\\evil.example", "//evil.example", "/\t/evil.example", "https://evil.example", "evil", "", "/%0a/x\\y"])(

@@ -1,6 +1,6 @@
-import { json, jsonBody, methodNotAllowed } from "@/lib/http";
+import { json, jsonBody, methodNotAllowed } from "@/lib/server/http/toolkit";
 import { declineRepeat } from "@/lib/server/create/decline-repeat";
-import { withRole } from "@/lib/server/route";
+import { withRole } from "@/lib/server/http/route";
 
 /**
  * "Don't send": the person declined a create that repeated their own recent one. Nothing is

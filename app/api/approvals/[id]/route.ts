@@ -1,6 +1,6 @@
-import { methodNotAllowed, pathId } from "@/lib/http";
-import { getApproval } from "@/lib/server/approvals";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
+import { getApproval } from "@/lib/server/approvals/decisions";
+import { withRole } from "@/lib/server/http/route";
 
 export const GET = withRole<{ id: string }>("read", async ({ params, runtime }) =>
   Response.json({ approval: await getApproval(runtime, pathId("id", params.id)) }),

@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "@/lib/http";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed } from "@/lib/server/http/toolkit";
+import { withRole } from "@/lib/server/http/route";
 
 /** Walks the audit chain: `{ok: true, entries}`, or `ok: false` and the first broken entry. */
 export const GET = withRole("audit:verify", async ({ runtime }) => Response.json(await runtime.audit.verify()));

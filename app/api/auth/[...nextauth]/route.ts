@@ -2,7 +2,7 @@ import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { withCaller } from "@/lib/server/auth/caller";
 import { authOptions } from "@/lib/server/auth/options";
-import { clientIp } from "@/lib/server/origin";
+import { clientIp } from "@/lib/server/http/origin";
 
 const nextAuth = NextAuth(authOptions) as (req: NextRequest, ctx: unknown) => Promise<Response>;
 

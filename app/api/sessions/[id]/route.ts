@@ -1,5 +1,5 @@
-import { methodNotAllowed, pathId } from "@/lib/http";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
+import { withRole } from "@/lib/server/http/route";
 import { problem, ProblemError } from "@/lib/spec";
 
 /** An admin ends a session: its cookie answers 401 from then on. Audited. */

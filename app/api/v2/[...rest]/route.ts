@@ -1,4 +1,4 @@
-import { problemResponse } from "@/lib/http";
+import { problemResponse } from "@/lib/server/http/toolkit";
 import { problem } from "@/lib/spec";
 
 // Only the operations above pass through to the service; everything else is refused here.

@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "@/lib/http";
-import { relay, withRole } from "@/lib/server/route";
+import { methodNotAllowed } from "@/lib/server/http/toolkit";
+import { relay, withRole } from "@/lib/server/http/route";
 
 export const GET = withRole("read", async ({ runtime }) =>
   relay(await runtime.upstream.request({ method: "GET", path: "/markets" })),

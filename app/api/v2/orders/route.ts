@@ -1,5 +1,5 @@
-import { methodNotAllowed, queryOf } from "@/lib/http";
-import { relay, withRole } from "@/lib/server/route";
+import { methodNotAllowed, queryOf } from "@/lib/server/http/toolkit";
+import { relay, withRole } from "@/lib/server/http/route";
 
 export const GET = withRole("read", async ({ request, runtime }) =>
   relay(

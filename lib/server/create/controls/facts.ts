@@ -1,6 +1,6 @@
 import "server-only";
-import type { Policy } from "@/lib/policy";
-import type { Role } from "@/lib/roles";
+import type { Policy } from "@/lib/shared/policy";
+import type { Role } from "@/lib/shared/roles";
 import {
   amountIfSet,
   compareDecimal,
@@ -20,7 +20,7 @@ import {
   valueInUsd,
   type TickerPrices,
 } from "@/lib/spec/valuation";
-import { currentPolicy } from "../../policies";
+import { currentPolicy } from "../../approvals/policy-updates";
 import type { Runtime } from "../../runtime";
 import { toProfileOf, type Create } from "../create";
 import { guardNeedsBook, type Book, type Quote } from "./price-guard";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { PriceGuard } from "@/lib/price-guard";
+import type { PriceGuard } from "@/lib/shared/price-guard";
 import { compareDecimal, divideDecimalDown, multiplyDecimal, subtractDecimal } from "@/lib/spec";
 import type { OrderAmounts } from "@/lib/spec/valuation";
 

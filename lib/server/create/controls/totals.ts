@@ -1,6 +1,6 @@
 import "server-only";
 import type { Kysely } from "kysely";
-import type { CreateKind } from "@/lib/policy";
+import type { CreateKind } from "@/lib/shared/policy";
 import { addDecimal } from "@/lib/spec";
 import type { Database } from "../../db/schema";
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { NO_USD_PRICE } from "@/lib/approval";
-import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule } from "@/lib/policy";
-import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/price-guard";
-import { can } from "@/lib/roles";
+import { NO_USD_PRICE } from "@/lib/shared/approval";
+import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule } from "@/lib/shared/policy";
+import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
+import { can } from "@/lib/shared/roles";
 import { addDecimal, compareDecimal, divideDecimalDown, problem, type Problem } from "@/lib/spec";
 import type { OrderAmounts } from "@/lib/spec/valuation";
 import type { Create } from "../create";

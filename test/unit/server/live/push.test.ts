@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Approval } from "@/lib/approval";
-import { approve, reject, withdraw } from "@/lib/server/approvals";
+import type { Approval } from "@/lib/shared/approval";
+import { approve, reject, withdraw } from "@/lib/server/approvals/decisions";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
 import { fakeService } from "../../../support/fake-service";
 import { testRuntime } from "../../../support/runtime";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
-import { MARKET_POLL_MS } from "@/lib/market-polling";
+import { MARKET_POLL_MS } from "@/lib/shared/market-polling";
 import { marketDataKeep, singleFlight } from "@/lib/server/upstream/single-flight";
 
 function slowService() {

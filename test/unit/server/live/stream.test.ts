@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Live } from "@/lib/server/live/hub";
 import { requireKnownProfiles } from "@/lib/server/live/profiles";
 import { eventStream, MAX_STREAMS_PER_PERSON } from "@/lib/server/live/stream";
-import { createMetrics } from "@/lib/server/metrics";
+import { createMetrics } from "@/lib/server/ops/metrics";
 import type { UpstreamRequest } from "@/lib/server/upstream/client";
 import { ProblemError } from "@/lib/spec";
 

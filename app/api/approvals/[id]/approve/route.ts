@@ -1,6 +1,6 @@
-import { methodNotAllowed, pathId } from "@/lib/http";
-import { approve } from "@/lib/server/approvals";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
+import { approve } from "@/lib/server/approvals/decisions";
+import { withRole } from "@/lib/server/http/route";
 
 /** An approver's approval; the last one needed sends the request, once. */
 export const POST = withRole<{ id: string }>("approve", async ({ params, user, runtime, ip }) =>

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { jsonBody, methodNotAllowed, parseOr400, pathId } from "@/lib/http";
-import { reject } from "@/lib/server/approvals";
-import { withRole } from "@/lib/server/route";
+import { jsonBody, methodNotAllowed, parseOr400, pathId } from "@/lib/server/http/toolkit";
+import { reject } from "@/lib/server/approvals/decisions";
+import { withRole } from "@/lib/server/http/route";
 
 const body = z.strictObject({
   reason: z

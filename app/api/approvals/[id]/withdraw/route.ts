@@ -1,6 +1,6 @@
-import { methodNotAllowed, pathId } from "@/lib/http";
-import { withdraw } from "@/lib/server/approvals";
-import { withRole } from "@/lib/server/route";
+import { methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
+import { withdraw } from "@/lib/server/approvals/decisions";
+import { withRole } from "@/lib/server/http/route";
 
 /** The requester takes back a request that is still pending; it is never sent. */
 export const POST = withRole<{ id: string }>("approvals:withdraw", async ({ params, user, runtime, ip }) =>

@@ -1,7 +1,7 @@
-import { CONFIRM_REPEAT_HEADER } from "@/lib/repeats";
-import { jsonBody, methodNotAllowed } from "@/lib/http";
+import { CONFIRM_REPEAT_HEADER } from "@/lib/shared/repeats";
+import { jsonBody, methodNotAllowed } from "@/lib/server/http/toolkit";
 import { createInternalTransfer } from "@/lib/server/create/pipeline";
-import { relay, withRole } from "@/lib/server/route";
+import { relay, withRole } from "@/lib/server/http/route";
 import { requireScope } from "@/lib/server/upstream/scopes";
 
 /** Create Internal Transfer, through the one create path (lib/server/create/pipeline.ts): a recent repeat asked about first (Confirm-Duplicate), the desk's controls (limits, funds, four eyes), journaled, sent once. */

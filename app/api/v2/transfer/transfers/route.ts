@@ -1,6 +1,6 @@
-import { methodNotAllowed, queryOf } from "@/lib/http";
-import { relay, withRole } from "@/lib/server/route";
-import { checkTransferCombination } from "@/lib/server/transfers-list";
+import { methodNotAllowed, queryOf } from "@/lib/server/http/toolkit";
+import { relay, withRole } from "@/lib/server/http/route";
+import { checkTransferCombination } from "@/lib/server/lists/transfers-list";
 
 export const GET = withRole("read", async ({ request, runtime }) => {
   const query = queryOf(

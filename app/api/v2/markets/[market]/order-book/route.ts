@@ -1,5 +1,5 @@
-import { methodNotAllowed, pathMarket } from "@/lib/http";
-import { relay, withRole } from "@/lib/server/route";
+import { methodNotAllowed, pathMarket } from "@/lib/server/http/toolkit";
+import { relay, withRole } from "@/lib/server/http/route";
 
 export const GET = withRole<{ market: string }>("read", async ({ params, runtime }) =>
   relay(await runtime.upstream.request({ method: "GET", path: `/markets/${pathMarket(params.market)}/order-book` })),

@@ -1,8 +1,8 @@
-import { CONFIRM_REPEAT_HEADER } from "@/lib/repeats";
-import { CONFIRM_PRICE_GUARD_HEADER } from "@/lib/price-guard";
-import { jsonBody, methodNotAllowed, pathId } from "@/lib/http";
+import { CONFIRM_REPEAT_HEADER } from "@/lib/shared/repeats";
+import { CONFIRM_PRICE_GUARD_HEADER } from "@/lib/shared/price-guard";
+import { jsonBody, methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
 import { createOrder } from "@/lib/server/create/pipeline";
-import { relay, withRole } from "@/lib/server/route";
+import { relay, withRole } from "@/lib/server/http/route";
 import { requireScope } from "@/lib/server/upstream/scopes";
 
 /** Create Order, through the one create path (lib/server/create/pipeline.ts): a recent repeat asked about first (Confirm-Duplicate), the desk's controls (limits, price guard, four eyes), journaled, sent once. */

@@ -1,5 +1,5 @@
-import { methodNotAllowed, pathId } from "@/lib/http";
-import { relay, withRole } from "@/lib/server/route";
+import { methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
+import { relay, withRole } from "@/lib/server/http/route";
 
 export const GET = withRole<{ id: string }>("read", async ({ params, runtime }) =>
   relay(await runtime.upstream.request({ method: "GET", path: `/transfer/transfers/${pathId("id", params.id)}` })),

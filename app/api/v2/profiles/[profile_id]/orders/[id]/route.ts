@@ -1,6 +1,6 @@
-import { methodNotAllowed, pathId } from "@/lib/http";
+import { methodNotAllowed, pathId } from "@/lib/server/http/toolkit";
 import { cancelOrder } from "@/lib/server/cancels";
-import { relay, withRole } from "@/lib/server/route";
+import { relay, withRole } from "@/lib/server/http/route";
 import { requireScope } from "@/lib/server/upstream/scopes";
 
 type Params = { profile_id: string; id: string };

@@ -1,0 +1,68 @@
+import "server-only";
+import * as z from "zod";
+import { ACTIVITY_CSV_HEADER, activityCsvRow } from "@/lib/shared/activity-rows";
+import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
+import { listEntries, MAX_PAGE_SIZE, type JournalQuery } from "../db/journal";
+import { profileNicknames } from "./record-names";
+import { instantParam, limitParam, userParam } from "./list-query";
+import type { Runtime } from "../runtime";
+
+/**
+ * The journal as the activity table and its CSV ask for it: by kind, status, any part of the
+ * user's email, the profile, ref_ids, and a created_at range (from inclusive, to exclusive).
+ */
+
+const filters = {
+  kind: z.enum(["order", "transfer", "cancel"], { error: "kind must be order, transfer or cancel" }).optional(),
+  user: userParam,
+  status: z
+    .enum(["pending", "succeeded", "failed"], { error: "status must be pending, succeeded or failed" })
+    .optional(),
+  profile_id: z.string().optional(),
+  // Compared as the journal writes times: ISO 8601 in UTC.
+  from: instantParam("from", { utc: true }),
+  to: instantParam("to", { utc: true }),
+};
+const SCALARS = Object.keys(filters);
+
+const listQuery = z.object({
+  ...filters,
+  ref_ids: z.array(z.string()).max(MAX_PAGE_SIZE, `ref_ids may list at most ${MAX_PAGE_SIZE} ids`).optional(),
+  limit: limitParam(MAX_PAGE_SIZE).optional(),
+  cursor: z.string().optional(),
+});
+
+const journalQuery = (q: z.output<z.ZodObject<typeof filters>>): JournalQuery => ({
+  kind: q.kind,
+  userContains: q.user?.trim() || undefined,
+  status: q.status,
+  profileId: q.profile_id,
+  from: q.from,
+  to: q.to,
+});
+
+/** GET /api/activity: one page of the journal, newest first. */
+export async function listActivity(rt: Runtime, url: URL) {
+  const q = parseOr400(listQuery, queryOf(url, [...SCALARS, "limit", "cursor"], ["ref_ids"]));
+  return listEntries(rt.db, { ...journalQuery(q), refIds: q.ref_ids, limit: q.limit, cursor: q.cursor });
+}
+
+/** GET /api/activity/export.csv: every matching entry, newest first, as CSV rows a page at a time. */
+export function exportActivity(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
+  const q = journalQuery(parseOr400(z.object(filters), queryOf(url, SCALARS)));
+  return { header: ACTIVITY_CSV_HEADER, rows: activityRows(rt, q) };
+}
+
+async function* activityRows(rt: Runtime, q: JournalQuery) {
+  const nickname = await profileNicknames(rt.upstream);
+  let cursor: string | null = null;
+  let read = 0;
+  do {
+    const page = await listEntries(rt.db, { ...q, limit: MAX_PAGE_SIZE, cursor });
+    read += page.items.length;
+    yield page.items.map((e) => activityCsvRow(e, nickname));
+    cursor = page.next_cursor;
+  } while (cursor && read < EXPORT_SCAN_CAP);
+  if (cursor) yield [stoppedLine(read, "journal entries")];
+}

@@ -1,0 +1,115 @@
+/**
+ * The audit trail's events (lib/server/audit-trail.ts writes them), shared with the Activity page
+ * that filters on them. Each belongs to a family named by its first part ("approval" holds
+ * approval.requested, .approved, ...); a filter on the family takes every event in it.
+ */
+export const AUDIT_ACTIONS = [
+  "sign-in",
+  "sign-in.failed",
+  "sign-out",
+  "session.revoked",
+  "access.denied",
+  "create.requested",
+  "create.succeeded",
+  "create.failed",
+  "create.duplicate-confirmed",
+  "create.duplicate-declined",
+  "create.declined",
+  "create.refused",
+  "approval.requested",
+  "approval.approved",
+  "approval.rejected",
+  "approval.withdrawn",
+  "approval.expired",
+  "approval.self_refused",
+  "approval.send_refused",
+  "cancel.requested",
+  "cancel.succeeded",
+  "cancel.failed",
+  "policy.changed",
+  "limit.refused",
+  "price-guard.confirmed",
+  "price_guard.confirm_asked",
+  "export.csv",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Each event in an auditor's words. */
+export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
+  "sign-in": "Signed in",
+  "sign-in.failed": "Sign-in failed",
+  "sign-out": "Signed out",
+  "session.revoked": "Session ended by an admin",
+  "access.denied": "Refused: no session, another origin or the role",
+  "create.requested": "Create requested",
+  "create.succeeded": "Create succeeded",
+  "create.failed": "Create failed",
+  "create.duplicate-confirmed": "Retry matched the original",
+  "create.duplicate-declined": "Retry refused: different request",
+  "create.declined": "Not sent: repeat declined",
+  "create.refused": "Refused by the controls",
+  "approval.requested": "Approval requested",
+  "approval.approved": "Approved",
+  "approval.rejected": "Rejected",
+  "approval.withdrawn": "Withdrawn",
+  "approval.expired": "Expired unapproved",
+  "approval.self_refused": "Refused: own request",
+  "approval.send_refused": "Approved, refused at send",
+  "cancel.requested": "Cancel requested",
+  "cancel.succeeded": "Cancel accepted",
+  "cancel.failed": "Cancel failed",
+  "policy.changed": "Policy changed",
+  "limit.refused": "Refused by a limit",
+  "price-guard.confirmed": "Price guard confirmed",
+  "price_guard.confirm_asked": "Price guard asked to confirm",
+  "export.csv": "CSV exported",
+};
+
+/** The families, in the words of the Activity page's Event filter. */
+export const AUDIT_FAMILIES = {
+  "sign-in": "Sign-ins",
+  "sign-out": "Sign-outs",
+  access: "Access refusals",
+  create: "Creates",
+  approval: "Approvals",
+  cancel: "Cancels",
+  policy: "Policy changes",
+  limit: "Limit refusals",
+  "price-guard": "Price-guard confirmations",
+  price_guard: "Price-guard questions",
+  export: "CSV exports",
+} as const satisfies Record<string, string>;
+
+export type AuditFamily = keyof typeof AUDIT_FAMILIES;
+
+/** An event filter: a family or one exact event. */
+export const AUDIT_EVENT_FILTERS: readonly string[] = [...Object.keys(AUDIT_FAMILIES), ...AUDIT_ACTIONS];
+
+/** One entry as GET /api/audit lists it. */
+export interface AuditEntryView {
+  seq: number;
+  at: string;
+  action: AuditAction;
+  actor_email: string | null;
+  actor_role: string | null;
+  ip: string | null;
+  subject: string | null;
+  detail: Record<string, unknown>;
+  hash: string;
+}
+
+export const AUDIT_CSV_HEADER = ["seq", "at", "event", "user", "role", "ip", "subject", "detail", "hash"];
+
+/** An entry as a CSV row: times as stored (ISO 8601 UTC), the detail as its JSON. */
+export const auditCsvRow = (e: AuditEntryView): string[] => [
+  String(e.seq),
+  e.at,
+  e.action,
+  e.actor_email ?? "",
+  e.actor_role ?? "",
+  e.ip ?? "",
+  e.subject ?? "",
+  JSON.stringify(e.detail),
+  e.hash,
+];

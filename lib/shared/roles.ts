@@ -1,0 +1,31 @@
+/**
+ * Who may do what, in one table. The server enforces it in every route handler
+ * (lib/server/http/route.ts); the pages use it only to hide what a role cannot use.
+ */
+const ROLES = ["viewer", "trader", "ops", "approver", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+const PERMISSIONS = {
+  read: ["viewer", "trader", "ops", "approver", "admin"],
+  "orders:create": ["trader", "admin"],
+  "orders:cancel": ["trader", "admin"],
+  "transfers:create": ["ops", "admin"],
+  // Four eyes: nobody approves their own request (checked per request, lib/server/approvals/decisions.ts).
+  approve: ["approver", "admin"],
+  // Only the requester may withdraw (checked per request); these roles can ask for approval at all.
+  "approvals:withdraw": ["trader", "ops", "admin"],
+  "policies:edit": ["admin"],
+  "audit:verify": ["admin"],
+  "metrics:read": ["admin"],
+  "audit:read": ["admin"],
+  // Seeing who is signed in, from where, and ending their sessions.
+  "sessions:manage": ["admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof PERMISSIONS;
+
+export const can = (role: Role | undefined, action: Action): boolean =>
+  role !== undefined && (PERMISSIONS[action] as readonly Role[]).includes(role);
+
+export const isRole = (value: unknown): value is Role =>
+  typeof value === "string" && (ROLES as readonly string[]).includes(value);
