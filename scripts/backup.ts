@@ -2,7 +2,7 @@
  * `npm run backup -- <dir>`: a consistent copy of the dashboard's embedded databases (SQLite's
  * online backup API, while the dashboard runs), the secrets it generated, and a manifest, in a
  * new directory. Reads DATA_DIR and DATABASE_URL as the dashboard does; with PostgreSQL the
- * dashboard's tables are dumped with pg_dump instead (README: "Backups").
+ * dashboard's tables are dumped with pg_dump instead (docs/operations.md: "Backups").
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,7 +18,8 @@ async function main() {
   for (const file of manifest.files) console.log(`${file.name.padEnd(14)} ${file.bytes} bytes  sha256 ${file.sha256}`);
   console.log(`backup of ${resolve(env.DATA_DIR)} written to ${resolve(positionals[0]!)} (${manifest.finished_at})`);
   if (manifest.migration) console.log(`dashboard.db at migration ${manifest.migration}`);
-  if (postgres) console.log("The dashboard's tables are in PostgreSQL: dump them with pg_dump (README: Backups).");
+  if (postgres)
+    console.log("The dashboard's tables are in PostgreSQL: dump them with pg_dump (docs/operations.md: Backups).");
 }
 
 main().catch((error: unknown) => {

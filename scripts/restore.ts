@@ -27,7 +27,9 @@ function main() {
       console.log(`${file} was not in DATA_DIR (${variable} was given): start with the same ${variable}.`);
   }
   if (manifest.database === "postgres")
-    console.log("The dashboard's tables were in PostgreSQL: restore them with pg_restore (README: Backups).");
+    console.log(
+      "The dashboard's tables were in PostgreSQL: restore them with pg_restore (docs/operations.md: Backups).",
+    );
   console.log("Start the dashboard, then check the audit trail: npm run audit:verify");
 }
 

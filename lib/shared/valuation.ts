@@ -5,7 +5,7 @@ import type { Balance } from "./service-shapes";
 
 /**
  * What the desk's balances are worth in USD, by the one valuation rule in lib/spec/valuation
- * (the README's "Balances" states it). Each asset's value is rounded to the cent, a half up;
+ * (docs/pages.md's "Balances" states it). Each asset's value is rounded to the cent, a half up;
  * the grand total adds those cents, so the column adds up as shown.
  */
 

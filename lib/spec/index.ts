@@ -1,6 +1,6 @@
 /**
  * The service's interface as executable rules: the contract the browser, the route handlers
- * and the sandbox share (the README's "The service's rules" summarises it).
+ * and the sandbox share (docs/architecture.md's "The service's rules" summarises it).
  */
 export * from "./decimal";
 export * from "./enums";
