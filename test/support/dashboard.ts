@@ -147,11 +147,13 @@ export async function startDashboard(
   const target = { url: app.url };
   const as = await signInAll(target);
   let direct = sandboxClient(app.url);
-  // The direct client keeps its token; a new one when it expired (tests may shorten the lifetime).
+  // The direct client keeps its token; a new one when it expired (tests may shorten the lifetime),
+  // one for all the calls that met the expiry together.
   const sandboxCall: ReturnType<typeof sandboxClient>["call"] = async (...args) => {
-    const res = await direct.call(...args);
+    const client = direct;
+    const res = await client.call(...args);
     if (res.status !== 401) return res;
-    direct = sandboxClient(target.url);
+    if (direct === client) direct = sandboxClient(target.url);
     return direct.call(...args);
   };
   const dashboard: Dashboard = {
