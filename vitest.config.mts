@@ -11,6 +11,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Vitest's default on this 2-core machine is one worker (cores - 1): every file after the
+    // other. Most integration and e2e files wait on a server or a browser, not on a core.
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },
@@ -28,8 +31,9 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
-          // The app's journal runs on PostgreSQL too (test/integration/app/journal.test.ts).
-          globalSetup: ["./test/support/postgres.ts"],
+          // The app's journal runs on PostgreSQL too (test/integration/app/journal.test.ts);
+          // one built app for the files that need no settings of their own (test/support/shared-app.ts).
+          globalSetup: ["./test/support/postgres.ts", "./test/support/shared-app.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -40,6 +44,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
+          // One built app for the files that need no settings of their own (test/support/shared-app.ts).
+          globalSetup: ["./test/support/shared-app.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
 import { launchBrowser, signInAs } from "../support/browser";
 import { newRef, smallOrder, TRADING } from "../support/dashboard";
+import { sharedApp } from "../support/shared-app";
 
 /**
  * Two browsers on the desk: an order placed in one appears in the other's orders table without
@@ -10,14 +10,15 @@ import { newRef, smallOrder, TRADING } from "../support/dashboard";
  * when nothing is live, and not at all while the stream is up).
  */
 
-let app: AppServer;
+let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
+  app = sharedApp();
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 async function pageAs(email: string): Promise<Page> {

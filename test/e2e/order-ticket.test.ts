@@ -1,18 +1,19 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, TEST_PASSWORD, type AppServer } from "../support/app-server";
+import { TEST_PASSWORD } from "../support/app-server";
 import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { sharedApp } from "../support/shared-app";
 
-let app: AppServer;
+let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
-  // The market maker quotes, so market orders fill as they would in a demo.
-  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
+  app = sharedApp();
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 async function traderPage(): Promise<{ page: Page; ticket: Locator }> {

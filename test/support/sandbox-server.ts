@@ -99,7 +99,8 @@ export function sandboxClient(base: string) {
       body: form,
     });
     const body = (await res.json()) as { access_token?: string };
-    if (!res.ok || !body.access_token) throw new Error(`the sandbox refused a token: ${res.status} ${JSON.stringify(body)}`);
+    if (!res.ok || !body.access_token)
+      throw new Error(`the sandbox refused a token: ${res.status} ${JSON.stringify(body)}`);
     return body.access_token;
   }
   function sharedToken(): Promise<string> {
