@@ -24,7 +24,13 @@ export function LiveUpdates() {
   const fetching = useIsFetching();
   // Plain text: this sits in every page's first script, so it is kept small.
   return (
-    <span role="status" data-testid="live-status" data-status={status} data-fetching={fetching} className="text-xs text-warn">
+    <span
+      role="status"
+      data-testid="live-status"
+      data-status={status}
+      data-fetching={fetching}
+      className="text-xs text-warn"
+    >
       {status === "down" && "Reconnecting…"}
     </span>
   );

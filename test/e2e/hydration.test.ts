@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, signInAs, WIDTHS } from "../support/browser";
+import { launchBrowser, settled, signInAs, WIDTHS } from "../support/browser";
 import { sharedApp } from "../support/shared-app";
 
 /**
@@ -41,8 +41,8 @@ describe("hydration", () => {
       for (const path of paths) {
         at = path;
         await page.goto(`${app.url}${path}`);
-        // Long enough for the page's queries to answer and its lazily loaded tables to hydrate.
-        await page.waitForTimeout(2000);
+        // Until the page's queries have answered and its lazily loaded parts (the stream's among them) have hydrated.
+        await settled(page);
       }
       expect(errors).toEqual([]);
       await page.close();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../support/app-server";
-import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { armed, launchBrowser, signInAs, watchWrites } from "../support/browser";
 import { sharedApp } from "../support/shared-app";
 
 let app: { url: string };
@@ -240,9 +240,8 @@ describe("keyboard only", () => {
     expect(await ticket.getByTestId("order-review").textContent()).toContain("Buy 0.02 BTC at 30,000.25 USD");
     // The review's text has the focus, not Confirm: sending is a deliberate Tab and Enter, after a pause.
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("review");
-    await page.waitForTimeout(900); // longer than REVIEW_ARMING_MS
-
     await key.press("Tab");
+    await armed(ticket.getByRole("button", { name: "Confirm and send" }));
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Confirm and send");
     await key.press("Enter");
     await ticket.getByTestId("order-result").waitFor();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { afterNextFrames, expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
 import { sharedApp } from "../support/shared-app";
 
 /**
@@ -168,7 +168,7 @@ describe("keyboard shortcuts", () => {
     expect(await price.inputValue()).toBe("?/");
     await page.locator("body").click({ position: { x: 5, y: 300 } });
     await page.keyboard.press("Control+?");
-    await page.waitForTimeout(300);
+    await afterNextFrames(page);
     expect(await dialog(page).count()).toBe(0);
     await page.close();
   });

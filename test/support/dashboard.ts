@@ -192,14 +192,19 @@ async function connect(target: { url: string }, env: Record<string, string>) {
   };
 }
 
-/** Polls `probe` until it returns a value (not undefined) or the time is up. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = "condition") {
+/** Polls `probe` every `everyMs` until it returns a value (not undefined) or the time is up. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = "condition",
+  everyMs = 100,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
