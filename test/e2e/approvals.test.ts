@@ -14,6 +14,7 @@ import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "..
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
+  // Its own server, not the shared one: counts every pending approval (the navigation's badge).
   [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
 });
 afterAll(async () => {

@@ -14,6 +14,7 @@ vi.setConfig({ testTimeout: 120_000 });
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
+  // Its own server, not the shared one: market maker off: a thin ETHUSD book of its own for the price guard.
   [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
 });
 afterAll(async () => {

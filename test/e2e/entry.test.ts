@@ -29,6 +29,7 @@ let browser: Browser;
 beforeAll(async () => {
   // The market maker quotes and trades, so market orders fill and there is a last trade.
   [app, browser] = await Promise.all([
+    // Its own server, not the shared one: raises the policy's approval threshold, and SANDBOX_TRANSFER_SETTLE_MS.
     startApp({ SANDBOX_MARKET_MAKER: "on", SANDBOX_TRANSFER_SETTLE_MS: "2500" }),
     launchBrowser(),
   ]);

@@ -18,6 +18,7 @@ const sells: string[] = [];
 let gttOrder = "";
 
 beforeAll(async () => {
+  // Its own server, not the shared one: exact counts of the orders it placed, page by page.
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   const trader = await signIn(app, "trader@example.com");
   const place = async (body: Record<string, unknown>) => {

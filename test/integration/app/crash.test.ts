@@ -56,6 +56,7 @@ async function forEach(all: Create[], check: (c: Create) => Promise<void>) {
 describe.each<Database>(["sqlite", "postgres"])(`kill -9 during ${COUNT} creates on %s`, (database) => {
   let d: Dashboard;
   beforeAll(async () => {
+    // Its own server, not the shared one: kills the app.
     d = await startDashboard({ database });
   });
   afterAll(() => d?.dispose());

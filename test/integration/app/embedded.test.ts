@@ -24,6 +24,7 @@ let as: Record<Role, Client>;
 let sandbox: ReturnType<typeof sandboxClient>;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: no proxy (the sandbox served in-process) and SERVICE_TIMEOUT_MS of 1 s.
   app = await startApp({ SERVICE_TIMEOUT_MS: "1000" });
   const roles: Role[] = ["viewer", "trader", "ops", "approver", "admin"];
   as = Object.fromEntries(

@@ -20,6 +20,7 @@ import {
 
 let d: Dashboard;
 beforeAll(async () => {
+  // Its own server, not the shared one: counts the audit trail's refusals and the metrics, which other files would add to.
   d = await startDashboard();
 });
 afterAll(() => d?.dispose());

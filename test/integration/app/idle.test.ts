@@ -13,6 +13,7 @@ import { openStream } from "../../support/event-stream";
 const IDLE_MS = 2 * 60_000;
 let d: Dashboard;
 beforeAll(async () => {
+  // Its own server, not the shared one: SESSION_IDLE_MINUTES of 2.
   d = await startDashboard({ env: { SESSION_IDLE_MINUTES: "2" } });
 });
 afterAll(() => d?.dispose());

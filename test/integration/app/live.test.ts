@@ -27,6 +27,7 @@ describe("GET /api/events on one instance", () => {
   let d: Dashboard;
   const streams: OpenStream[] = [];
   beforeAll(async () => {
+    // Its own server, not the shared one: counts the watcher's reads at the proxy.
     d = await startDashboard();
   });
   afterAll(async () => {

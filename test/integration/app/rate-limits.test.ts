@@ -28,6 +28,7 @@ const METRICS_TOKEN = "scraper-token-for-the-rate-limit-tests";
 let d: Dashboard;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: the service's rate limits and penalties, which would lock other files out.
   d = await startDashboard({
     env: {
       SANDBOX_API_RATE_PER_SECOND: "50",

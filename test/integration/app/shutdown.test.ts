@@ -65,6 +65,7 @@ describe("SIGTERM while a create is in flight", () => {
   let d: Dashboard;
   const streams: OpenStream[] = [];
   beforeAll(async () => {
+    // Its own server, not the shared one: signals the app.
     d = await startDashboard({ env: { SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) } });
   });
   afterAll(async () => {

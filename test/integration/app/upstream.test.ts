@@ -22,6 +22,7 @@ const TOKEN_TTL_SECONDS = 12;
 let d: Dashboard;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: faults at the proxy and a short token lifetime.
   d = await startDashboard({ env: { SANDBOX_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) } });
 });
 afterAll(() => d?.dispose());
