@@ -126,7 +126,10 @@ describe("Enter twice does not skip the review", () => {
   it.each(SIZES)(
     "order ticket at %s width (%i px): Enter, Enter; Enter ×3; Enter+Space; an early Confirm",
     async (size, width) => {
-      const page = await signedIn("trader@example.com", width);
+      // The page's timers run on Playwright's clock, so the review's pause can be held while keys land in it.
+      const page = await browser.newPage({ viewport: { width, height: 1000 } });
+      await page.clock.install();
+      await signInAs(page, app.url, "trader@example.com");
       const ticket = await tradingTicket(page);
       const writes = watchWrites(page);
       await field(ticket, "Price (USD)").fill("30000.00");
@@ -167,8 +170,10 @@ describe("Enter twice does not skip the review", () => {
       await armed(confirm);
       expect(writes.writes(), "Enter then Space sends nothing").toEqual([]);
 
-      // Someone who reaches Confirm at once (Tab, a click) before the pause ends sends nothing either.
+      // Someone who reaches Confirm at once (Tab, a click) before the pause ends sends nothing either:
+      // the page's clock is held while they try, so the pause cannot run out under a slow machine.
       await edit();
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
       await page.keyboard.press("Enter");
       await confirm.waitFor();
       expect(await confirm.getAttribute("data-armed"), "still in its pause").toBe("false");
@@ -176,6 +181,7 @@ describe("Enter twice does not skip the review", () => {
       await page.keyboard.press("Enter");
       await page.keyboard.press(" ");
       await confirm.click({ force: true });
+      await page.clock.resume();
       await armed(confirm);
       expect(writes.writes(), "an early Confirm sends nothing").toEqual([]);
 
