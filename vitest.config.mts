@@ -11,6 +11,10 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Vitest's default on this 2-core machine is one worker (cores - 1): every file after the
+    // other, 26 minutes. Most integration and e2e files wait on a server or a browser, not on a
+    // core: two at a time, one per core (three overloaded a machine shared with other work).
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
@@ -28,8 +32,9 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
-          // The app's journal runs on PostgreSQL too (test/integration/app/journal.test.ts).
-          globalSetup: ["./test/support/postgres.ts"],
+          // The app's journal runs on PostgreSQL too (test/integration/app/journal.test.ts);
+          // one built app for the files that need no settings of their own (test/support/shared-app.ts).
+          globalSetup: ["./test/support/postgres.ts", "./test/support/shared-app.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -40,6 +45,10 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
+          // Room for a loaded machine: a state is waited for, and a slow one is no failure.
+          expect: { poll: { timeout: 15_000 } },
+          // One built app for the files that need no settings of their own (test/support/shared-app.ts).
+          globalSetup: ["./test/support/shared-app.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useLiveStatus } from "@/lib/client/live-status";
 
@@ -20,9 +20,17 @@ export function LiveUpdates() {
     };
   }, [client]);
   const status = useLiveStatus();
+  // How many queries are in flight, for tests that wait for the page to settle (test/support/browser.ts).
+  const fetching = useIsFetching();
   // Plain text: this sits in every page's first script, so it is kept small.
   return (
-    <span role="status" data-testid="live-status" data-status={status} className="text-xs text-warn">
+    <span
+      role="status"
+      data-testid="live-status"
+      data-status={status}
+      data-fetching={fetching}
+      className="text-xs text-warn"
+    >
       {status === "down" && "Reconnecting…"}
     </span>
   );

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, signInAs } from "../support/browser";
+import { expectAccessible, launchBrowser, signedIn as signedInPage } from "../support/browser";
 import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
 
 /**
@@ -14,6 +14,7 @@ import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "..
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
+  // Its own server, not the shared one: counts every pending approval (the navigation's badge).
   [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
 });
 afterAll(async () => {
@@ -21,12 +22,7 @@ afterAll(async () => {
   await d?.dispose();
 });
 
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  const page = await context.newPage();
-  await signInAs(page, d.url, email);
-  return page;
-}
+const signedIn = (email: string) => signedInPage(browser, d.url, email, 1440);
 
 /** ops asks from their own browser session, as the transfer form does: the create answers 202. */
 async function askForTransfer(page: Page, ref: string, amount: string) {

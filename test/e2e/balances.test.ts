@@ -38,6 +38,7 @@ const QUOTES = [
 ];
 
 beforeAll(async () => {
+  // Its own server, not the shared one: market maker off: only its own quotes, exact balances.
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   trader = await signIn(app, "trader@example.com");
   const order = async (profile: string, body: object) => {

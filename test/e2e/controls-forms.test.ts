@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { launchBrowser, signInAs } from "../support/browser";
+import { armed, launchBrowser, poll, signedIn as signedInPage } from "../support/browser";
 import { newRef, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
 
 /**
@@ -14,6 +14,7 @@ vi.setConfig({ testTimeout: 120_000 });
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
+  // Its own server, not the shared one: market maker off: a thin ETHUSD book of its own for the price guard.
   [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
 });
 afterAll(async () => {
@@ -21,15 +22,7 @@ afterAll(async () => {
   await d?.dispose();
 });
 
-const poll = <T>(probe: () => T | Promise<T>, timeout = 15_000) => expect.poll(probe, { timeout });
-/** Longer than REVIEW_ARMING_MS (700 ms): the pause after which Confirm acts. */
-const PAUSE_MS = 900;
-
-async function signedIn(email: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  await signInAs(page, d.url, email);
-  return page;
-}
+const signedIn = (email: string) => signedInPage(browser, d.url, email, 1440);
 
 async function loadedForm(page: Page, name: string, select: string): Promise<Locator> {
   const form = page.getByRole("form", { name });
@@ -54,8 +47,7 @@ describe("four eyes in the transfer form", () => {
     await poll(() => form.getByTestId("needs-approval").count()).toBe(1);
     expect(await form.getByTestId("needs-approval").innerText()).toContain("Needs approval by an approver");
     expect(await form.getByTestId("controls-note").innerText()).toContain("Worth about 20,000.17 USD.");
-    await ops.waitForTimeout(PAUSE_MS);
-    await form.getByRole("button", { name: "Confirm and send" }).click();
+    await (await armed(form.getByRole("button", { name: "Confirm and send" }))).click();
 
     const card = form.getByTestId("awaiting-approval");
     await poll(() => card.getByTestId("approval-status").textContent()).toBe("Awaiting approval");
@@ -111,8 +103,7 @@ describe("the price guard in the order ticket", () => {
     await ticket.getByLabel("Price (USD)", { exact: true }).fill("120.00");
     await ticket.getByLabel("Base amount (ETH)", { exact: true }).fill("0.05");
     await ticket.getByRole("button", { name: "Review order" }).click();
-    await trader.waitForTimeout(PAUSE_MS);
-    await ticket.getByRole("button", { name: "Confirm and send" }).click();
+    await (await armed(ticket.getByRole("button", { name: "Confirm and send" }))).click();
 
     const guard = ticket.getByTestId("price-guard");
     await poll(() => guard.count()).toBe(1);
@@ -122,8 +113,7 @@ describe("the price guard in the order ticket", () => {
     await guard.getByRole("textbox").fill("ETHUS");
     expect(await send.isDisabled()).toBe(true);
     await guard.getByRole("textbox").fill("ethusd");
-    await trader.waitForTimeout(PAUSE_MS);
-    await send.click();
+    await (await armed(send)).click();
     await poll(() => ticket.getByTestId("order-result").count()).toBe(1);
     expect(await guard.count()).toBe(0);
     await trader.close();

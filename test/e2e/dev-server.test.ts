@@ -9,6 +9,7 @@ const DEV_TIMEOUT_MS = 120_000;
 let dev: DevServer;
 let browser: Browser;
 beforeAll(async () => {
+  // Its own server, not the shared one: next dev, not the build.
   [dev, browser] = await Promise.all([startDevServer(), launchBrowser()]);
 }, 240_000);
 afterAll(async () => {

@@ -3,10 +3,13 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type AppServer } from "../support/app-server";
 import {
+  armed,
   expectAccessible,
   expectNoSidewaysScroll,
   launchBrowser,
+  poll,
   screenshot,
+  signedIn as signedInPage,
   signInAs,
   watchWrites,
   WIDTHS,
@@ -26,6 +29,7 @@ let browser: Browser;
 beforeAll(async () => {
   // The market maker quotes and trades, so market orders fill and there is a last trade.
   [app, browser] = await Promise.all([
+    // Its own server, not the shared one: raises the policy's approval threshold, and SANDBOX_TRANSFER_SETTLE_MS.
     startApp({ SANDBOX_MARKET_MAKER: "on", SANDBOX_TRANSFER_SETTLE_MS: "2500" }),
     launchBrowser(),
   ]);
@@ -35,21 +39,10 @@ afterAll(async () => {
   await app?.dispose();
 });
 
-/** expect.poll with room for a loaded machine: 10 s unless told. */
-const poll = <T>(probe: () => T | Promise<T>, options: { timeout?: number; message?: string } = {}) =>
-  expect.poll(probe, { timeout: 10_000, ...options });
-
 const SIZES = Object.entries(WIDTHS) as [keyof typeof WIDTHS, number][];
 /** An amount of each width's own, so that one width's order is no repeat of another's. */
 const OWN: Record<keyof typeof WIDTHS, string> = { desk: "0.0144", laptop: "0.0128", phone: "0.0039" };
-/** Longer than REVIEW_ARMING_MS (700 ms): the pause after which Confirm acts. */
-const PAUSE_MS = 900;
-
-async function signedIn(email: string, width: number = WIDTHS.desk): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 1000 } });
-  await signInAs(page, app.url, email);
-  return page;
-}
+const signedIn = (email: string, width: number = WIDTHS.desk) => signedInPage(browser, app.url, email, width);
 
 async function tradingTicket(page: Page): Promise<Locator> {
   const ticket = page.getByRole("form", { name: "Order ticket" });
@@ -133,7 +126,10 @@ describe("Enter twice does not skip the review", () => {
   it.each(SIZES)(
     "order ticket at %s width (%i px): Enter, Enter; Enter ×3; Enter+Space; an early Confirm",
     async (size, width) => {
-      const page = await signedIn("trader@example.com", width);
+      // The page's timers run on Playwright's clock, so the review's pause can be held while keys land in it.
+      const page = await browser.newPage({ viewport: { width, height: 1000 } });
+      await page.clock.install();
+      await signInAs(page, app.url, "trader@example.com");
       const ticket = await tradingTicket(page);
       const writes = watchWrites(page);
       await field(ticket, "Price (USD)").fill("30000.00");
@@ -145,12 +141,14 @@ describe("Enter twice does not skip the review", () => {
         await field(ticket, "Base amount (BTC)").focus();
       };
 
+      const confirm = ticket.getByRole("button", { name: "Confirm and send" });
+      // The second key lands on the review just opened; once Confirm is armed (REVIEW_ARMING_MS
+      // passed), a key that had sent would have shown as a request.
       await field(ticket, "Base amount (BTC)").focus();
       await page.keyboard.press("Enter");
-      await page.waitForTimeout(150);
-      await page.keyboard.press("Enter");
       await review.waitFor();
-      await page.waitForTimeout(PAUSE_MS);
+      await page.keyboard.press("Enter");
+      await armed(confirm);
       expect(writes.writes(), "Enter, Enter sends nothing").toEqual([]);
       expect(await focusedTestId(page), "focus on the review's text, not on Confirm").toBe("review");
       expect(await ticket.getByTestId("order-review").textContent()).toContain(`Buy ${amount} BTC at 30,000.00 USD`);
@@ -158,32 +156,33 @@ describe("Enter twice does not skip the review", () => {
       await expectNoSidewaysScroll(page, `the review at ${width} px`);
 
       await edit();
-      for (let i = 0; i < 3; i++) {
-        await page.keyboard.press("Enter");
-        await page.waitForTimeout(100);
-      }
+      await page.keyboard.press("Enter");
       await review.waitFor();
-      await page.waitForTimeout(PAUSE_MS);
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Enter");
+      await armed(confirm);
       expect(writes.writes(), "Enter, Enter, Enter sends nothing").toEqual([]);
 
       await edit();
       await page.keyboard.press("Enter");
-      await page.waitForTimeout(100);
-      await page.keyboard.press(" ");
       await review.waitFor();
-      await page.waitForTimeout(PAUSE_MS);
+      await page.keyboard.press(" ");
+      await armed(confirm);
       expect(writes.writes(), "Enter then Space sends nothing").toEqual([]);
 
-      // Someone who reaches Confirm at once (Tab, a click) before the pause ends sends nothing either.
+      // Someone who reaches Confirm at once (Tab, a click) before the pause ends sends nothing either:
+      // the page's clock is held while they try, so the pause cannot run out under a slow machine.
       await edit();
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
       await page.keyboard.press("Enter");
-      const confirm = ticket.getByRole("button", { name: "Confirm and send" });
       await confirm.waitFor();
+      expect(await confirm.getAttribute("data-armed"), "still in its pause").toBe("false");
       await confirm.focus();
       await page.keyboard.press("Enter");
       await page.keyboard.press(" ");
       await confirm.click({ force: true });
-      await page.waitForTimeout(PAUSE_MS);
+      await page.clock.resume();
+      await armed(confirm);
       expect(writes.writes(), "an early Confirm sends nothing").toEqual([]);
 
       // After the pause, Confirm sends: once.
@@ -203,10 +202,9 @@ describe("Enter twice does not skip the review", () => {
     await field(form, "Amount").fill("12.34");
     await field(form, "Amount").focus();
     await page.keyboard.press("Enter");
-    await page.waitForTimeout(150);
-    await page.keyboard.press("Enter");
     await form.getByTestId("review").waitFor();
-    await page.waitForTimeout(PAUSE_MS);
+    await page.keyboard.press("Enter");
+    await armed(form.getByRole("button", { name: "Confirm and send" }));
     expect(writes.writes()).toEqual([]);
     expect(await focusedTestId(page)).toBe("review");
     expect(await form.getByTestId("transfer-review").textContent()).toBe("Move 12.34 USD from Treasury to Settlement.");
@@ -419,7 +417,10 @@ describe("refusals in the desk's words; a retry only where it can help", () => {
   });
 
   it("sends nothing when a GTT expiry comes within 10 s while the review is open, and goes back to the expiry", async () => {
-    const page = await signedIn("trader@example.com");
+    // The page's clock is Playwright's: it runs as the real one, and is moved on instead of waited for.
+    const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 1000 } });
+    await page.clock.install();
+    await signInAs(page, app.url, "trader@example.com");
     const ticket = await tradingTicket(page);
     const writes = watchWrites(page);
     await field(ticket, "Price (USD)").fill("30000.00");
@@ -437,8 +438,8 @@ describe("refusals in the desk's words; a retry only where it can help", () => {
     expect(await ticket.getByTestId("order-review").textContent()).toMatch(
       /good till \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
     );
-    // The review stays open until the expiry is less than 10 s away.
-    await page.waitForTimeout(Math.max(0, expiresAt - 9_000 - Date.now()));
+    // The review stays open until the expiry is less than 10 s away: the page's clock is moved there.
+    await page.clock.fastForward(Math.max(0, expiresAt - 9_000 - Date.now()));
     await ticket.getByRole("button", { name: "Confirm and send" }).click();
     await poll(() => ticket.getByTestId("review").count()).toBe(0);
     expect(await ticket.getByText(/The expiry passed, or is now less than 10 seconds away/).count()).toBe(1);

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
-import { launchBrowser, signInAs, WIDTHS } from "../support/browser";
+import { launchBrowser, settled, signInAs, WIDTHS } from "../support/browser";
+import { sharedApp } from "../support/shared-app";
 
 /**
  * The built app's pages hydrate without a mismatch: the server's HTML is what the browser's
@@ -11,14 +11,15 @@ import { launchBrowser, signInAs, WIDTHS } from "../support/browser";
  * (the ticket's profiles) is the built app's.
  */
 
-let app: AppServer;
+let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
+  app = sharedApp();
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 const VISITS: Record<string, string[]> = {
@@ -40,8 +41,8 @@ describe("hydration", () => {
       for (const path of paths) {
         at = path;
         await page.goto(`${app.url}${path}`);
-        // Long enough for the page's queries to answer and its lazily loaded tables to hydrate.
-        await page.waitForTimeout(2000);
+        // Until the page's queries have answered and its lazily loaded parts (the stream's among them) have hydrated.
+        await settled(page);
       }
       expect(errors).toEqual([]);
       await page.close();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
 import { launchBrowser, signInAs, WIDTHS } from "../support/browser";
+import { sharedApp } from "../support/shared-app";
 
 /**
  * The order ticket's page does not move as its parts arrive after the first paint (the ticket's
@@ -18,14 +18,15 @@ const RECORD_SHIFTS = `
 `;
 const SHIFT_LIMIT = 0.05;
 
-let app: AppServer;
+let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
+  app = sharedApp();
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 /** The shifts not caused by the person (none here: nothing is touched), what moved, and the sum. */

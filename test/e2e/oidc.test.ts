@@ -33,6 +33,7 @@ beforeAll(async () => {
   const issuerPort = await freePort();
   const issuer = `http://127.0.0.1:${issuerPort}`;
   [app, browser] = await Promise.all([
+    // Its own server, not the shared one: an OIDC provider of its own.
     startApp({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CLIENT.client_id, OIDC_CLIENT_SECRET: CLIENT.client_secret }),
     launchBrowser(),
   ]);

@@ -1,18 +1,19 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, TEST_PASSWORD, type AppServer } from "../support/app-server";
-import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { TEST_PASSWORD } from "../support/app-server";
+import { armed, launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { sharedApp } from "../support/shared-app";
 
-let app: AppServer;
+let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
-  // The market maker quotes, so market orders fill as they would in a demo.
-  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
+  app = sharedApp();
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 async function traderPage(): Promise<{ page: Page; ticket: Locator }> {
@@ -239,9 +240,8 @@ describe("keyboard only", () => {
     expect(await ticket.getByTestId("order-review").textContent()).toContain("Buy 0.02 BTC at 30,000.25 USD");
     // The review's text has the focus, not Confirm: sending is a deliberate Tab and Enter, after a pause.
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("review");
-    await page.waitForTimeout(900); // longer than REVIEW_ARMING_MS
-
     await key.press("Tab");
+    await armed(ticket.getByRole("button", { name: "Confirm and send" }));
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Confirm and send");
     await key.press("Enter");
     await ticket.getByTestId("order-result").waitFor();

@@ -11,6 +11,7 @@ let browser: Browser;
 /** A resting order, so the orders table has a row each role could try to cancel. */
 let openOrder: { id: string; side: string; market: Market };
 beforeAll(async () => {
+  // Its own server, not the shared one: market maker off, and its open order on the orders table's first page.
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   const trader = await signIn(app, "trader@example.com");
   const res = await trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(newRef("roles")));

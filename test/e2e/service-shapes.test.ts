@@ -65,6 +65,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   proxy = await startFaultProxy();
+  // Its own server, not the shared one: rewrites the service's answers at the proxy.
   [app, browser] = await Promise.all([startApp({ ...proxy.env(), SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
   proxy.setTarget(app.port);
   const rewrite = (path: string | RegExp, body: (json: any) => unknown) =>

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, startApp, type AppServer } from "../support/app-server";
-import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { expectNoSidewaysScroll, launchBrowser, poll, screenshot, signInAs, WIDTHS } from "../support/browser";
 import { newRef, smallOrder, smallTransfer, TRADING } from "../support/dashboard";
 
 /**
@@ -18,6 +18,7 @@ const sells: string[] = [];
 let gttOrder = "";
 
 beforeAll(async () => {
+  // Its own server, not the shared one: exact counts of the orders it placed, page by page.
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
   const trader = await signIn(app, "trader@example.com");
   const place = async (body: Record<string, unknown>) => {
@@ -56,7 +57,7 @@ const rowsOf = (page: Page, caption: string): Locator =>
 
 /** The rows once loading is over and their number settled at `n`. */
 async function expectRows(rows: Locator, n: number) {
-  await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(n);
+  await poll(() => rows.count(), { timeout: 10_000 }).toBe(n);
 }
 
 async function downloadLines(page: Page): Promise<string[]> {
@@ -133,7 +134,7 @@ describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width)
     }
     // Its details open under it.
     await first.getByRole("button", { name: /Show the details of order/ }).click();
-    await expect.poll(() => page.locator('tr[id^="order-details-"]:visible').count()).toBe(1);
+    await poll(() => page.locator('tr[id^="order-details-"]:visible').count()).toBe(1);
     await screenshot(page, `orders-${width}`);
     await page.close();
   });
@@ -141,7 +142,7 @@ describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width)
   it("transfers and activity: no sideways scroll, filters in the URL", async () => {
     const page = await pageAs("ops@example.com", width, "/transfers?asset=USD");
     const transfers = rowsOf(page, "Transfers, one row per transfer with its legs below");
-    await expect.poll(() => transfers.count(), { timeout: 10_000 }).toBeGreaterThan(1);
+    await poll(() => transfers.count(), { timeout: 10_000 }).toBeGreaterThan(1);
     expect(
       await page.getByRole("toolbar", { name: "Filter transfers" }).getByLabel("Asset", { exact: true }).inputValue(),
     ).toBe("USD");
@@ -149,7 +150,7 @@ describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width)
     await screenshot(page, `transfers-${width}`);
 
     await page.goto(`${app.url}/activity`);
-    await expect.poll(() => rowsOf(page, "Activity: requests sent from the dashboard").count()).toBeGreaterThan(1);
+    await poll(() => rowsOf(page, "Activity: requests sent from the dashboard").count()).toBeGreaterThan(1);
     await expectNoSidewaysScroll(page, `the activity page at ${width} px`);
     await screenshot(page, `activity-${width}`);
     await page.close();
@@ -170,15 +171,21 @@ describe("cancel", () => {
   async function cancel(page: Page, id: string, row: Locator) {
     await row.getByRole("button", { name: /^Cancel order / }).click();
     await row.getByRole("button", { name: "Cancel order", exact: true }).click();
-    await expect
-      .poll(() => page.getByTestId("toast").textContent())
-      .toContain(`Cancel requested for order ${id.slice(0, 8)} — it will show CANCELLED shortly`);
+    await poll(() => page.getByTestId("toast").textContent()).toContain(
+      `Cancel requested for order ${id.slice(0, 8)} — it will show CANCELLED shortly`,
+    );
   }
 
-  const holdList = (ms: number) => async (route: Route) => {
-    await new Promise((r) => setTimeout(r, ms));
-    await route.continue().catch(() => undefined); // the page may be closed by then
-  };
+  /** Holds every read of the list until `release()`: the page can learn the new status only otherwise. */
+  function holdList() {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const handler = async (route: Route) => {
+      await released;
+      await route.continue().catch(() => undefined); // the page may be closed by then
+    };
+    return { handler, release };
+  }
   const list = (url: URL) => url.pathname === "/api/orders";
 
   /** A row's Cancel buttons, its confirm step's included: none once it is cancelled. */
@@ -199,39 +206,42 @@ describe("cancel", () => {
     );
     await signInAs(page, app.url, "trader@example.com");
     // The stream's chunk loads after the page's first script, so "down" may come a while after sign-in.
-    await expect
-      .poll(() => page.getByTestId("live-status").getAttribute("data-status"), { timeout: 30_000 })
-      .toBe("down");
+    await poll(() => page.getByTestId("live-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("down");
     const { id, row } = await openBuyRow(page);
-    // The list answers slowly for a moment, so the row is seen between the answer and the new status.
-    await page.route(list, holdList(2500));
+    // The list's reads wait until the row has been seen between the answer and the new status.
+    const held = holdList();
+    await page.route(list, held.handler);
     await cancel(page, id, row);
-    await expect.poll(() => row.getByRole("button", { name: "Cancelling…" }).count()).toBe(1);
+    await poll(() => row.getByRole("button", { name: "Cancelling…" }).count()).toBe(1);
+    held.release();
     await page.unroute(list);
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
+    await poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
     expect(await cancelButtons(row).count()).toBe(0);
     await page.close();
   });
 
   it("with the live stream up: the row shows CANCELLED as soon as the service acknowledges, no list read needed", async () => {
-    const page = await pageAs("trader@example.com", WIDTHS.desk);
+    const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
+    // The page's timers run on Playwright's clock: its stream's reopen delay is moved past, not waited for.
+    await page.clock.install();
+    await signInAs(page, app.url, "trader@example.com");
     const streams = countStreams(page);
     const { id, row } = await openBuyRow(page);
-    // The stream is up and stays on its URL (it opens again when what the page shows changes,
-    // and an event in that gap would be read from the held list).
-    await expect
-      .poll(async () => {
-        const before = streams.opened();
-        await new Promise((r) => setTimeout(r, 1000));
-        const status = await page.getByTestId("live-status").getAttribute("data-status");
-        return status === "up" && streams.opened() === before;
-      })
-      .toBe(true);
-    // Any read of the list now takes 20 s: the new status can only come pushed.
-    await page.route(list, holdList(20_000));
+    // The stream is up and stays on its URL (it opens again a moment after what the page shows
+    // changes, and an event in that gap would be read from the held list).
+    await poll(async () => {
+      const before = streams.opened();
+      await page.clock.runFor(1000);
+      const status = await page.getByTestId("live-status").getAttribute("data-status");
+      return status === "up" && streams.opened() === before;
+    }).toBe(true);
+    // No read of the list answers now: the new status can only come pushed.
+    const held = holdList();
+    await page.route(list, held.handler);
     await cancel(page, id, row);
-    await expect.poll(() => row.textContent(), { timeout: 3_000 }).toMatch(/CANCELLED/);
+    await poll(() => row.textContent()).toMatch(/CANCELLED/);
     expect(await cancelButtons(row).count()).toBe(0);
+    held.release();
     await page.close();
   });
 });
@@ -240,7 +250,7 @@ describe("an expired GTT order", () => {
   it("shows EXPIRED, told apart from a cancel", async () => {
     const page = await pageAs("viewer@example.com", WIDTHS.desk);
     const row = rowsOf(page, "Orders").filter({ has: page.locator(`[title="${gttOrder}"]`) });
-    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/EXPIRED/);
+    await poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/EXPIRED/);
     expect(await row.textContent()).not.toMatch(/CANCELLED/);
     await page.close();
   });
@@ -250,18 +260,18 @@ describe("activity for an auditor", () => {
   it("filters by any part of the user's email and by a date range, exports what matches, hides the technical columns", async () => {
     const page = await pageAs("admin@example.com", WIDTHS.laptop, "/activity");
     const rows = rowsOf(page, "Activity: requests sent from the dashboard");
-    await expect.poll(() => rows.count()).toBe(25);
+    await poll(() => rows.count()).toBe(25);
     expect(await page.getByRole("columnheader", { name: "HTTP" }).count()).toBe(0);
     expect(await rows.first().textContent()).toMatch(/Transfer|Order|Cancel/);
 
     const filters = page.getByRole("toolbar", { name: "Filter activity" });
     await filters.getByLabel("User").fill("OPS@");
-    await expect.poll(() => rows.count()).toBe(2);
+    await poll(() => rows.count()).toBe(2);
     expect(await rows.allTextContents()).toEqual([
       expect.stringContaining("ops@example.com"),
       expect.stringContaining("ops@example.com"),
     ]);
-    await expect.poll(() => new URL(page.url()).searchParams.get("user")).toBe("OPS@");
+    await poll(() => new URL(page.url()).searchParams.get("user")).toBe("OPS@");
     const lines = await downloadLines(page);
     expect(lines).toHaveLength(1 + 2);
     expect(lines.slice(1).every((l) => l.includes("ops@example.com"))).toBe(true);
@@ -269,16 +279,16 @@ describe("activity for an auditor", () => {
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     await filters.getByLabel("From (UTC)").fill(tomorrow);
-    await expect.poll(() => page.getByText("Nothing matches these filters.").count()).toBe(1);
+    await poll(() => page.getByText("Nothing matches these filters.").count()).toBe(1);
     await filters.getByLabel("From (UTC)").fill(today);
     await filters.getByLabel("To (UTC)").fill(today);
-    await expect.poll(() => rows.count()).toBe(2);
+    await poll(() => rows.count()).toBe(2);
     await page.reload();
-    await expect.poll(() => rows.count()).toBe(2);
+    await poll(() => rows.count()).toBe(2);
     expect(await filters.getByLabel("User").inputValue()).toBe("OPS@");
 
     await page.getByLabel(/Show technical columns/).check();
-    await expect.poll(() => page.getByRole("columnheader", { name: "HTTP" }).count()).toBe(1);
+    await poll(() => page.getByRole("columnheader", { name: "HTTP" }).count()).toBe(1);
     await page.close();
   });
 
@@ -286,7 +296,7 @@ describe("activity for an auditor", () => {
     const page = await pageAs("admin@example.com", WIDTHS.desk);
     for (const path of ["/orders", "/transfers", "/activity"]) {
       await page.goto(`${app.url}${path}`);
-      await expect.poll(() => page.locator("[data-table-filter]").count(), { message: path }).toBe(1);
+      await poll(() => page.locator("[data-table-filter]").count(), { message: path }).toBe(1);
     }
     await page.close();
   });

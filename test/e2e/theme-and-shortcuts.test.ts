@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
-import { expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { afterNextFrames, expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { sharedApp } from "../support/shared-app";
 
 /**
  * Dark mode, by the system's setting and by choice, scanned by axe on every page in both
@@ -9,14 +9,15 @@ import { expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from ".
  * ladder and chart have something to draw in each theme.
  */
 
-let app: AppServer;
+let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
+  app = sharedApp();
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 /** The page's background, surface-sunken in app/globals.css. */
@@ -167,7 +168,7 @@ describe("keyboard shortcuts", () => {
     expect(await price.inputValue()).toBe("?/");
     await page.locator("body").click({ position: { x: 5, y: 300 } });
     await page.keyboard.press("Control+?");
-    await page.waitForTimeout(300);
+    await afterNextFrames(page);
     expect(await dialog(page).count()).toBe(0);
     await page.close();
   });

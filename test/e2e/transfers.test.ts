@@ -8,6 +8,7 @@ let app: AppServer;
 let browser: Browser;
 beforeAll(async () => {
   // Legs stay PENDING for 4 s, long enough to be seen before they complete.
+  // Its own server, not the shared one: SANDBOX_TRANSFER_SETTLE_MS of 4 s.
   [app, browser] = await Promise.all([startApp({ SANDBOX_TRANSFER_SETTLE_MS: "4000" }), launchBrowser()]);
 });
 afterAll(async () => {

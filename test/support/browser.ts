@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
 import { TEST_PASSWORD } from "./app-server";
 
@@ -28,6 +28,51 @@ export async function signInAs(page: Page, base: string, email: string, password
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/orders$/);
+}
+
+/** A new page of its own (own browser context: own cookies), `width` wide, signed in as `email`. */
+export async function signedIn(
+  browser: Browser,
+  base: string,
+  email: string,
+  width: number = WIDTHS.desk,
+  height = 1000,
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await signInAs(page, base, email);
+  return page;
+}
+
+/** expect.poll with room for a loaded 2-core machine: 15 s unless told. */
+export const poll = <T>(probe: () => T | Promise<T>, options: { timeout?: number; message?: string } = {}) =>
+  expect.poll(probe, { timeout: 15_000, ...options });
+
+/**
+ * Waits until a review's send button acts: it ignores activation for REVIEW_ARMING_MS after it
+ * appears, and says so with data-armed (components/forms/review-panel.tsx).
+ */
+export async function armed(button: Locator): Promise<Locator> {
+  await poll(() => button.getAttribute("data-armed")).toBe("true");
+  return button;
+}
+
+/**
+ * Resolves once the page has drawn two frames: whatever a key or click just did (React renders
+ * within a frame) is on screen, so "nothing happened" can be asserted without a fixed wait.
+ */
+export function afterNextFrames(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
+/**
+ * Waits until the page has settled: hydrated, its live stream up (the stream is a chunk loaded
+ * after the page's first script) and none of its queries fetching (components/shell/live-updates.tsx).
+ */
+export async function settled(page: Page): Promise<void> {
+  const status = page.getByTestId("live-status");
+  await poll(async () => `${await status.getAttribute("data-status")} ${await status.getAttribute("data-fetching")}`, {
+    message: "the page settles: stream up, nothing fetching",
+  }).toBe("up 0");
 }
 
 /** Every request the page sends that would change something. */

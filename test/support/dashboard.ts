@@ -1,20 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
 import type { Role } from "@/lib/shared/roles";
-import { profileId } from "@/lib/sandbox/seed";
 import { signIn, startApp, type AppServer } from "./app-server";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 import { sandboxClient } from "./sandbox-server";
+import { sharedApp } from "./shared-app";
+import { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer } from "./requests";
+
+export { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer };
 
 /**
  * The built dashboard behind a fault proxy: the app talks to its own embedded sandbox
  * through `proxy` (so tests can fail, hold and count what reaches "the service"), with a
  * signed-in client per demo role and a direct sandbox client to see what really exists.
  */
-
-export const TRADING = profileId("trading");
-export const TREASURY = profileId("treasury");
-export const SETTLEMENT = profileId("settlement");
 
 export type Client = Awaited<ReturnType<typeof signIn>>;
 export type Database = "sqlite" | "postgres";
@@ -64,34 +63,6 @@ const ROLE_EMAILS: Record<Role, string> = {
 
 /** The app's time limit for a call to the service: faults that outlast it are made from it. */
 export const SERVICE_TIMEOUT_MS = 2000;
-
-export const newRef = (prefix = "it") => `${prefix}-${randomUUID()}`;
-
-/**
- * Each test's own create: its ref_id in the metadata too, so that two tests' orders are not the
- * same request (the back end asks before sending a repeat of a create sent a minute ago).
- */
-const ownRequest = (ref_id?: string) => (ref_id ? { ref_id, metadata: { test: ref_id.slice(0, 100) } } : {});
-
-/** A LIMIT buy far below the market: it rests, never fills, and costs little. */
-export const smallOrder = (ref_id?: string, extra: Record<string, unknown> = {}) => ({
-  market: "ETHUSD",
-  side: "BUY",
-  type: "LIMIT",
-  price: "100.00",
-  base_amount: "0.01",
-  ...ownRequest(ref_id),
-  ...extra,
-});
-
-export const smallTransfer = (ref_id?: string, extra: Record<string, unknown> = {}) => ({
-  from_profile_id: TREASURY,
-  to_profile_id: SETTLEMENT,
-  asset: "USD",
-  amount: "1.25",
-  ...ownRequest(ref_id),
-  ...extra,
-});
 
 /**
  * A fresh, empty database on the PostgreSQL cluster of the integration project's
@@ -145,46 +116,21 @@ export async function startDashboard(
   proxy.setTarget(app.port);
   // Clients read `target.url` at each call, so they follow the app across a restart.
   const target = { url: app.url };
-  const as = await signInAll(target);
-  let direct = sandboxClient(app.url);
-  // The direct client keeps its token; a new one when it expired (tests may shorten the lifetime).
-  const sandboxCall: ReturnType<typeof sandboxClient>["call"] = async (...args) => {
-    const res = await direct.call(...args);
-    if (res.status !== 401) return res;
-    direct = sandboxClient(target.url);
-    return direct.call(...args);
-  };
+  const clients = await connect(target, env);
   const dashboard: Dashboard = {
+    ...clients,
     app,
     get url() {
       return target.url;
     },
     proxy,
-    env,
-    as,
-    sandbox: { getToken: (scope) => direct.getToken(scope), call: sandboxCall },
     async restart(signal = "SIGKILL") {
       await dashboard.app.stop(signal);
       const next = await startApp(env, dashboard.app.dataDir);
       dashboard.app = next;
       proxy.setTarget(next.port);
       target.url = next.url;
-      direct = sandboxClient(next.url);
-    },
-    async journal(refId) {
-      const res = await as.admin.call("GET", `/api/activity?ref_ids=${encodeURIComponent(refId)}`);
-      if (res.status !== 200) throw new Error(`GET /api/activity answered ${res.status}: ${JSON.stringify(res.body)}`);
-      return res.body.items as JournalItem[];
-    },
-    async sandboxOrders(refId) {
-      const res = await sandboxCall("GET", `/orders?ref_ids=${encodeURIComponent(refId)}`);
-      if (res.status !== 200) throw new Error(`sandbox GET /orders answered ${res.status}`);
-      return res.body.items;
-    },
-    async sandboxTransfers(refId) {
-      const res = await sandboxCall("GET", `/transfer/transfers?ref_ids=${encodeURIComponent(refId)}`);
-      if (res.status !== 200) throw new Error(`sandbox GET /transfer/transfers answered ${res.status}`);
-      return res.body.items;
+      clients.reconnect();
     },
     async dispose() {
       await dashboard.app.dispose();
@@ -194,14 +140,71 @@ export async function startDashboard(
   return dashboard;
 }
 
-/** Polls `probe` until it returns a value (not undefined) or the time is up. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = "condition") {
+/** The project's shared app (test/support/shared-app.ts) with a signed-in client per role: no proxy, no restart. */
+export type SharedDashboard = Omit<Dashboard, "app" | "proxy" | "restart" | "dispose">;
+
+/**
+ * The project's one shared app server, with a signed-in client per demo role. Its data is
+ * everyone's: assert on what your test made (newRef()), never on counts of everything.
+ */
+export async function sharedDashboard(): Promise<SharedDashboard> {
+  const { url, env } = sharedApp();
+  const { reconnect: _, ...clients } = await connect({ url }, env);
+  return { ...clients, url };
+}
+
+/** The clients of a running dashboard at `target.url`: one signed in per role, and the sandbox direct. */
+async function connect(target: { url: string }, env: Record<string, string>) {
+  const as = await signInAll(target);
+  let direct = sandboxClient(target.url);
+  // The direct client keeps its token; a new one when it expired (tests may shorten the lifetime),
+  // one for all the calls that met the expiry together.
+  const sandboxCall: ReturnType<typeof sandboxClient>["call"] = async (...args) => {
+    const client = direct;
+    const res = await client.call(...args);
+    if (res.status !== 401) return res;
+    if (direct === client) direct = sandboxClient(target.url);
+    return direct.call(...args);
+  };
+  return {
+    env,
+    as,
+    sandbox: { getToken: (scope?: string) => direct.getToken(scope), call: sandboxCall },
+    /** After a restart on another port: a new direct client (the role clients follow `target`). */
+    reconnect() {
+      direct = sandboxClient(target.url);
+    },
+    async journal(refId: string) {
+      const res = await as.admin.call("GET", `/api/activity?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`GET /api/activity answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.items as JournalItem[];
+    },
+    async sandboxOrders(refId: string) {
+      const res = await sandboxCall("GET", `/orders?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`sandbox GET /orders answered ${res.status}`);
+      return res.body.items as { id: string; ref_id: string; profile_id: string }[];
+    },
+    async sandboxTransfers(refId: string) {
+      const res = await sandboxCall("GET", `/transfer/transfers?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`sandbox GET /transfer/transfers answered ${res.status}`);
+      return res.body.items as { id: string; direction: string; ref_id: string }[];
+    },
+  };
+}
+
+/** Polls `probe` every `everyMs` until it returns a value (not undefined) or the time is up. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = "condition",
+  everyMs = 100,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

@@ -78,9 +78,14 @@ export async function startSandboxServer(config: SandboxConfig = testConfig()): 
   };
 }
 
-/** A small client for tests: tokens, JSON calls, problems. */
+/**
+ * A small client for tests: tokens, JSON calls, problems. Its calls share one token, fetched
+ * once however many calls start together: 75 parallel calls must not ask for 75 tokens, which
+ * overruns the client's token budget (SANDBOX_TOKEN_RATE_PER_SECOND), earns its penalty and
+ * turns into 401s ("Bearer undefined").
+ */
 export function sandboxClient(base: string) {
-  let token = "";
+  let token: Promise<string> | undefined;
   async function getToken(scope?: string): Promise<string> {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
@@ -93,15 +98,24 @@ export function sandboxClient(base: string) {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: form,
     });
-    const body = (await res.json()) as { access_token: string };
+    const body = (await res.json()) as { access_token?: string };
+    if (!res.ok || !body.access_token)
+      throw new Error(`the sandbox refused a token: ${res.status} ${JSON.stringify(body)}`);
     return body.access_token;
   }
+  function sharedToken(): Promise<string> {
+    // A refused token is not kept: the next call asks again.
+    token ??= getToken().catch((error: unknown) => {
+      token = undefined;
+      throw error;
+    });
+    return token;
+  }
   async function call(method: string, path: string, body?: unknown, bearer?: string) {
-    token ||= await getToken();
     const res = await fetch(`${base}/sandbox/v2${path}`, {
       method,
       headers: {
-        Authorization: `Bearer ${bearer ?? token}`,
+        Authorization: `Bearer ${bearer ?? (await sharedToken())}`,
         ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
       },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),

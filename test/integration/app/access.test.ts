@@ -26,6 +26,7 @@ let readableOrderId: string;
 let readableTransferId: string;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: counts what reaches the service (the fault proxy) and writes the policy everyone reads.
   d = await startDashboard();
   const order = await d.sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("seed")));
   const transfer = await d.sandbox.call("POST", "/transfer/internal", smallTransfer(newRef("seed")));

@@ -30,6 +30,7 @@ const bigTransfer = (ref: string, amount = "20000") => ({
 describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) => {
   let d: Dashboard;
   beforeAll(async () => {
+    // Its own server, not the shared one: changes the policy everyone reads, on each database.
     d = await startDashboard({ database });
   });
   afterAll(() => d?.dispose());

@@ -37,6 +37,7 @@ interface Entry {
 describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (database) => {
   let d: Dashboard;
   beforeAll(async () => {
+    // Its own server, not the shared one: restarts the app and reads the whole audit chain, on each database.
     d = await startDashboard({ database });
   });
   afterAll(() => d?.dispose());

@@ -117,6 +117,7 @@ describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (dat
       env.DATABASE_URL = await freshPostgresDatabase();
       restoredEnv.DATABASE_URL = await freshPostgresDatabase();
     }
+    // Its own server, not the shared one: backs up and restores its own data directory.
     app = await startApp(env);
     if (env.DATABASE_URL) await sql(env.DATABASE_URL, APPEND_ONLY);
     target.url = app.url;

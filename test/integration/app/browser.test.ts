@@ -26,6 +26,7 @@ let d: Dashboard;
 let authSecret: string;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: a client secret of its own, and faults at the proxy.
   d = await startDashboard({ clientSecret: CLIENT_SECRET, env: { SANDBOX_CLIENT_SECRET: CLIENT_SECRET } });
   authSecret = readFileSync(path.join(d.app.dataDir, "auth-secret"), "utf8").trim();
   // A token exists from here on, so there is one to look for.

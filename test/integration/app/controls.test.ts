@@ -95,6 +95,7 @@ const approveAs = (who: Client, id: string) => who.call("POST", `/api/approvals/
 describe("a ref_id is one request, forever", () => {
   let d: Dashboard;
   beforeAll(async () => {
+    // Its own server, not the shared one: changes the policy everyone reads, and faults at the proxy.
     d = await startDashboard();
   });
   afterAll(() => d?.dispose());

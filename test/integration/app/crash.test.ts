@@ -56,7 +56,9 @@ async function forEach(all: Create[], check: (c: Create) => Promise<void>) {
 describe.each<Database>(["sqlite", "postgres"])(`kill -9 during ${COUNT} creates on %s`, (database) => {
   let d: Dashboard;
   beforeAll(async () => {
-    d = await startDashboard({ database });
+    // Its own server, not the shared one: kills the app. The burst's creates queue for the
+    // machine's cores (other files run meanwhile): given time enough to reach the service.
+    d = await startDashboard({ database, env: { SERVICE_TIMEOUT_MS: "10000" } });
   });
   afterAll(() => d?.dispose());
 

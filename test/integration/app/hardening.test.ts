@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, signOut, TEST_PASSWORD } from "../../support/app-server";
 import {
-  eventually,
   expectProblem,
   metricValue,
   newRef,
@@ -21,6 +20,7 @@ import {
 
 let d: Dashboard;
 beforeAll(async () => {
+  // Its own server, not the shared one: counts the audit trail's refusals and the metrics, which other files would add to.
   d = await startDashboard();
 });
 afterAll(() => d?.dispose());
@@ -311,7 +311,9 @@ describe("the sign-in throttle (issue 16, finding 10)", () => {
 });
 
 describe("refused changes in the audit trail (issue 16, finding 11)", () => {
-  it("an anonymous flood of refused writes adds one entry, and one more counting the rest of its minute", async () => {
+  // The entry counting the rest of the minute, written when the minute ends, is the rule of
+  // lib/server/http/denials.ts; test/unit/server/denials.test.ts moves the clock to it, so no test waits the minute.
+  it("an anonymous flood of refused writes adds one entry, not one per request", async () => {
     const flood = 300;
     const before = (await auditOf("access.denied")).length;
     for (let batch = 0; batch < flood / 50; batch++) {
@@ -326,18 +328,7 @@ describe("refused changes in the audit trail (issue 16, finding 11)", () => {
       expect(answers.every((a) => a.status === 401)).toBe(true);
     }
     expect((await auditOf("access.denied")).length - before).toBeLessThanOrEqual(1);
-    // When the minute ends, one entry counts what was not written one by one.
-    const counted = await eventually(
-      async () =>
-        (await auditOf("access.denied")).find(
-          (e) => e.ip === "127.0.0.1" && e.detail.status === 401 && Number(e.detail.repeats) >= flood - 1,
-        ),
-      75_000,
-      "the minute's count",
-    );
-    expect(counted).toMatchObject({ subject: "POST /api/v2/transfer/internal", detail: { reason: "no session" } });
-    expect((await auditOf("access.denied")).length - before).toBeLessThanOrEqual(2);
-  }, 90_000);
+  });
 });
 
 describe("sign-in", () => {

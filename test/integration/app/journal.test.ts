@@ -53,6 +53,7 @@ describe.each<Database>(["sqlite", "postgres"])("the journal on %s", (database) 
 
   beforeAll(async () => {
     try {
+      // Its own server, not the shared one: faults at the proxy, restarts, each database.
       d = await startDashboard({ database });
     } catch (error) {
       notStarted = error; // every test below fails with it (a failed hook would only mark them skipped)

@@ -27,6 +27,7 @@ describe("GET /api/events on one instance", () => {
   let d: Dashboard;
   const streams: OpenStream[] = [];
   beforeAll(async () => {
+    // Its own server, not the shared one: counts the watcher's reads at the proxy.
     d = await startDashboard();
   });
   afterAll(async () => {
@@ -43,7 +44,7 @@ describe("GET /api/events on one instance", () => {
     expect(bad.text()).toContain("markets");
   });
 
-  it("pushes an order placed by the trader to the viewer's and ops' streams within a second or two", async () => {
+  it("pushes an order placed by the trader to the viewer's and ops' streams", async () => {
     const viewer = await openStream(d.url, d.as.viewer.cookie(), `?profiles=${TRADING}&markets=ETHUSD`);
     const ops = await openStream(d.url, d.as.ops.cookie());
     streams.push(viewer, ops);
@@ -51,15 +52,14 @@ describe("GET /api/events on one instance", () => {
     expect(viewer.contentType).toContain("text/event-stream");
     await eventually(async () => (viewer.text().includes("retry:") ? true : undefined), 5_000, "retry line");
 
+    // How fast it arrives is bench:push's figure (test/bench/push.ts).
     const ref = newRef("live");
-    const placed = performance.now();
     const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
     expect(res.status).toBe(200);
-    const got = await viewer.next(orderWith(ref), 2_000);
+    const got = await viewer.next(orderWith(ref));
     expect(got.data).toMatchObject({ id: res.body.id, profile_id: TRADING, market: "ETHUSD" });
     expect(got.id).toMatch(/^\d+$/);
-    expect(got.at - placed).toBeLessThan(2_000);
-    await ops.next(orderWith(ref), 2_000);
+    await ops.next(orderWith(ref));
   });
 
   it("sends balances and tickers only to the screens that show them", async () => {
@@ -69,7 +69,16 @@ describe("GET /api/events on one instance", () => {
     const balances = await viewer.next((e) => e.event === "balances" && e.data.profile_id === TRADING, 5_000);
     expect(Array.isArray(balances.data.items)).toBe(true);
     await viewer.next((e) => e.event === "ticker" && e.data.market === "ETHUSD", 5_000);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // An order event goes to every screen, after whatever was sent before it: once the plain
+    // screen has it, a balance or ticker meant for it too would have come first.
+    const ref = newRef("live-screens");
+    const res = await d.as.trader.call(
+      "POST",
+      `/api/v2/profiles/${TRADING}/orders`,
+      smallOrder(ref, { base_amount: "0.03" }),
+    );
+    expect(res.status).toBe(200);
+    await plain.next(orderWith(ref));
     expect(plain.events.filter((e) => e.event === "balances" || e.event === "ticker")).toEqual([]);
   });
 
@@ -83,10 +92,10 @@ describe("GET /api/events on one instance", () => {
       `/api/v2/profiles/${TRADING}/orders`,
       smallOrder(ref, { base_amount: "0.02" }),
     );
-    await viewer.next(orderWith(ref), 2_000);
+    await viewer.next(orderWith(ref));
     const cancel = await d.sandbox.call("DELETE", `/profiles/${TRADING}/orders/${res.body.id}`);
     expect(cancel.status).toBeLessThan(300);
-    const cancelled = await viewer.next((e) => orderWith(ref)(e) && e.data.status === "CANCELLED", 4_000);
+    const cancelled = await viewer.next((e) => orderWith(ref)(e) && e.data.status === "CANCELLED");
     expect(cancelled.data.id).toBe(res.body.id);
   });
 });
@@ -121,26 +130,24 @@ describe("GET /api/events ends with its session and is bounded", () => {
     await d?.dispose();
   });
 
-  it("closes the stream within 1 s of its session's sign-out, and the cookie opens no other", async () => {
+  it("closes the stream at its session's sign-out, and the cookie opens no other", async () => {
     const viewer = await signIn({ url: d.url }, "viewer@example.com");
     const stream = await openedStream(d.url, viewer.cookie());
     streams.push(stream);
     await signOut({ url: d.url }, viewer.cookie());
-    const signedOut = performance.now();
-    const ended = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5_000))]);
-    expect(ended - signedOut).toBeLessThanOrEqual(1_000);
+    await stream.ended;
+    expect(stream.endedByServer(), "the server ended it").toBe(true);
     expect((await openStream(d.url, viewer.cookie())).status).toBe(401);
   });
 
-  it("closes the stream within 1 s of an admin's revocation", async () => {
+  it("closes the stream at an admin's revocation", async () => {
     const ops = await signIn({ url: d.url }, "ops@example.com");
     const stream = await openedStream(d.url, ops.cookie());
     streams.push(stream);
     const id = await newestSession(d.as.admin, "ops@example.com");
     expect((await d.as.admin.call("DELETE", `/api/sessions/${id}`)).status).toBe(200);
-    const revoked = performance.now();
-    const ended = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5_000))]);
-    expect(ended - revoked).toBeLessThanOrEqual(1_000);
+    await stream.ended;
+    expect(stream.endedByServer(), "the server ended it").toBe(true);
     expect((await ops.call("GET", "/api/approvals")).status).toBe(401);
   });
 
@@ -258,20 +265,24 @@ describe("two instances on one PostgreSQL", () => {
     const ref = newRef("live-pg");
     const res = await trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
     expect(res.status).toBe(200);
-    await onB.next(orderWith(ref), 2_000);
-    await onA.next(orderWith(ref), 2_000);
+    await onB.next(orderWith(ref));
+    await onA.next(orderWith(ref));
 
-    // Streams open on both instances: the service is read by one watcher, about twice a second
-    // (two watchers would read about 16 times in these 4 s).
+    // Streams open on both instances: the service is read by one watcher, whose reads all carry
+    // one instance's token (each instance has its own).
     const lists = { method: "GET", path: "/sandbox/v2/orders" } as const;
-    const before = proxy.count(lists);
-    await new Promise((r) => setTimeout(r, 4_000));
-    const reads = proxy.count(lists) - before;
-    expect(reads).toBeGreaterThanOrEqual(4);
-    expect(reads).toBeLessThanOrEqual(11);
+    const since = proxy.requests.length;
+    await proxy.waitFor(lists, 8, { since, timeoutMs: 30_000 });
+    const readers = new Set(
+      proxy.requests
+        .slice(since)
+        .filter((r) => r.method === lists.method && r.path === lists.path)
+        .map((r) => r.bearer),
+    );
+    expect(readers.size).toBe(1);
   });
 
-  it("closes a stream on B within 2 s of a revocation made on A, and B refuses the session at once", async () => {
+  it("closes a stream on B at a revocation made on A, and B refuses the session at once", async () => {
     const onB = await signIn(b, "ops@example.com");
     const stream = await openedStream(b.url, onB.cookie());
     streams.push(stream);
@@ -279,28 +290,26 @@ describe("two instances on one PostgreSQL", () => {
     const admin = await signIn(a, "admin@example.com");
     const id = await newestSession(admin, "ops@example.com");
     expect((await admin.call("DELETE", `/api/sessions/${id}`)).status).toBe(200);
-    const revoked = performance.now();
-    const ended = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5_000))]);
-    expect(ended - revoked).toBeLessThanOrEqual(2_000);
+    await stream.ended;
+    expect(stream.endedByServer(), "B's server ended it").toBe(true);
     expect((await onB.call("GET", "/api/approvals")).status).toBe(401);
   });
 
-  it("hands the watcher over within 5 s when the leader is killed", async () => {
+  it("hands the watcher over when the leader is killed", async () => {
     const leader = await leaderPid();
     expect(leader).toBe(b.process.pid);
     await b.stop("SIGKILL");
-    const killed = performance.now();
-    await eventually(async () => ((await leaderPid()) === a.process.pid ? true : undefined), 5_000, "A to lead");
-    expect(performance.now() - killed).toBeLessThan(5_000);
+    await eventually(async () => ((await leaderPid()) === a.process.pid ? true : undefined), 30_000, "A to lead");
 
-    // A's watcher now sees what happens at the service: an order placed there directly.
+    // A's watcher now sees what happens at the service: an order placed there directly, once
+    // it has looked twice (what it saw before the order is its baseline).
     const viewerA = await signIn(a, "viewer@example.com");
-    const onA = await openStream(a.url, viewerA.cookie());
+    const onA = await openedStream(a.url, viewerA.cookie());
     streams.push(onA);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await proxy.waitFor({ method: "GET", path: "/sandbox/v2/orders" }, 2, { since: proxy.requests.length });
     const ref = newRef("live-direct");
     const direct = await sandboxClient(sandbox.url).call("POST", `/profiles/${TRADING}/orders`, smallOrder(ref));
     expect(direct.status).toBeLessThan(300);
-    await onA.next(orderWith(ref), 4_000);
+    await onA.next(orderWith(ref));
   });
 });

@@ -123,6 +123,7 @@ describe("a bad configuration", () => {
 describe("GET /api/health and GET /api/ready", () => {
   let d: Dashboard;
   beforeAll(async () => {
+    // Its own server, not the shared one: settings of a production deployment.
     d = await startDashboard();
   });
   afterAll(() => d?.dispose());

@@ -22,6 +22,7 @@ const UNKNOWN_ORDER = "00000000-0000-4000-8000-000000000000";
 let d: Dashboard;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: a read-only SERVICE_SCOPES.
   d = await startDashboard({ env: { SERVICE_SCOPES: READ_ONLY.join(" ") } });
 });
 afterAll(() => d?.dispose());

@@ -57,6 +57,7 @@ describe.each<Database>(["sqlite", "postgres"])("the folder alone, on %s", (data
   let databaseUrl: string | undefined;
   beforeAll(async () => {
     databaseUrl = database === "postgres" ? await freshPostgresDatabase() : undefined;
+    // Its own server, not the shared one: the standalone server, not next start.
     app = await startApp(
       {
         // server.js listens on HOSTNAME (Next's default 0.0.0.0); nothing may reach the repository's modules.

@@ -28,6 +28,7 @@ const SELL_AMOUNTS = ["0.0100", "0.0200", "0.0300", "0.0400"];
 const FORMULA_REF = "=1+2";
 
 beforeAll(async () => {
+  // Its own server, not the shared one: exact counts of the orders it placed, and faults at the proxy.
   d = await startDashboard();
   const place = async (body: Record<string, unknown>) => {
     const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body);

