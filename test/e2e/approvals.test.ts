@@ -216,7 +216,7 @@ describe("the Policies page", () => {
     const rule1 = form.getByRole("group", { name: "Rule 1" });
     const threshold = rule1.getByLabel("From (USD)");
     await threshold.waitFor();
-    expect(await threshold.inputValue()).toBe("10000");
+    expect(await threshold.inputValue()).toBe("10,000");
     const puts: string[] = [];
     admin.on("request", (r) => r.method() === "PUT" && puts.push(r.url()));
 
@@ -224,8 +224,8 @@ describe("the Policies page", () => {
     await rule1.getByLabel("Expires after (min)").fill("4");
     await form.getByRole("button", { name: "Save policy" }).click();
     await expect.poll(() => threshold.getAttribute("aria-invalid")).toBe("true");
-    expect(await rule1.textContent()).toMatch(/threshold_usd must be a positive decimal amount/);
-    expect(await rule1.textContent()).toMatch(/open_minutes must be at least 5/);
+    expect(await rule1.textContent()).toMatch(/threshold must be an amount in USD greater than zero, such as 10000/);
+    expect(await rule1.textContent()).toMatch(/Expires after must be at least 5 minutes/);
     expect(puts).toEqual([]);
 
     // A higher threshold loosens the controls: the page says so before it is sent, and it waits for an approver.
