@@ -61,8 +61,7 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
     </tr>,
   ];
   // A side's rows: its levels and the gap markers between them.
-  const rowsOf = (levels: LadderLevel[] | undefined) =>
-    (levels ?? []).reduce((n, l) => n + (l.gapBefore ? 2 : 1), 0);
+  const rowsOf = (levels: LadderLevel[] | undefined) => (levels ?? []).reduce((n, l) => n + (l.gapBefore ? 2 : 1), 0);
 
   // Empty rows up to the depth keep the ladder one height however deep the book: nothing below it moves.
   const filler = (side: Side, count: number) =>

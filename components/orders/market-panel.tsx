@@ -35,8 +35,7 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
   const panel = useRef<HTMLDListElement>(null);
   const t = ticker.data;
   const top = book.data && ladderOf(book.data, 1);
-  const best = (side: "bids" | "asks") =>
-    top ? top[side][0] : t && (side === "bids" ? t.best_bid : t.best_ask);
+  const best = (side: "bids" | "asks") => (top ? top[side][0] : t && (side === "bids" ? t.best_bid : t.best_ask));
   const balance = (asset: string) =>
     balances.data?.find((b) => b.asset === asset)?.available ?? (balances.data ? "0" : undefined);
   // A level the service has nothing for (null, left out, or "0") reads "none", never a crash.
@@ -56,8 +55,7 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
     </div>
   );
   const noProfile = <span className="font-sans text-xs text-ink-muted">Pick a profile</span>;
-  const held = (asset: string) =>
-    profileId ? balance(asset) && formatAsset(balance(asset), asset) : undefined;
+  const held = (asset: string) => (profileId ? balance(asset) && formatAsset(balance(asset), asset) : undefined);
   return (
     <>
       <dl

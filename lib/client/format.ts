@@ -38,6 +38,9 @@ export const formatMoney = (value: string | undefined, asset: string): string =>
 /** A USD value ("20,000.00 USD"): limits, thresholds, what a request is worth. */
 export const formatUsd = (value: string | undefined): string => formatMoney(value, "USD");
 
+/** A price, grouped, to the cent or the market's finer tick: "64,912.50", "0.5123". */
+export const formatPrice = (value: string | undefined): string => formatAmount(value, { min: 2 });
+
 /** A count of things, grouped: "12,480". */
 export const formatCount = (n: number): string => n.toLocaleString("en-US");
 

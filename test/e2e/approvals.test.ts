@@ -83,7 +83,7 @@ describe("four eyes in the browser", () => {
     const inbox = card(approver, approval.id);
     await inbox.waitFor();
     expect(await inbox.getByTestId("approval-sentence").textContent()).toBe(
-      "Move 20,000 USD from Treasury to Settlement.",
+      "Move 20,000.00 USD from Treasury to Settlement.",
     );
     expect(await inbox.textContent()).toContain("Asked by");
     expect(await inbox.textContent()).toContain("ops@example.com");
@@ -234,7 +234,7 @@ describe("the Policies page", () => {
     const kind = form.getByTestId("policy-change-kind");
     await expect.poll(() => kind.textContent()).toMatch(/loosens the controls: it waits for an approver/);
     expect(await form.getByTestId("policy-change").textContent()).toContain(
-      "Approval of transfers: from 10,000 USD: 1 approval, open 120 min → from 12,500 USD: 1 approval, open 90 min (loosens)",
+      "Approval of transfers: from 10,000.00 USD: 1 approval, open 120 min → from 12,500.00 USD: 1 approval, open 90 min (loosens)",
     );
     await form.getByRole("button", { name: "Ask for approval" }).click();
     await expect
