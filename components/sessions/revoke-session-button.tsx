@@ -45,12 +45,7 @@ export function RevokeSessionButton({ id, user, own = false }: { id: string; use
         <Button variant="danger" disabled={state.step === "busy"} onClick={revoke}>
           {state.step === "busy" ? "Ending…" : "End it"}
         </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          disabled={state.step === "busy"}
-          onClick={() => setState({ step: "idle" })}
-        >
+        <Button variant="secondary" disabled={state.step === "busy"} onClick={() => setState({ step: "idle" })}>
           Keep
         </Button>
       </span>
@@ -58,7 +53,6 @@ export function RevokeSessionButton({ id, user, own = false }: { id: string; use
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <Button
-        size="sm"
         variant="secondary"
         onClick={() => setState({ step: "confirm" })}
         aria-label={`End the session of ${user}`}
