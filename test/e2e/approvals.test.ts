@@ -122,7 +122,7 @@ describe("four eyes in the browser", () => {
         .getByRole("table", { name: /Transfers/ })
         .locator("tr", { has: page.locator(`[title="${groupId}"]`) });
       await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/COMPLETED/);
-      expect(await row.textContent()).toContain("20,000 USD");
+      expect(await row.textContent()).toContain("20,000.00 USD");
     }
 
     // Activity's audit trail (an admin's) shows each step, and the chain verifies.

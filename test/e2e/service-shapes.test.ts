@@ -169,7 +169,7 @@ describe("the orders page, fed the service's shapes", () => {
     const marketBuy = table.getByRole("row").filter({ hasText: "bbbb2222" });
     await expect.poll(() => marketBuy.count()).toBe(1);
     const cells = (await marketBuy.locator("td, th").allTextContents()).map((c) => c.replace(/\s+/g, " ").trim());
-    expect(cells).toContain("500 USD");
+    expect(cells).toContain("500.00 USD");
     expect(cells).toContain("market");
     expect(cells).not.toContain("0 BTC");
     expect(errors).toEqual([]);
