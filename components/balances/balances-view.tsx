@@ -46,32 +46,31 @@ export function BalancesView() {
   return (
     <div className="space-y-6">
       {error && <ProblemAlert problem={problemOf(error)} title="Could not load the balances" />}
-      <Card
-        title="Across profiles"
-        actions={
-          <p className="text-sm" data-testid="usd-total">
-            <span className="text-ink-muted">Total value </span>
-            <span className="font-mono font-semibold tabular-nums">{shown ? usd(totals.usdTotal) : "…"}</span>
-            <span className="text-ink-muted"> USD</span>
-          </p>
-        }
-      >
-        {shown ? (
-          <DeskTotals assets={totals.assets} />
-        ) : (
-          <p className="min-h-64 text-sm text-ink-muted" data-testid="balances-loading">
-            Loading balances…
-          </p>
-        )}
-        <p className="mt-3 text-xs text-ink-muted">
-          Valued at mid prices, (best bid + best ask) / 2, or the last trade while a side of the book is empty: crypto
-          on its USD market, EUR and SGD at the cross of {formatMarket("BTCUSD")} and {formatMarket("BTCEUR")} or{" "}
-          {formatMarket("BTCSGD")}; each value to the cent.
-          {shown &&
-            totals.unpriced.length > 0 &&
-            ` No price now for ${totals.unpriced.join(", ")}: left out of the total.`}
+      {!shown && (
+        <p className="text-sm text-ink-muted" data-testid="balances-loading">
+          Loading balances…
         </p>
-      </Card>
+      )}
+      {shown && (
+        <Card
+          title="Across profiles"
+          actions={
+            <p className="text-sm" data-testid="usd-total">
+              <span className="text-ink-muted">Total value </span>
+              <span className="font-mono font-semibold tabular-nums">{usd(totals.usdTotal)}</span>
+              <span className="text-ink-muted"> USD</span>
+            </p>
+          }
+        >
+          <DeskTotals assets={totals.assets} />
+          <p className="mt-3 text-xs text-ink-muted">
+            Valued at mid prices, (best bid + best ask) / 2, or the last trade while a side of the book is empty: crypto
+            on its USD market, EUR and SGD at the cross of {formatMarket("BTCUSD")} and {formatMarket("BTCEUR")} or{" "}
+            {formatMarket("BTCSGD")}; each value to the cent.
+            {totals.unpriced.length > 0 && ` No price now for ${totals.unpriced.join(", ")}: left out of the total.`}
+          </p>
+        </Card>
+      )}
       {shown && (
         <div className="grid gap-6 md:grid-cols-2">
           {list.map((profile, i) => (

@@ -56,8 +56,13 @@ describe("the Policies form (1280 px)", () => {
       await guard.fill(typed);
       await form.getByRole("button", { name: "Save policy" }).click();
       await expect.poll(() => guard.getAttribute("aria-invalid")).toBe("true");
-      const card = form.locator("section, div").filter({ has: guard }).last();
-      expect(await card.innerText()).toContain("Price guard must be a percentage greater than zero, such as 5 or 12.5");
+      const said = form
+        .getByRole("alert")
+        .filter({ hasText: "Price guard must be a percentage greater than zero, such as 5 or 12.5" });
+      await expect.poll(() => said.count()).toBe(1);
+      // On its own field: the field points at it.
+      const describedBy = (await guard.getAttribute("aria-describedby")) ?? "";
+      expect(describedBy.split(" ")).toContain(await said.getAttribute("id"));
     }
     expect(puts).toEqual([]);
     expect(errors).toEqual([]);
@@ -124,7 +129,7 @@ describe("/sessions on a phone (390 px)", () => {
 
     const own = table.getByTestId("own-session");
     expect(await own.count()).toBe(1);
-    const ownRow = table.locator("[data-row]").filter({ has: own });
+    const ownRow = table.locator("[data-row]").filter({ has: page.getByTestId("own-session") });
     expect(await ownRow.innerText()).toContain("admin@example.com");
 
     const time = table.locator("time").first();
@@ -253,7 +258,7 @@ describe("the depth ladder (1280 px)", () => {
 describe("the smaller findings", () => {
   it("phone (390 px): the header takes at most 120 px", async () => {
     const { page } = await pageAs("admin@example.com", PHONE);
-    const height = await page.locator("header").evaluate((h) => h.getBoundingClientRect().height);
+    const height = await page.getByRole("banner").evaluate((h) => h.getBoundingClientRect().height);
     expect(height).toBeLessThanOrEqual(120);
     await expectNoSidewaysScroll(page, "the header at 390 px");
     await done(page);
@@ -261,6 +266,9 @@ describe("the smaller findings", () => {
 
   it("laptop (1280 px): sign-out says so", async () => {
     const { page } = await pageAs("trader@example.com");
+    // Once the page has come alive (its balances are read in the browser), Sign out is clicked.
+    await page.goto(`${d.url}/balances`);
+    await page.getByTestId("usd-total").waitFor();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/signin/);
     await expect.poll(() => page.getByTestId("signin-notice").textContent()).toBe("You are signed out.");
@@ -303,8 +311,7 @@ describe("screenshots at 1280 and 390, light and dark", () => {
         await page.emulateMedia({ colorScheme: scheme });
         for (const path of PAGES) {
           await page.goto(`${d.url}${path}`);
-          await expect.poll(() => page.locator("main .animate-pulse").count(), { timeout: 15_000 }).toBe(0);
-          await expect.poll(() => page.locator("main").innerText()).not.toMatch(/Loading/);
+          await expect.poll(() => page.locator("main").innerText(), { timeout: 15_000 }).not.toMatch(/Loading/);
           await expectNoSidewaysScroll(page, `${path} at ${viewport.width} px`);
           await screenshot(page, `i20-${path.replace(/\W+/g, "-")}-${viewport.width}-${scheme}`);
         }
