@@ -36,7 +36,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <header className="border-b border-slate-200 bg-surface">
         <nav
           aria-label="Main"
-          className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1.5 md:gap-4 md:py-3"
+          className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1.5 md:gap-4 md:py-3"
         >
           <Link href="/orders" className="order-1 flex items-center gap-2 font-bold">
             {/* eslint-disable-next-line @next/next/no-img-element */}

@@ -29,7 +29,7 @@ export function NavLinks({ role, email }: { role: Role; email: string }) {
             <Link
               href={l.href}
               aria-current={active ? "page" : undefined}
-              className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium md:py-2 ${active ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
+              className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-3 py-1 text-sm font-medium md:py-2 ${active ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
             >
               {l.label}
               {count > 0 && (
