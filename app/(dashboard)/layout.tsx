@@ -38,13 +38,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           aria-label="Main"
           className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1.5 md:gap-4 md:py-3"
         >
-          <Link href="/orders" className="order-1 flex items-center gap-2 font-bold">
+          <Link href="/orders" className="order-1 flex items-center gap-2 font-bold md:order-none">
             {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src="/logo.svg" alt="" width={24} height={24} />
             Treasury<span className="max-md:hidden"> Dashboard</span>
           </Link>
           {env.service.isSandbox && (
-            <span className="order-1">
+            <span className="order-1 md:order-none">
               <SandboxBadge />
             </span>
           )}
