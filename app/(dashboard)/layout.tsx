@@ -18,7 +18,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * The signed-in shell: navigation, who is signed in and as what, the sandbox badge, the time
- * zone and theme choices, and the keyboard shortcuts.
+ * zone and theme choices, and the keyboard shortcuts. On a phone it keeps to three short rows
+ * (about 120 px): the name, badge and Sign out; the pages, in one row that scrolls inside
+ * itself; the choices and the role. From `md` up it is one or two rows as before.
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
@@ -32,27 +34,41 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-surface">
-        <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-4 px-4 py-3">
-          <Link href="/orders" className="flex items-center gap-2 font-bold">
+        <nav
+          aria-label="Main"
+          className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1.5 md:gap-4 md:py-3"
+        >
+          <Link href="/orders" className="order-1 flex items-center gap-2 font-bold md:order-none">
             {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src="/logo.svg" alt="" width={24} height={24} />
-            Treasury Dashboard
+            Treasury<span className="max-md:hidden"> Dashboard</span>
           </Link>
-          {env.service.isSandbox && <SandboxBadge />}
-          <NavLinks role={user.role} email={user.email} />
-          <LiveUpdates />
-          <div className="ml-auto flex flex-wrap items-center justify-end gap-3 text-sm">
+          {env.service.isSandbox && (
+            <span className="order-1 md:order-none">
+              <SandboxBadge />
+            </span>
+          )}
+          <div className="order-3 -mx-4 basis-[calc(100%+2rem)] overflow-x-auto px-4 md:order-none md:mx-0 md:basis-auto md:overflow-visible md:px-0">
+            <NavLinks role={user.role} email={user.email} />
+          </div>
+          <span className="order-4 md:order-none">
+            <LiveUpdates />
+          </span>
+          <div className="order-4 flex flex-wrap items-center gap-3 text-sm md:order-none md:ml-auto md:justify-end">
             <TimeZoneToggle />
             <ThemeToggle cookieChoice={theme} />
             <KeyboardShortcuts />
-            <span className="text-right leading-tight">
-              <span className="block font-medium">{user.name}</span>
+            <span className="leading-tight md:text-right">
+              <span className="block font-medium max-md:hidden">{user.name}</span>
               <span className="block text-xs text-ink-muted">
-                {user.email} · <span data-testid="role">{user.role}</span>
+                <span className="max-md:hidden">{user.email} · </span>
+                <span data-testid="role">{user.role}</span>
               </span>
             </span>
-            <SignOutButton />
           </div>
+          <span className="order-2 ml-auto md:order-none md:ml-0">
+            <SignOutButton />
+          </span>
         </nav>
       </header>
       <ApprovalNotices email={user.email} />

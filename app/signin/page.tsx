@@ -18,7 +18,7 @@ export default async function SignInPage({
 }: {
   searchParams: Promise<Record<string, string | undefined>>;
 }) {
-  const { callbackUrl, error } = await searchParams;
+  const { callbackUrl, error, signed_out: signedOut } = await searchParams;
   if (await currentUser()) redirect(safeCallback(callbackUrl));
   const demoUsers = demoUsersEnabled() ? DEMO_USERS.map(({ email, role }) => ({ email, role })) : [];
   return (
@@ -33,6 +33,7 @@ export default async function SignInPage({
           oidc={Boolean(env.OIDC_ISSUER)}
           callbackUrl={safeCallback(callbackUrl)}
           initialError={error}
+          notice={signedOut === "1" ? "You are signed out." : undefined}
         />
       </div>
     </main>

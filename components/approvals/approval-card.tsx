@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { api, problemOf } from "@/lib/client/api";
 import { isPolicyApproval, type PolicyProposal } from "@/lib/shared/approval";
 import { approvalKeys, timeLeft, type Approval } from "@/lib/client/approval-feed";
-import { formatAmount } from "@/lib/shared/format";
+import { formatAmount, formatUsd } from "@/lib/shared/format";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { Time } from "@/lib/client/time-zone";
 import { policyChanges } from "@/lib/shared/policy-changes";
@@ -35,7 +35,7 @@ export function describeApproval(a: Approval, nickname: (id: string) => string):
 /** A held policy change's changes, before → after, each saying whether it loosens. */
 const policyChangesOf = (a: Approval) => {
   const { before, after } = a.request as unknown as PolicyProposal;
-  return policyChanges(before, after, (usd) => `${formatAmount(usd)} USD`);
+  return policyChanges(before, after, formatUsd);
 };
 
 /**
@@ -144,7 +144,7 @@ export function ApprovalCard({
 /** Why it waits: the rule, and the reason when the rule alone does not say. */
 function ruleWords(a: Approval): string {
   if (a.rule.kind === "policy") return "a change that loosens the controls, by an approver or another admin";
-  const rule = `the rule for ${a.kind === "order" ? "orders" : "transfers"} from ${formatAmount(a.rule.threshold_usd)} USD`;
+  const rule = `the rule for ${a.kind === "order" ? "orders" : "transfers"} from ${formatUsd(a.rule.threshold_usd)}`;
   return a.hold_reason ? `${rule}: ${a.hold_reason}` : rule;
 }
 

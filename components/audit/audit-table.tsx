@@ -11,6 +11,7 @@ import { FilterBar, FilterInput, FilterSelect } from "@/components/ui/filter-bar
 import { Pager, useCursorPager } from "@/components/ui/pager";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { TableActions } from "@/components/ui/table-actions";
+import { AuditDetails } from "./audit-details";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { api, problemOf, query } from "@/lib/client/api";
 import { listSummary } from "@/lib/shared/list-summary";
@@ -187,23 +188,9 @@ const COLUMNS: ColumnDef<AuditEntryView, unknown>[] = [
   {
     id: "detail",
     header: "Detail",
-    cell: ({ row }) => <Detail detail={row.original.detail} />,
+    cell: ({ row }) => <AuditDetails detail={row.original.detail} />,
   },
 ];
-
-/** The detail's plain values in a line, the whole of it as JSON on demand. */
-function Detail({ detail }: { detail: Record<string, unknown> }) {
-  const plain = Object.entries(detail)
-    .filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v))
-    .map(([k, v]) => `${k}: ${String(v)}`)
-    .join(" · ");
-  return (
-    <details className="max-w-md text-xs">
-      <summary className="cursor-pointer">{plain || "details"}</summary>
-      <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all">{JSON.stringify(detail, null, 2)}</pre>
-    </details>
-  );
-}
 
 /** GET /api/audit/verify on demand: the chain intact, or the first broken entry. */
 function VerifyChain() {

@@ -1,13 +1,15 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 
 interface Props {
   demoUsers: { email: string; role: string }[];
   oidc: boolean;
   callbackUrl: string;
   initialError?: string;
+  /** Said once the person has signed out ("You are signed out."), so the click is seen to have worked. */
+  notice?: string;
 }
 
 const ERRORS: Record<string, string> = {
@@ -21,7 +23,8 @@ const ERRORS: Record<string, string> = {
 };
 
 /** Email and password for the demo users; single sign-on when an OIDC provider is configured. */
-export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props) {
+export function SignInForm({ demoUsers, oidc, callbackUrl, initialError, notice }: Props) {
+  const password = useRef<HTMLInputElement>(null);
   const [error, setError] = useState(initialError ? (ERRORS[initialError] ?? "Sign-in failed. Try again.") : "");
   const [busy, setBusy] = useState(false);
 
@@ -38,12 +41,22 @@ export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props
     });
     setBusy(false);
     if (result?.ok && result.url) window.location.assign(result.url);
-    else setError(ERRORS[result?.error ?? ""] ?? result?.error ?? "Sign-in failed. Try again.");
+    else {
+      setError(ERRORS[result?.error ?? ""] ?? result?.error ?? "Sign-in failed. Try again.");
+      // Back to the password, selected, to type again at once (not to the page's body).
+      password.current?.focus();
+      password.current?.select();
+    }
   }
 
   return (
     <div className="space-y-6">
       {/* Outside the password form: with only single sign-on there is no form, and still a reason to show. */}
+      {notice && !error && (
+        <p role="status" data-testid="signin-notice" className="rounded-md bg-buy-soft px-3 py-2 text-sm text-buy">
+          {notice}
+        </p>
+      )}
       {error && (
         <p id="signin-error" role="alert" className="rounded-md bg-sell-soft px-3 py-2 text-sm text-sell">
           {error}
@@ -69,6 +82,7 @@ export function SignInForm({ demoUsers, oidc, callbackUrl, initialError }: Props
           <label className="block">
             <span className="text-sm font-medium">Password</span>
             <input
+              ref={password}
               name="password"
               type="password"
               required

@@ -1,11 +1,11 @@
 "use client";
 
+import { useState } from "react";
 import { problemOf } from "@/lib/client/api";
-import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { formatAmount, formatAsset, formatMarket } from "@/lib/shared/format";
 import { useBalancesOfProfiles, useTickers } from "@/lib/client/desk-queries";
 import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
 import { compareAssets, deskTotals, type AssetTotal } from "@/lib/shared/valuation";
-import { marketLabel } from "@/lib/spec/markets";
 import { marketsToValue, midsOf } from "@/lib/spec/valuation";
 import { Card } from "../ui/card";
 import { ProblemAlert } from "../ui/problem-alert";
@@ -17,7 +17,18 @@ const usd = (value: string | undefined) => (value === undefined ? "no price" : f
 const usdPrice = (value: string | undefined) =>
   value === undefined ? "no price" : formatAmount(value, { min: 2, max: 8 });
 
-/** Every profile's balances, and the desk's total per asset valued in USD. */
+/**
+ * The service's two amounts of a balance, named so neither reads as a profile (one profile is
+ * called "Trading"): what can be spent or moved now, and what open orders hold.
+ */
+const AVAILABLE = "Available to use";
+const HELD = "Held by open orders";
+
+/**
+ * Every profile's balances, and the desk's total per asset valued in USD. Nothing shows until
+ * the totals and every profile's balances are in, then all at once, and stays shown while they
+ * refresh: the cards never jump as parts arrive (layout shift under 0.05).
+ */
 export function BalancesView() {
   const profiles = useProfiles();
   const list = profiles.data ?? [];
@@ -28,35 +39,45 @@ export function BalancesView() {
   const totals = deskTotals(loaded, midsOf(tickers.byMarket));
   const error = profiles.error ?? balances.error;
   const ready = profiles.isSuccess && loaded.length === list.length && !tickers.pending;
+  // Once shown, a refresh (a new asset's price being fetched) never takes the page back to loading.
+  const [shown, setShown] = useState(false);
+  if (ready && !shown) setShown(true);
 
   return (
     <div className="space-y-6">
       {error && <ProblemAlert problem={problemOf(error)} title="Could not load the balances" />}
-      <Card
-        title="Across profiles"
-        actions={
-          <p className="text-sm" data-testid="usd-total">
-            <span className="text-ink-muted">Total value </span>
-            <span className="font-mono font-semibold tabular-nums">{ready ? usd(totals.usdTotal) : "…"}</span>
-            <span className="text-ink-muted"> USD</span>
-          </p>
-        }
-      >
-        {ready ? <DeskTotals assets={totals.assets} /> : <p className="text-sm text-ink-muted">Loading balances…</p>}
-        <p className="mt-3 text-xs text-ink-muted">
-          Valued at mid prices, (best bid + best ask) / 2, or the last trade while a side of the book is empty: crypto
-          on its USD market, EUR and SGD at the cross of {marketLabel("BTCUSD")} and {marketLabel("BTCEUR")} or{" "}
-          {marketLabel("BTCSGD")}; each value to the cent.
-          {ready &&
-            totals.unpriced.length > 0 &&
-            ` No price now for ${totals.unpriced.join(", ")}: left out of the total.`}
+      {!shown && (
+        <p className="text-sm text-ink-muted" data-testid="balances-loading">
+          Loading balances…
         </p>
-      </Card>
-      <div className="grid gap-6 md:grid-cols-2">
-        {list.map((profile, i) => (
-          <ProfileBalances key={profile.id} profile={profile} balances={balances.byProfile[i]} />
-        ))}
-      </div>
+      )}
+      {shown && (
+        <Card
+          title="Across profiles"
+          actions={
+            <p className="text-sm" data-testid="usd-total">
+              <span className="text-ink-muted">Total value </span>
+              <span className="font-mono font-semibold tabular-nums">{usd(totals.usdTotal)}</span>
+              <span className="text-ink-muted"> USD</span>
+            </p>
+          }
+        >
+          <DeskTotals assets={totals.assets} />
+          <p className="mt-3 text-xs text-ink-muted">
+            Valued at mid prices, (best bid + best ask) / 2, or the last trade while a side of the book is empty: crypto
+            on its USD market, EUR and SGD at the cross of {formatMarket("BTCUSD")} and {formatMarket("BTCEUR")} or{" "}
+            {formatMarket("BTCSGD")}; each value to the cent.
+            {totals.unpriced.length > 0 && ` No price now for ${totals.unpriced.join(", ")}: left out of the total.`}
+          </p>
+        </Card>
+      )}
+      {shown && (
+        <div className="grid gap-6 md:grid-cols-2">
+          {list.map((profile, i) => (
+            <ProfileBalances key={profile.id} profile={profile} balances={balances.byProfile[i]} />
+          ))}
+        </div>
+      )}
     </div>
   );
 }
@@ -71,7 +92,7 @@ function DeskTotals({ assets }: { assets: AssetTotal[] }) {
             <th scope="col" className="py-2 pr-3 text-left font-medium">
               Asset
             </th>
-            {["Available", "Trading", "Total", "Price (USD)", "Value (USD)"].map((h) => (
+            {[AVAILABLE, HELD, "Total", "Price (USD)", "Value (USD)"].map((h) => (
               <th key={h} scope="col" className="px-3 py-2 text-right font-medium">
                 {h}
               </th>
@@ -110,8 +131,8 @@ function DeskTotals({ assets }: { assets: AssetTotal[] }) {
             <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
               {(
                 [
-                  ["Available", formatAsset(a.available, a.asset)],
-                  ["Trading", formatAsset(a.trading, a.asset)],
+                  [AVAILABLE, formatAsset(a.available, a.asset)],
+                  [HELD, formatAsset(a.trading, a.asset)],
                   ["Total", formatAsset(a.total, a.asset)],
                   ["Price (USD)", usdPrice(a.usdPrice)],
                 ] as const
@@ -144,10 +165,10 @@ function ProfileBalances({ profile, balances }: { profile: Profile; balances: Ba
                 Asset
               </th>
               <th scope="col" className="px-3 py-2 text-right font-medium">
-                Available
+                {AVAILABLE}
               </th>
               <th scope="col" className="py-2 pl-3 text-right font-medium">
-                Trading
+                {HELD}
               </th>
             </tr>
           </thead>

@@ -1,7 +1,7 @@
-import { formatAmount } from "@/lib/shared/format";
+import { formatUsd } from "@/lib/shared/format";
 import type { FormControls } from "@/lib/shared/policy";
 
-const usd = (value: string) => `${formatAmount(value, { min: 0, max: 2 })} USD`;
+const usd = formatUsd;
 
 /**
  * The desk's limits and approval rules, stated in the form before review, so nobody meets

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTickers } from "@/lib/client/desk-queries";
-import { formatAmount } from "@/lib/shared/format";
+import { formatUsd } from "@/lib/shared/format";
 import { approvalRuleFor, type FormControls } from "@/lib/shared/policy";
 import { compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
@@ -17,7 +17,7 @@ import {
 /** What the review values: an order's amounts, or a transfer's amount and asset. */
 export type Valued = { kind: "order"; order: OrderAmounts } | { kind: "transfer"; amount: string; asset: string };
 
-const usd = (value: string) => `${formatAmount(value, { min: 2, max: 2 })} USD`;
+const usd = formatUsd;
 
 /**
  * The desk's controls in the review, before anything is sent: what the request is worth in

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { get, useFormContext, type FieldErrors, type RegisterOptions } from "react-hook-form";
+import { groupAmountInput } from "@/lib/shared/format";
 import { Button } from "../ui/button";
 import { Field, inputClass } from "../ui/field";
 
@@ -15,7 +16,11 @@ interface Common {
   hint?: ReactNode;
 }
 
-/** A labelled text input bound to the surrounding form, with its rule's error. */
+/**
+ * A labelled text input bound to the surrounding form, with its rule's error. `unit`
+ * "amount" shows the typed amount grouped once the person leaves it ("10,000,000"); "%"
+ * shows the sign inside the field.
+ */
 export function TextField({
   name,
   label,
@@ -24,23 +29,52 @@ export function TextField({
   inputMode,
   step,
   mono = false,
-}: Common & { type?: string; inputMode?: "decimal" | "numeric"; step?: number; mono?: boolean }) {
-  const { register, formState } = useFormContext();
+  unit,
+}: Common & {
+  type?: string;
+  inputMode?: "decimal" | "numeric";
+  step?: number;
+  mono?: boolean;
+  unit?: "amount" | "%";
+}) {
+  const { register, formState, getValues, setValue } = useFormContext();
+  const onBlur =
+    unit === "amount"
+      ? () => {
+          const typed = String(getValues(name) ?? "");
+          const grouped = groupAmountInput(typed);
+          if (grouped !== typed) setValue(name, grouped, { shouldDirty: true });
+        }
+      : undefined;
   return (
     <Field label={label} hint={hint} error={errorOf(formState.errors, name)}>
-      {({ id, describedBy, invalid }) => (
-        <input
-          id={id}
-          type={type}
-          step={step}
-          inputMode={inputMode}
-          autoComplete="off"
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          className={`${inputClass(invalid)} ${mono ? "font-mono" : ""}`}
-          {...register(name)}
-        />
-      )}
+      {({ id, describedBy, invalid }) => {
+        const input = (
+          <input
+            id={id}
+            type={type}
+            step={step}
+            inputMode={inputMode}
+            autoComplete="off"
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            className={`${inputClass(invalid)} ${mono ? "font-mono" : ""} ${unit === "%" ? "pr-8" : ""}`}
+            {...register(name, { onBlur })}
+          />
+        );
+        if (unit !== "%") return input;
+        return (
+          <div className="relative">
+            {input}
+            <span
+              aria-hidden
+              className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-ink-muted"
+            >
+              %
+            </span>
+          </div>
+        );
+      }}
     </Field>
   );
 }

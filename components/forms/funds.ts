@@ -1,4 +1,4 @@
-import { formatAmount } from "@/lib/shared/format";
+import { formatMoney, formatPrice } from "@/lib/shared/format";
 import type { Balance } from "@/lib/client/queries";
 import { compareDecimal, multiplyDecimal } from "@/lib/spec/decimal";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
@@ -24,7 +24,8 @@ const fundsOf = (context: unknown, profileId: string) => {
 };
 
 const availableOf = (balances: Balance[], asset: string) => balances.find((b) => b.asset === asset)?.available ?? "0";
-const money = (value: string, asset: string) => `${formatAmount(value)} ${asset}`;
+// Written as the fields above write them: "4,719,920.00 USD available", never "4,719,919.99825".
+const money = formatMoney;
 
 /** The order's field that asks for more than the profile has, and why, or undefined. */
 export function orderShortfall(
@@ -46,7 +47,7 @@ export function orderShortfall(
   if (r.side === "SELL") return { field: "base_amount", message: `Sell ${money(r.base_amount!, base)}: ${has}` };
   if (r.quote_amount)
     return { field: "quote_amount", message: `Buy ${base} for ${money(r.quote_amount, quote)}: ${has}` };
-  const what = `Buy ${money(r.base_amount!, base)} at ${formatAmount(r.price, { min: 2 })} ${quote}`;
+  const what = `Buy ${money(r.base_amount!, base)} at ${formatPrice(r.price)} ${quote}`;
   return { field: "base_amount", message: `${what} needs ${money(needed, quote)}: ${has}` };
 }
 

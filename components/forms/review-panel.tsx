@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { formatAmount } from "@/lib/shared/format";
+import { formatMarket, formatPrice } from "@/lib/shared/format";
 import type { FormControls } from "@/lib/shared/policy";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import { Button } from "../ui/button";
@@ -69,11 +69,12 @@ export function ReviewPanel({
   // The question is read from its start, not from the button that would answer it.
   useEffect(() => region.current?.focus(), []);
   const [typed, setTyped] = useState("");
-  const guardMet = guard ? typed.trim().toUpperCase() === guard.market : false;
+  // "ETH/USD" as the page writes it, or the code "ETHUSD": either names the market.
+  const guardMet = guard ? typed.trim().toUpperCase().replace("/", "") === guard.market : false;
   const send = () => {
     if (!armed || pending) return;
     if (ask === "guard") {
-      if (guardMet) onConfirmPastGuard?.(typed);
+      if (guardMet) onConfirmPastGuard?.(guard!.market);
       return;
     }
     onConfirm();
@@ -107,11 +108,11 @@ export function ReviewPanel({
       {ask === "guard" && guard && (
         <div role="alert" className="space-y-2 text-sm" data-testid="price-guard">
           <p className="font-semibold text-warn">
-            This order would trade at {formatAmount(guard.price)}, {guard.deviation_percent}% from the mid of{" "}
-            {formatAmount(guard.mid)}: past the desk&apos;s {guard.limit_percent}% guard.
+            This order would trade at {formatPrice(guard.price)}, {guard.deviation_percent}% from the mid of{" "}
+            {formatPrice(guard.mid)}: past the desk&apos;s {guard.limit_percent}% guard.
           </p>
           <label className="block">
-            <span>Type {guard.market} to send it anyway</span>
+            <span>Type {formatMarket(guard.market)} to send it anyway</span>
             <input
               value={typed}
               onChange={(e) => setTyped(e.target.value)}

@@ -1,5 +1,5 @@
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { formatAmount } from "@/lib/shared/format";
+import { formatMoney } from "@/lib/shared/format";
 import type { Problem } from "@/lib/spec/problem";
 
 /** A 400 from the server names fields: show each rule on its own field too. */
@@ -41,8 +41,8 @@ export function inDeskWords(
   const nickname = (id: string) => profiles.find((x) => x.id === id)?.nickname ?? `profile ${id}`;
   const funds = insufficientFundsOf(p);
   if (funds) {
-    const has = `${formatAmount(funds.available)} ${funds.asset}`;
-    const detail = `${nickname(funds.profile_id)} has ${has} available; this ${what} needs ${formatAmount(funds.needed)} ${funds.asset}.`;
+    const has = formatMoney(funds.available, funds.asset);
+    const detail = `${nickname(funds.profile_id)} has ${has} available; this ${what} needs ${formatMoney(funds.needed, funds.asset)}.`;
     return { ...p, detail };
   }
   let detail = p.detail;

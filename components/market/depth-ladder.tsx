@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { formatAmount, formatAsset } from "@/lib/shared/format";
-import { LADDER_DEPTH, ladderOf, type LadderLevel } from "@/lib/shared/order-book";
+import { barShare, LADDER_DEPTH, ladderOf, type LadderLevel } from "@/lib/shared/order-book";
 import { useOrderBook } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
@@ -11,19 +11,27 @@ type Side = "ask" | "bid";
 
 /**
  * The order book's top levels: asks above (best, lowest, nearest the spread), bids below, each
- * with its size and the running total from the best price. A price is a button that fills
- * the ticket's price when there is a ticket to fill.
+ * with its size and the running total from the best price. Where prices jump far (a bid at
+ * 30,000 under bids near 65,000) a gap row says how far, and the depth bars are drawn against
+ * the levels near the price, so a far, deep level does not flatten them. A price is a button
+ * that fills the ticket's price when there is a ticket to fill.
  */
 export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPrice?: (price: string) => string }) {
   const book = useOrderBook(market);
   const [said, setSaid] = useState("");
-  const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
-  const ladder = book.data && ladderOf(book.data);
-  // The depth bars' widths are drawing, not money: a number is fine for a percentage.
-  const deepest = Math.max(Number(ladder?.asks.at(-1)?.total ?? 0), Number(ladder?.bids.at(-1)?.total ?? 0), 1e-18);
+  const { base_asset: base, quote_asset: quote, tick_rate } = MARKET_DETAILS[market];
+  const ladder = book.data && ladderOf(book.data, LADDER_DEPTH, tick_rate);
   const pick = onPickPrice && ((price: string) => setSaid(onPickPrice(price)));
 
-  const row = (side: Side, level: LadderLevel) => (
+  const gap = (side: Side, level: LadderLevel) => (
+    <tr key={`${side}-gap:${level.price}`} data-testid="depth-gap">
+      <td colSpan={3} className="py-0.5 text-center leading-4 text-ink-muted">
+        ⋯ gap of {formatAmount(level.gapBefore, { min: 2 })} {quote} ⋯
+      </td>
+    </tr>
+  );
+  const row = (side: Side, level: LadderLevel) => [
+    level.gapBefore && gap(side, level),
     <tr key={`${side}:${level.price}`} data-side={side} className="relative">
       <td className="py-0.5 pr-2">
         {pick ? (
@@ -45,13 +53,15 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
       <td
         className="py-0.5 pl-2 text-right font-mono tabular-nums"
         style={{
-          backgroundImage: `linear-gradient(to left, var(--color-${side === "ask" ? "sell" : "buy"}-soft) ${(Number(level.total) / deepest) * 100}%, transparent 0)`,
+          backgroundImage: `linear-gradient(to left, var(--color-${side === "ask" ? "sell" : "buy"}-soft) ${barShare(level.total, ladder?.barScale) * 100}%, transparent 0)`,
         }}
       >
         {formatAsset(level.total, base)}
       </td>
-    </tr>
-  );
+    </tr>,
+  ];
+  // A side's rows: its levels and the gap markers between them.
+  const rowsOf = (levels: LadderLevel[] | undefined) => (levels ?? []).reduce((n, l) => n + (l.gapBefore ? 2 : 1), 0);
 
   // Empty rows up to the depth keep the ladder one height however deep the book: nothing below it moves.
   const filler = (side: Side, count: number) =>
@@ -84,8 +94,8 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
           </tr>
         </thead>
         <tbody>
-          {filler("ask", ladder?.asks.length ?? 0)}
-          {ladder?.asks.toReversed().map((level) => row("ask", level))}
+          {filler("ask", rowsOf(ladder?.asks))}
+          {ladder?.asks.toReversed().flatMap((level) => row("ask", level).toReversed())}
         </tbody>
         <tbody>
           <tr>
@@ -99,8 +109,8 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
           </tr>
         </tbody>
         <tbody>
-          {ladder?.bids.map((level) => row("bid", level))}
-          {filler("bid", ladder?.bids.length ?? 0)}
+          {ladder?.bids.flatMap((level) => row("bid", level))}
+          {filler("bid", rowsOf(ladder?.bids))}
         </tbody>
       </table>
       <p role="status" data-testid="depth-ladder-status" className="mt-2 min-h-4 text-ink-muted">

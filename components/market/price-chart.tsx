@@ -9,12 +9,11 @@
 import { createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef } from "react";
 import { latestTrade, pricePoints } from "@/lib/shared/executions";
-import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/shared/format";
+import { formatClock, formatMarket, formatPrice, formatTime, zoneName } from "@/lib/shared/format";
 import { useRecentExecutions } from "@/lib/client/queries";
 import { useDarkTheme } from "@/lib/client/theme";
 import { useTimeZone } from "@/lib/client/time-zone";
 import type { Market } from "@/lib/spec/enums";
-import { marketLabel } from "@/lib/spec/markets";
 
 /** A theme colour as the canvas needs it: the CSS variable resolved to rgb() on the page as it is now. */
 function themeColor(token: string, alpha = 1): string {
@@ -24,23 +23,6 @@ function themeColor(token: string, alpha = 1): string {
   const rgb = getComputedStyle(probe).color;
   probe.remove();
   return alpha === 1 ? rgb : rgb.replace(/^rgb\((.*)\)$/, `rgba($1, ${alpha})`);
-}
-
-const clockFormats = new Map<TimeZoneChoice, Intl.DateTimeFormat>();
-/** "17:04:28" in the chosen zone, for the time axis. */
-function clock(seconds: number, zone: TimeZoneChoice): string {
-  let f = clockFormats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", {
-      timeZone: zone === "UTC" ? "UTC" : undefined,
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    });
-    clockFormats.set(zone, f);
-  }
-  return f.format(seconds * 1000);
 }
 
 /** The market's recent trades as a line, redrawn as trades arrive. */
@@ -84,7 +66,7 @@ export function PriceChart({ market }: { market: Market }) {
   useEffect(() => {
     chart.current?.api.applyOptions({
       localization: { timeFormatter: (t: UTCTimestamp) => formatTime(t * 1000, zone) },
-      timeScale: { tickMarkFormatter: (t: UTCTimestamp) => clock(t, zone) },
+      timeScale: { tickMarkFormatter: (t: UTCTimestamp) => formatClock(t * 1000, zone) },
     });
   }, [zone]);
 
@@ -101,8 +83,8 @@ export function PriceChart({ market }: { market: Market }) {
   }, [key]);
 
   const label = last
-    ? `Price chart of the last ${executions.data!.length} ${marketLabel(market)} trades; the last at ${formatAmount(last.price, { min: 2 })}`
-    : `Price chart of ${marketLabel(market)} trades: none yet`;
+    ? `Price chart of the last ${executions.data!.length} ${formatMarket(market)} trades; the last at ${formatPrice(last.price)}`
+    : `Price chart of ${formatMarket(market)} trades: none yet`;
   return (
     <figure className="flex min-w-0 flex-col gap-1">
       <div className="relative h-64 min-w-0 lg:h-auto lg:min-h-64 lg:flex-1">
@@ -119,16 +101,20 @@ export function PriceChart({ market }: { market: Market }) {
           <p className="absolute inset-0 grid place-items-center text-sm text-ink-muted">No trades yet.</p>
         )}
       </div>
-      <figcaption className="text-right text-xs text-ink-muted">
-        Chart by{" "}
-        <a
-          href="https://www.tradingview.com/"
-          className="underline underline-offset-2"
-          rel="noreferrer"
-          target="_blank"
-        >
-          TradingView
-        </a>
+      <figcaption className="flex justify-between gap-2 text-xs text-ink-muted">
+        {/* The axis's times are in the zone chosen in the header, named as the tables name it. */}
+        <span data-testid="chart-zone">Times in {zoneName(zone)}</span>
+        <span>
+          Chart by{" "}
+          <a
+            href="https://www.tradingview.com/"
+            className="underline underline-offset-2"
+            rel="noreferrer"
+            target="_blank"
+          >
+            TradingView
+          </a>
+        </span>
       </figcaption>
     </figure>
   );

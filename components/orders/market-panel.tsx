@@ -1,11 +1,12 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useRef, useSyncExternalStore } from "react";
+import { useRef, useSyncExternalStore, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { ladderOf } from "@/lib/shared/order-book";
 import { levelPrice } from "@/lib/shared/ticker";
-import { useBalances, useTicker, type BookLevel } from "@/lib/client/queries";
+import { useBalances, useOrderBook, useTicker, type BookLevel } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import { MARKET_VIEW_SLOT_ID } from "../market/market-view-slot";
@@ -19,17 +20,22 @@ const MarketView = dynamic(() => import("../market/market-view").then((m) => m.M
 
 /**
  * Best bid and ask, last trade, and the chosen profile's balances in the market's two assets.
+ * Best bid and ask are read off the order book the ladder draws (the same cached answer), so
+ * the two never disagree; the ticker stands in until the book has loaded.
  * The market's chart and depth ladder go to the page's market view slot (beside the ticket,
  * not inside it): a portal keeps them in the ticket's form context, so a price picked on the
  * ladder fills the ticket's price field (components/market/ticket-price-pick.ts).
  */
 export function MarketPanel({ market, profileId, notional }: { market: Market; profileId: string; notional?: string }) {
   const ticker = useTicker(market);
+  const book = useOrderBook(market);
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const slot = useElementById(MARKET_VIEW_SLOT_ID);
   const panel = useRef<HTMLDListElement>(null);
   const t = ticker.data;
+  const top = book.data && ladderOf(book.data, 1);
+  const best = (side: "bids" | "asks") => (top ? top[side][0] : t && (side === "bids" ? t.best_bid : t.best_ask));
   const balance = (asset: string) =>
     balances.data?.find((b) => b.asset === asset)?.available ?? (balances.data ? "0" : undefined);
   // A level the service has nothing for (null, left out, or "0") reads "none", never a crash.
@@ -40,10 +46,16 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
   const cell = (label: string, value: string | undefined, tone = "") => (
     <div className="min-w-0">
       <dt className="text-xs text-ink-muted">{label}</dt>
-      {/* Big balances wrap rather than overflow the ticket. */}
-      <dd className={`min-h-5 font-mono text-sm tabular-nums [overflow-wrap:anywhere] ${tone}`}>{value ?? "…"}</dd>
+      {/* A number never breaks: a long one is set smaller instead. */}
+      <dd
+        className={`min-h-5 whitespace-nowrap font-mono tabular-nums ${(value?.length ?? 0) > 13 ? "text-xs leading-5" : "text-sm"} ${tone}`}
+      >
+        {value ?? "…"}
+      </dd>
     </div>
   );
+  const noProfile = <span className="font-sans text-xs text-ink-muted">Pick a profile</span>;
+  const held = (asset: string) => (profileId ? balance(asset) && formatAsset(balance(asset), asset) : undefined);
   return (
     <>
       <dl
@@ -51,17 +63,25 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
         className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-md bg-surface-raised p-3 sm:grid-cols-3"
         aria-live="polite"
       >
-        {cell("Best bid", t && price(t.best_bid), "text-buy")}
-        {cell("Best ask", t && price(t.best_ask), "text-sell")}
+        {cell("Best bid", (top || t) && price(best("bids")), "text-buy")}
+        {cell("Best ask", (top || t) && price(best("asks")), "text-sell")}
         {cell("Last trade", t && price(t.last_execution))}
-        {cell(`${base} available`, profileId ? balance(base) && formatAsset(balance(base), base) : "—")}
-        {cell(`${quote} available`, profileId ? balance(quote) && formatAsset(balance(quote), quote) : "—")}
+        {profileId ? cell(`${base} available`, held(base)) : cellNode(`${base} available`, noProfile)}
+        {profileId ? cell(`${quote} available`, held(quote)) : cellNode(`${quote} available`, noProfile)}
         {cell(`Est. notional (${quote})`, notional ? formatAsset(notional, quote) : "—")}
       </dl>
       {slot && createPortal(<MarketView market={market} ticketPart={panel} />, slot)}
     </>
   );
 }
+
+/** A panel cell whose value is words, not a number. */
+const cellNode = (label: string, value: ReactNode) => (
+  <div className="min-w-0">
+    <dt className="text-xs text-ink-muted">{label}</dt>
+    <dd className="min-h-5 text-sm">{value}</dd>
+  </div>
+);
 
 const unchanging = () => () => {};
 /** The element with this id once the page is in the browser (a portal needs a real node; none on the server). */

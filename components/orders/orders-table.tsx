@@ -17,7 +17,7 @@ import { TableActions } from "@/components/ui/table-actions";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf, query } from "@/lib/client/api";
-import { formatAmount } from "@/lib/shared/format";
+import { formatAmount, formatAsset } from "@/lib/shared/format";
 import { listSummary } from "@/lib/shared/list-summary";
 import { streamUp } from "@/lib/client/live-status";
 import { anyOrderLive, hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/shared/order-rows";
@@ -164,7 +164,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
           const { value, asset } = orderAmount(row.original);
           return (
             <>
-              {formatAmount(value)} <span className="text-xs text-ink-muted">{asset}</span>
+              {formatAsset(value, asset)} <span className="text-xs text-ink-muted">{asset}</span>
             </>
           );
         },

@@ -1,5 +1,6 @@
 import type { FieldErrors } from "react-hook-form";
 import type { CreateKind, Policy, PolicyDocument } from "@/lib/shared/policy";
+import { groupAmountInput, parseAmountInput, parsePercentInput } from "@/lib/shared/format";
 import type { Role } from "@/lib/shared/roles";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
 
@@ -7,6 +8,8 @@ import { specResolver, type FormOutput } from "../forms/spec-resolver";
  * The Policies form's fields as the browser holds them: text, shaped and named like the
  * document `PUT /api/policies` takes, so each of lib/shared/policy.ts's errors (and the server's)
  * lands on its own field ("approval_rules.0.threshold_usd", "limits.price_guard_percent").
+ * Amounts are shown grouped ("10,000,000") and may be typed either way; a percentage may
+ * carry its "%".
  */
 export interface RuleValues {
   kind: CreateKind;
@@ -36,16 +39,16 @@ export type PolicyOutput = FormOutput<PolicyDocument>;
 export const policyValues = (p: Policy): PolicyValues => ({
   approval_rules: p.approval_rules.map((r) => ({
     kind: r.kind,
-    threshold_usd: r.threshold_usd,
+    threshold_usd: groupAmountInput(r.threshold_usd),
     approvals_needed: String(r.approvals_needed) as "1" | "2",
     open_minutes: String(r.open_minutes),
   })),
   limits: {
     max_order_notional_usd: Object.fromEntries(
-      ORDER_ROLES.map((role) => [role, p.limits.max_order_notional_usd[role] ?? ""]),
+      ORDER_ROLES.map((role) => [role, groupAmountInput(p.limits.max_order_notional_usd[role] ?? "")]),
     ) as PolicyValues["limits"]["max_order_notional_usd"],
-    daily_order_notional_usd_per_user: p.limits.daily_order_notional_usd_per_user ?? "",
-    daily_transfer_usd_per_user: p.limits.daily_transfer_usd_per_user ?? "",
+    daily_order_notional_usd_per_user: groupAmountInput(p.limits.daily_order_notional_usd_per_user ?? ""),
+    daily_transfer_usd_per_user: groupAmountInput(p.limits.daily_transfer_usd_per_user ?? ""),
     price_guard_percent: p.limits.price_guard_percent,
   },
 });
@@ -55,27 +58,28 @@ const minutesOf = (text: string): number | string => (/^\d{1,9}$/.test(text.trim
 
 /**
  * The document the form would send. Limits of roles the form does not offer are kept from
- * `base` (the policy in force), so saving never drops what another tool set.
+ * `base` (the policy in force), so saving never drops what another tool set. Grouped amounts
+ * are sent plain; text that is no amount is passed on as typed, for the schema to name.
  */
 export function toPolicyDocument(v: PolicyValues, base?: Policy): Record<string, unknown> {
   const max: Record<string, string> = { ...base?.limits.max_order_notional_usd };
   for (const role of ORDER_ROLES) {
-    const value = v.limits.max_order_notional_usd[role].trim();
+    const value = parseAmountInput(v.limits.max_order_notional_usd[role]);
     if (value) max[role] = value;
     else delete max[role];
   }
   return {
     approval_rules: v.approval_rules.map((r) => ({
       kind: r.kind,
-      threshold_usd: r.threshold_usd.trim(),
+      threshold_usd: parseAmountInput(r.threshold_usd),
       approvals_needed: Number(r.approvals_needed),
       open_minutes: minutesOf(r.open_minutes),
     })),
     limits: {
       max_order_notional_usd: max,
-      daily_order_notional_usd_per_user: v.limits.daily_order_notional_usd_per_user.trim() || null,
-      daily_transfer_usd_per_user: v.limits.daily_transfer_usd_per_user.trim() || null,
-      price_guard_percent: v.limits.price_guard_percent.trim(),
+      daily_order_notional_usd_per_user: parseAmountInput(v.limits.daily_order_notional_usd_per_user) || null,
+      daily_transfer_usd_per_user: parseAmountInput(v.limits.daily_transfer_usd_per_user) || null,
+      price_guard_percent: parsePercentInput(v.limits.price_guard_percent),
     },
   };
 }
@@ -85,9 +89,14 @@ function policyErrors(v: PolicyValues): FieldErrors<PolicyValues> {
   const seen = new Set<string>();
   const rules: Record<number, { threshold_usd: { type: string; message: string } }> = {};
   v.approval_rules.forEach((r, i) => {
-    const key = `${r.kind}:${r.threshold_usd.trim().replace(/^0+(?=\d)/, "")}`;
+    const key = `${r.kind}:${parseAmountInput(r.threshold_usd).replace(/^0+(?=\d)/, "")}`;
     if (seen.has(key)) {
-      rules[i] = { threshold_usd: { type: "duplicate", message: `Another ${r.kind} rule has this threshold` } };
+      rules[i] = {
+        threshold_usd: {
+          type: "duplicate",
+          message: `Another ${r.kind} rule has this threshold: give each a different one`,
+        },
+      };
     }
     seen.add(key);
   });

@@ -19,7 +19,7 @@ import { TableError, TableMessage } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf } from "@/lib/client/api";
 import type { Approval } from "@/lib/client/approval-feed";
-import { formatAmount } from "@/lib/shared/format";
+import { formatUsd } from "@/lib/shared/format";
 import { policyIfValid, type Policy, type PolicyDocument } from "@/lib/shared/policy";
 import { loosensAnything, policyChanges, type PolicyChange } from "@/lib/shared/policy-changes";
 import type { Problem } from "@/lib/spec/problem";
@@ -69,7 +69,7 @@ function PolicyForm({ policy }: { policy: Policy }) {
   const draft = useWatch({ control: form.control }) as PolicyValues;
   const changes = useMemo(() => {
     const next = policyIfValid(toPolicyDocument(draft, policy));
-    return next && policyChanges(policy, next, usdWords);
+    return next && policyChanges(policy, next, formatUsd);
   }, [draft, policy]);
   const loosens = changes !== undefined && loosensAnything(changes);
   const save = useMutation({
@@ -113,6 +113,7 @@ function PolicyForm({ policy }: { policy: Policy }) {
             {ORDER_ROLES.map((role) => (
               <TextField
                 inputMode="decimal"
+                unit="amount"
                 key={role}
                 name={`limits.max_order_notional_usd.${role}`}
                 label={`Largest order, ${role} (USD)`}
@@ -121,12 +122,14 @@ function PolicyForm({ policy }: { policy: Policy }) {
             ))}
             <TextField
               inputMode="decimal"
+              unit="amount"
               name="limits.daily_order_notional_usd_per_user"
               label="Orders per person per UTC day (USD)"
               hint="Blank: no limit. Orders sent (approved or not) or waiting for approval count."
             />
             <TextField
               inputMode="decimal"
+              unit="amount"
               name="limits.daily_transfer_usd_per_user"
               label="Transfers per person per UTC day (USD)"
               hint="Blank: no limit. Transfers sent (approved or not) or waiting for approval count."
@@ -136,9 +139,10 @@ function PolicyForm({ policy }: { policy: Policy }) {
         <Card title="Price guard">
           <TextField
             inputMode="decimal"
+            unit="%"
             name="limits.price_guard_percent"
             label="Confirm orders taking liquidity further from the mid than (%)"
-            hint="The person types the market's name to send such an order."
+            hint="A percentage such as 5 or 12.5. The person types the market's name to send such an order."
           />
         </Card>
         <div className="space-y-3 xl:col-span-2">
@@ -164,8 +168,6 @@ function PolicyForm({ policy }: { policy: Policy }) {
     </FormProvider>
   );
 }
-
-const usdWords = (usd: string) => `${formatAmount(usd)} USD`;
 
 /** What the change does, field by field, and which of the two it is, before it is sent. */
 function ChangeSummary({ changes, loosens }: { changes: PolicyChange[]; loosens: boolean }) {
@@ -212,7 +214,12 @@ function ApprovalRules() {
                   { value: "order", label: "Orders" },
                 ]}
               />
-              <TextField inputMode="decimal" name={`approval_rules.${i}.threshold_usd`} label="From (USD)" />
+              <TextField
+                inputMode="decimal"
+                unit="amount"
+                name={`approval_rules.${i}.threshold_usd`}
+                label="From (USD)"
+              />
               <SelectField
                 name={`approval_rules.${i}.approvals_needed`}
                 label="Approvals needed"

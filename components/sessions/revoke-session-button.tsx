@@ -2,26 +2,68 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { signOut } from "@/lib/client/sign-out";
 
-/** Ends one session (DELETE /api/sessions/{id}); the list is read again after. */
-export function RevokeSessionButton({ id, user }: { id: string; user: string }) {
+type State = { step: "idle" } | { step: "confirm" } | { step: "busy" } | { step: "failed"; why: string };
+
+/**
+ * Ends one session (DELETE /api/sessions/{id}) after a confirmation that says who is signed
+ * out; says when it is done, and reads the list again. Ending one's own session signs out.
+ */
+export function RevokeSessionButton({ id, user, own = false }: { id: string; user: string; own?: boolean }) {
   const router = useRouter();
-  const [state, setState] = useState<"idle" | "busy" | "failed">("idle");
+  const [state, setState] = useState<State>({ step: "idle" });
+  const [done, setDone] = useState(false);
   async function revoke() {
-    setState("busy");
-    const res = await fetch(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
-    if (res.ok || res.status === 404) router.refresh();
-    else setState("failed");
+    setState({ step: "busy" });
+    const res = await fetch(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
+    if (res && (res.ok || res.status === 404)) {
+      if (own) return void signOut();
+      setDone(true);
+      router.refresh();
+    } else setState({ step: "failed", why: res ? `the server answered ${res.status}` : "no answer from the server" });
   }
+  if (done)
+    return (
+      <span role="status" className="text-xs font-medium text-buy">
+        Ended: {user} is signed out
+      </span>
+    );
+  if (state.step === "confirm" || state.step === "busy")
+    return (
+      <span
+        role="group"
+        aria-label={`End the session of ${user}?`}
+        className="inline-flex flex-wrap items-center gap-2"
+      >
+        <span className="text-xs">
+          {own
+            ? "End your own session? You are signed out here."
+            : `End this session of ${user}? They are signed out at once.`}
+        </span>
+        <Button variant="danger" disabled={state.step === "busy"} onClick={revoke}>
+          {state.step === "busy" ? "Ending…" : "End it"}
+        </Button>
+        <Button variant="secondary" disabled={state.step === "busy"} onClick={() => setState({ step: "idle" })}>
+          Keep
+        </Button>
+      </span>
+    );
   return (
-    <button
-      type="button"
-      onClick={revoke}
-      disabled={state === "busy"}
-      aria-label={`End the session of ${user}`}
-      className="rounded-md border border-slate-300 px-2 py-1 text-xs font-medium hover:bg-surface-sunken"
-    >
-      {state === "busy" ? "Ending…" : state === "failed" ? "Failed: try again" : "End session"}
-    </button>
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <Button
+        variant="secondary"
+        onClick={() => setState({ step: "confirm" })}
+        aria-label={`End the session of ${user}`}
+      >
+        End session
+      </Button>
+      {state.step === "failed" && (
+        <span role="alert" className="text-xs text-sell">
+          Not ended: {state.why}. Try again.
+        </span>
+      )}
+    </span>
   );
 }

@@ -20,7 +20,7 @@ export function NavLinks({ role, email }: { role: Role; email: string }) {
   const feed = useApprovalFeed();
   const waiting = feed.data ? waitingOn(feed.data, { email, role }).length : 0;
   return (
-    <ul className="flex flex-wrap gap-1">
+    <ul className="flex gap-1 md:flex-wrap">
       {LINKS.filter((l) => !l.admin || can(role, "policies:edit")).map((l) => {
         const active = path.startsWith(l.href);
         const count = l.href === "/approvals" && waiting > 0 ? waiting : 0;
@@ -29,7 +29,7 @@ export function NavLinks({ role, email }: { role: Role; email: string }) {
             <Link
               href={l.href}
               aria-current={active ? "page" : undefined}
-              className={`inline-flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium ${active ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
+              className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-md px-3 py-1 text-sm font-medium md:py-2 ${active ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
             >
               {l.label}
               {count > 0 && (

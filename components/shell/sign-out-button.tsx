@@ -12,7 +12,7 @@ export function SignOutButton() {
       disabled={busy}
       onClick={() => {
         setBusy(true);
-        void signOut();
+        void signOut("/signin?signed_out=1");
       }}
     >
       {busy ? "Signing out…" : "Sign out"}

@@ -1,4 +1,4 @@
-import { formatAmount } from "@/lib/shared/format";
+import { formatMoney } from "@/lib/shared/format";
 import type { CreateInternalTransferRequest, Transfer } from "@/lib/spec/transfer";
 
 /** The transfer's two profiles by nickname. */
@@ -8,7 +8,7 @@ export interface TransferNames {
 }
 
 const moved = (amount: string, asset: string, names: TransferNames) =>
-  `${formatAmount(amount)} ${asset} from ${names.from} to ${names.to}`;
+  `${formatMoney(amount, asset)} from ${names.from} to ${names.to}`;
 
 /** The transfer in a sentence an operator confirms before it is sent. */
 export const describeTransfer = (r: CreateInternalTransferRequest, names: TransferNames): string =>

@@ -1,4 +1,5 @@
 import type { FieldErrors } from "react-hook-form";
+import { parseAmountInput } from "@/lib/shared/format";
 import { newRefId } from "@/lib/shared/ref-id";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
@@ -48,10 +49,11 @@ const TEXT = [
   "to_account_id",
 ] as const;
 
-/** The request the form would send: filled fields only, metadata as objects. */
+/** The request the form would send: filled fields only, metadata as objects, a grouped amount ("1,000,000") plain. */
 export function toTransferRequest(v: TransferValues): Record<string, unknown> {
   const request: Record<string, unknown> = {};
   for (const field of TEXT) if (v[field].trim()) request[field] = v[field].trim();
+  if (request.amount) request.amount = parseAmountInput(v.amount);
   const metadata = metadataOf(v.metadata);
   const recipient = metadataOf(v.recipient_metadata);
   if (metadata) request.metadata = metadata;

@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 import type { ReactNode } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { api } from "@/lib/client/api";
-import { formatAmount } from "@/lib/shared/format";
+import { formatAsset } from "@/lib/shared/format";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
@@ -80,8 +80,10 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
   const available = availableOf(fromBalances.data, values.asset);
   const profileOptions = profiles.map((p) => ({ value: p.id, label: p.nickname }));
   const placeholder = profilesLoading ? "Loading profiles…" : "Choose a profile";
-  const balanceHint = (id: string, balances: Balance[] | undefined) =>
-    id ? `${values.asset} available: ${formatAmount(availableOf(balances, values.asset)) ?? "…"}` : undefined;
+  const balanceHint = (id: string, balances: Balance[] | undefined) => {
+    const held = availableOf(balances, values.asset);
+    return id ? `${values.asset} available: ${held === undefined ? "…" : formatAsset(held, values.asset)}` : undefined;
+  };
 
   return (
     <Card title="Internal transfer">
@@ -105,7 +107,7 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
             <div className="grid grid-cols-[8rem_1fr] gap-3">
               <SelectField name="asset" label="Asset" options={ASSETS.map((a) => ({ value: a, label: a }))} />
               <div>
-                <TextField name="amount" label="Amount" inputMode="decimal" />
+                <TextField name="amount" label="Amount" inputMode="decimal" unit="amount" />
                 <div className="mt-1 flex gap-1" role="group" aria-label="Amount from balance">
                   {[25, 50, 100].map((p) => (
                     <Button

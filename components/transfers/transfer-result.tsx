@@ -1,7 +1,7 @@
 "use client";
 
 import { api } from "@/lib/client/api";
-import { formatAmount } from "@/lib/shared/format";
+import { formatMoney } from "@/lib/shared/format";
 import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";
@@ -47,9 +47,7 @@ export function TransferResult({ transfer: created, names }: { transfer: Transfe
       </p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
         <dt className="text-ink-muted">Amount</dt>
-        <dd className="font-mono">
-          {formatAmount(transfer.amount)} {transfer.asset}
-        </dd>
+        <dd className="font-mono">{formatMoney(transfer.amount, transfer.asset)}</dd>
         <dt className="text-ink-muted">Group id</dt>
         <dd className="truncate font-mono text-xs">{transfer.group_id}</dd>
         <dt className="text-ink-muted">Transfer id</dt>

@@ -15,7 +15,7 @@ import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { api, query } from "@/lib/client/api";
-import { formatAmount } from "@/lib/shared/format";
+import { formatAmount, formatAsset } from "@/lib/shared/format";
 import { listSummary } from "@/lib/shared/list-summary";
 import { streamUp } from "@/lib/client/live-status";
 import { useProfileNames } from "@/lib/client/profile-names";
@@ -167,7 +167,8 @@ export function TransfersTable() {
         meta: { align: "right", sortHint: SORT_HINT },
         cell: ({ row }) => (
           <>
-            {formatAmount(row.original.amount)} <span className="text-xs text-ink-muted">{row.original.asset}</span>
+            {formatAsset(row.original.amount, row.original.asset)}{" "}
+            <span className="text-xs text-ink-muted">{row.original.asset}</span>
           </>
         ),
       },
@@ -326,7 +327,7 @@ function LegRows({
               <StatusBadge status={leg.status} />
             </DetailItem>
             <DetailItem label="Amount">
-              {formatAmount(leg.amount)} {leg.asset}
+              {formatAsset(leg.amount, leg.asset)} {leg.asset}
               {leg.fee && leg.fee !== "0" ? ` (fee ${formatAmount(leg.fee)})` : ""}
             </DetailItem>
             <DetailItem label="Transfer ID">

@@ -92,6 +92,8 @@ export function FilterInput({
   placeholder,
   className = "w-56",
   primary,
+  error,
+  inputMode,
 }: {
   label: string;
   value: string;
@@ -102,20 +104,26 @@ export function FilterInput({
   className?: string;
   /** The filter "/" focuses. */
   primary?: boolean;
+  /** Why the value cannot filter, said under the field. */
+  error?: string;
+  inputMode?: "numeric";
 }) {
   return (
-    <Field label={label} className={className}>
-      {({ id }) => (
+    <Field label={label} className={className} error={error}>
+      {({ id, describedBy, invalid }) => (
         <>
           <input
             id={id}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            inputMode={inputMode}
             type={type}
             value={value}
             placeholder={placeholder}
             onChange={(e) => onChange(e.target.value)}
             list={suggestions.length > 0 ? `${id}-list` : undefined}
             autoComplete="off"
-            className={inputClass(false)}
+            className={inputClass(invalid)}
             {...primaryFilter(primary)}
           />
           {suggestions.length > 0 && (

@@ -1,6 +1,6 @@
 import type { CancelRequest, JournalEntry } from "@/lib/shared/journal-entry";
 import { isMarket, marketLabel } from "@/lib/spec/markets";
-import { formatAmount } from "./format";
+import { formatAmount, formatMoney } from "./format";
 import { orderAmount } from "./order-rows";
 
 /**
@@ -91,12 +91,12 @@ export function askedOf(
  * "BUY 0.01 ETH at 100.00 · ETH/USD", "250 USD".
  */
 export function describeAsked(a: Asked): string {
-  if (a.to_profile_id) return `${formatAmount(a.amount)} ${a.asset}`;
+  if (a.to_profile_id) return formatMoney(a.amount, a.asset);
   if (!a.market) return "";
   const price = a.price ? ` at ${formatAmount(a.price, { min: 2 })}` : a.type === "MARKET" ? " at market" : "";
   const stop = a.stop_price ? ` stop ${formatAmount(a.stop_price, { min: 2 })}` : "";
   const where = isMarket(a.market) ? marketLabel(a.market) : a.market;
-  return `${a.side} ${formatAmount(a.amount)} ${a.asset}${price}${stop} · ${where}`;
+  return `${a.side} ${formatMoney(a.amount, a.asset)}${price}${stop} · ${where}`;
 }
 
 /** What came of it: accepted (with the record's status then), a cancel acknowledged, declined, or the problem's title. */

@@ -96,42 +96,45 @@ export function formControlsFor(policy: Policy, role: Role, kind: CreateKind): F
 /** A policy as stored before a field existed: the defaults fill what it lacks. */
 export const withDefaults = (p: Policy): Policy => ({ ...p, limits: { ...DEFAULT_POLICY.limits, ...p.limits } });
 
-const usd = (label: string) =>
-  z
-    .string({ error: `${label} must be an amount in USD` })
-    .check(
-      z.refine(
-        (v) => decimalProblem(v) === null,
-        `${label} must be a positive decimal amount such as 10000 or 2500.50`,
-      ),
-    );
+/**
+ * An amount in USD, refused in words a person reads beside the field, with an example of the
+ * field's own kind ("Largest order must be an amount in USD such as 1000000 or 250000.50").
+ */
+const usd = (label: string, example: string) => {
+  const message = `${label} must be an amount in USD greater than zero, such as ${example}`;
+  return z.string({ error: message }).check(z.refine((v) => decimalProblem(v) === null, message));
+};
+
+const PERCENT = "Price guard must be a percentage greater than zero, such as 5 or 12.5";
 
 const ruleSchema = z.strictObject({
-  kind: z.enum(["order", "transfer"], { error: "kind must be order or transfer" }),
-  threshold_usd: usd("threshold_usd"),
-  approvals_needed: z.union([z.literal(1), z.literal(2)], { error: "approvals_needed must be 1 or 2" }),
+  kind: z.enum(["order", "transfer"], { error: "A rule applies to orders or to transfers" }),
+  threshold_usd: usd("A rule's threshold", "10000 or 2500.50"),
+  approvals_needed: z.union([z.literal(1), z.literal(2)], { error: "Approvals needed must be 1 or 2" }),
   open_minutes: z
-    .number({ error: "open_minutes must be a whole number of minutes" })
+    .number({ error: "Expires after must be a whole number of minutes, such as 120" })
     .check(
-      z.int("open_minutes must be a whole number of minutes"),
-      z.minimum(5, "open_minutes must be at least 5"),
-      z.maximum(10_080, "open_minutes may be at most 10080 (a week)"),
+      z.int("Expires after must be a whole number of minutes, such as 120"),
+      z.minimum(5, "Expires after must be at least 5 minutes"),
+      z.maximum(10_080, "Expires after may be at most 10080 minutes (a week)"),
     ),
 });
 
 /** A whole policy as `PUT /api/policies` takes it; every error names its field. */
 export const policySchema = z.strictObject({
-  approval_rules: z.array(ruleSchema).check(z.maxLength(20, "approval_rules may hold at most 20 rules")),
+  approval_rules: z.array(ruleSchema).check(z.maxLength(20, "A policy may hold at most 20 approval rules")),
   limits: z.strictObject({
     max_order_notional_usd: z.partialRecord(
-      z.enum(["viewer", "trader", "ops", "approver", "admin"], { error: "a role named in max_order_notional_usd" }),
-      usd("max_order_notional_usd"),
+      z.enum(["viewer", "trader", "ops", "approver", "admin"], { error: "A largest order is set per role" }),
+      usd("Largest order", "1000000 or 250000.50"),
     ),
-    daily_order_notional_usd_per_user: z.nullable(usd("daily_order_notional_usd_per_user")),
+    daily_order_notional_usd_per_user: z.nullable(usd("Orders per person per UTC day", "10000000")),
     // Optional, so a document written before it existed still saves: left out, it keeps the one in force.
-    daily_transfer_usd_per_user: z.optional(z.nullable(usd("daily_transfer_usd_per_user"))),
-    price_guard_percent: usd("price_guard_percent").check(
-      z.refine((v) => compareDecimal(v, "100") <= 0, "price_guard_percent may be at most 100"),
+    daily_transfer_usd_per_user: z.optional(z.nullable(usd("Transfers per person per UTC day", "1000000"))),
+    price_guard_percent: z.string({ error: PERCENT }).check(
+      z.refine((v) => decimalProblem(v) === null, PERCENT),
+      // Compared only once it is a decimal: compareDecimal would throw on "abc" (zod runs every refine).
+      z.refine((v) => decimalProblem(v) !== null || compareDecimal(v, "100") <= 0, "Price guard may be at most 100%"),
     ),
   }),
 });

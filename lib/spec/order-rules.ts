@@ -11,7 +11,7 @@ import {
   type TimeInForce,
 } from "./enums";
 import { GTT_MIN_LEAD_MILLIS } from "./limits";
-import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "./markets";
+import { BASE_AMOUNT_SCALE, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "./markets";
 import { EXPIRATION_DATE_PATTERN, isGttExpiryFarEnough, timeInForceFor } from "./time-in-force";
 
 /**
@@ -103,7 +103,10 @@ function precisionViolations(o: RawOrder, market: Market | undefined): RuleViola
   for (const f of ["price", "stop_price"] as const) {
     const value = o[f];
     if (isDecimal(value) && !isMultipleOf(value, tick)) {
-      out.push({ path: [f], message: `${FIELD_LABELS[f]} must be a multiple of ${tick}, the tick size of ${market}` });
+      out.push({
+        path: [f],
+        message: `${FIELD_LABELS[f]} must be a multiple of ${tick}, the tick size of ${marketLabel(market)}`,
+      });
     }
   }
   return out;

@@ -79,7 +79,7 @@ describe("four eyes in the browser", () => {
     const inbox = card(approver, approval.id);
     await inbox.waitFor();
     expect(await inbox.getByTestId("approval-sentence").textContent()).toBe(
-      "Move 20,000 USD from Treasury to Settlement.",
+      "Move 20,000.00 USD from Treasury to Settlement.",
     );
     expect(await inbox.textContent()).toContain("Asked by");
     expect(await inbox.textContent()).toContain("ops@example.com");
@@ -118,7 +118,7 @@ describe("four eyes in the browser", () => {
         .getByRole("table", { name: /Transfers/ })
         .locator("tr", { has: page.locator(`[title="${groupId}"]`) });
       await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/COMPLETED/);
-      expect(await row.textContent()).toContain("20,000 USD");
+      expect(await row.textContent()).toContain("20,000.00 USD");
     }
 
     // Activity's audit trail (an admin's) shows each step, and the chain verifies.
@@ -212,7 +212,7 @@ describe("the Policies page", () => {
     const rule1 = form.getByRole("group", { name: "Rule 1" });
     const threshold = rule1.getByLabel("From (USD)");
     await threshold.waitFor();
-    expect(await threshold.inputValue()).toBe("10000");
+    expect(await threshold.inputValue()).toBe("10,000");
     const puts: string[] = [];
     admin.on("request", (r) => r.method() === "PUT" && puts.push(r.url()));
 
@@ -220,8 +220,8 @@ describe("the Policies page", () => {
     await rule1.getByLabel("Expires after (min)").fill("4");
     await form.getByRole("button", { name: "Save policy" }).click();
     await expect.poll(() => threshold.getAttribute("aria-invalid")).toBe("true");
-    expect(await rule1.textContent()).toMatch(/threshold_usd must be a positive decimal amount/);
-    expect(await rule1.textContent()).toMatch(/open_minutes must be at least 5/);
+    expect(await rule1.textContent()).toMatch(/threshold must be an amount in USD greater than zero, such as 10000/);
+    expect(await rule1.textContent()).toMatch(/Expires after must be at least 5 minutes/);
     expect(puts).toEqual([]);
 
     // A higher threshold loosens the controls: the page says so before it is sent, and it waits for an approver.
@@ -230,7 +230,7 @@ describe("the Policies page", () => {
     const kind = form.getByTestId("policy-change-kind");
     await expect.poll(() => kind.textContent()).toMatch(/loosens the controls: it waits for an approver/);
     expect(await form.getByTestId("policy-change").textContent()).toContain(
-      "Approval of transfers: from 10,000 USD: 1 approval, open 120 min → from 12,500 USD: 1 approval, open 90 min (loosens)",
+      "Approval of transfers: from 10,000.00 USD: 1 approval, open 120 min → from 12,500.00 USD: 1 approval, open 90 min (loosens)",
     );
     await form.getByRole("button", { name: "Ask for approval" }).click();
     await expect

@@ -37,7 +37,7 @@ describe("four eyes in the transfer form", () => {
     await ops.waitForURL(/\/transfers$/);
     const form = await loadedForm(ops, "Internal transfer", "From profile");
     expect(await form.getByTestId("controls-line").innerText()).toBe(
-      "Your limits: 1,000,000 USD a day. Transfers of 10,000 USD or more need approval by an approver, counting what you sent without approval in the last 24 h.",
+      "Your limits: 1,000,000.00 USD a day. Transfers of 10,000.00 USD or more need approval by an approver, counting what you sent without approval in the last 24 h.",
     );
     await form.getByLabel("From profile").selectOption({ label: "Treasury" });
     await form.getByLabel("To profile").selectOption({ label: "Settlement" });
@@ -96,7 +96,7 @@ describe("the price guard in the order ticket", () => {
     const trader = await signedIn("trader@example.com");
     const ticket = await loadedForm(trader, "Order ticket", "Profile");
     expect(await ticket.getByTestId("controls-line").innerText()).toBe(
-      "Your limits: 1,000,000 USD an order, 10,000,000 USD a day. Orders of 100,000 USD or more need approval by an approver, counting what you sent without approval in the last 24 h.",
+      "Your limits: 1,000,000.00 USD an order, 10,000,000.00 USD a day. Orders of 100,000.00 USD or more need approval by an approver, counting what you sent without approval in the last 24 h.",
     );
     await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
     await ticket.getByLabel("Market", { exact: true }).selectOption("ETHUSD");

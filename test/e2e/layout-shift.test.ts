@@ -83,3 +83,42 @@ describe("layout shift of /orders", () => {
     });
   }
 });
+
+/**
+ * Every other page, as an admin (who sees them all): from the first paint until its last
+ * placeholder and "Loading…" are replaced and its own parts are in, under the same limit.
+ */
+const PAGES: { path: string; ready?: (page: Page) => Promise<unknown> }[] = [
+  { path: "/transfers" },
+  { path: "/approvals" },
+  { path: "/policies", ready: (page) => page.getByRole("form", { name: "Policy" }).waitFor() },
+  { path: "/activity" },
+  {
+    path: "/balances",
+    ready: (page) =>
+      expect.poll(() => page.getByTestId("usd-total").textContent(), { timeout: 15_000 }).not.toContain("…"),
+  },
+  { path: "/sessions", ready: (page) => page.locator("[data-row]").first().waitFor() },
+  { path: "/activity?view=audit", ready: (page) => page.getByRole("table", { name: /Audit trail/ }).waitFor() },
+];
+
+describe("layout shift of every page", () => {
+  for (const { path, ready } of PAGES) {
+    for (const width of [WIDTHS.laptop, WIDTHS.phone]) {
+      it(`${path} at ${width} px: under ${SHIFT_LIMIT} until every part has arrived`, async () => {
+        const page = await browser.newPage({ viewport: { width, height: width === WIDTHS.phone ? 844 : 800 } });
+        await signInAs(page, app.url, "admin@example.com");
+        await page.addInitScript({ content: RECORD_SHIFTS });
+        await page.goto(`${app.url}${path}`);
+        await ready?.(page);
+        await expect.poll(() => page.locator("main .animate-pulse").count(), { timeout: 15_000 }).toBe(0);
+        await expect.poll(() => page.locator("main").innerText(), { timeout: 15_000 }).not.toMatch(/Loading/);
+
+        const { sum, moved } = await shiftsSoFar(page);
+        console.info(`layout shift of ${path} at ${width} px: ${sum.toFixed(4)}`);
+        expect(sum, `what moved:\n${moved.join("\n")}`).toBeLessThan(SHIFT_LIMIT);
+        await page.close();
+      });
+    }
+  }
+});

@@ -45,7 +45,7 @@ describe("every client-side rule is refused on its field, with no request sent",
 
     await expectRefusedOn(ticket, label("Price (USD)"), /Price is required for a limit order/);
     await label("Price (USD)").fill("65000.10");
-    await expectRefusedOn(ticket, label("Price (USD)"), /multiple of 0\.25, the tick size of BTCUSD/);
+    await expectRefusedOn(ticket, label("Price (USD)"), /multiple of 0\.25, the tick size of BTC\/USD/);
     await label("Price (USD)").fill("1e5");
     await expectRefusedOn(ticket, label("Price (USD)"), /no sign, exponent/);
     await label("Price (USD)").fill("30000.00");

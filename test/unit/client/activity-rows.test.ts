@@ -33,7 +33,7 @@ describe("an entry in an auditor's words", () => {
     expect(describeAsked(askedOf(e))).toBe("BUY 0.01 ETH at 100.00 · ETH/USD");
     expect(outcomeOf(e)).toBe("Accepted (OPEN when answered)");
     const market = entry({ request: { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" } });
-    expect(describeAsked(askedOf(market))).toBe("BUY 1,000 USD at market · BTC/USD");
+    expect(describeAsked(askedOf(market))).toBe("BUY 1,000.00 USD at market · BTC/USD");
   });
 
   it("a transfer: amount and asset, with both profiles", () => {
@@ -50,7 +50,7 @@ describe("an entry in an auditor's words", () => {
       from_profile_id: "p-trading",
       to_profile_id: "p-settle",
     });
-    expect(describeAsked(askedOf(e))).toBe("250.5 USD");
+    expect(describeAsked(askedOf(e))).toBe("250.50 USD");
     expect(outcomeOf(e)).toBe("Accepted (PENDING when answered)");
     expect(named(activityCsvRow(e, nickname))).toMatchObject({
       profile: "Trading",

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { dayEnd, dayStart } from "@/lib/shared/date-range";
+import { dayEnd, dayRangeProblems, dayStart } from "@/lib/shared/date-range";
 
 const zoneBefore = process.env.TZ;
 afterEach(() => {
@@ -25,5 +25,18 @@ describe("a day range in the chosen time zone", () => {
   it("is undefined for a blank or malformed day, so no bound is sent", () => {
     expect(dayStart("", "UTC")).toBeUndefined();
     expect(dayEnd("23/11/2026", "local")).toBeUndefined();
+  });
+});
+
+describe("a From/To pair as typed", () => {
+  it("says a From after To on From, instead of listing nothing", () => {
+    expect(dayRangeProblems("2026-11-26", "2026-11-25")).toEqual({ from: "From is after To: no day is in this range" });
+    expect(dayRangeProblems("2026-11-25", "2026-11-25")).toEqual({});
+    expect(dayRangeProblems("", "2026-11-25")).toEqual({});
+  });
+
+  it("asks for a day written year-month-day, not mm/dd/yyyy", () => {
+    expect(dayRangeProblems("11/25/2026", "").from).toMatch(/such as 2026-11-25/);
+    expect(dayRangeProblems("", "2026-13-40").to).toMatch(/year-month-day/);
   });
 });

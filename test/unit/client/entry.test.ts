@@ -45,13 +45,13 @@ describe("enough funds, before the review", () => {
 
   it("stops a buy whose notional, or a market buy whose quote amount, is more than the quote available", async () => {
     expect(await ticketErrors(ticket({ side: "BUY", price: "70000.00", base_amount: "0.5" }))).toEqual({
-      base_amount: "Buy 0.5 BTC at 70,000.00 USD needs 35,000 USD: Trading has 10,000 USD available",
+      base_amount: "Buy 0.5 BTC at 70,000.00 USD needs 35,000.00 USD: Trading has 10,000.00 USD available",
     });
     expect(await ticketErrors(ticket({ side: "BUY", price: "20000.00", base_amount: "0.5" }))).toEqual({});
     expect(
       await ticketErrors(ticket({ type: "MARKET", side: "BUY", quote_amount: "10000.01", time_in_force: "IOC" })),
     ).toEqual({
-      quote_amount: "Buy BTC for 10,000.01 USD: Trading has 10,000 USD available",
+      quote_amount: "Buy BTC for 10,000.01 USD: Trading has 10,000.00 USD available",
     });
     expect(
       await ticketErrors(ticket({ type: "MARKET", side: "BUY", quote_amount: "10000.00", time_in_force: "IOC" })),
@@ -73,9 +73,9 @@ describe("enough funds, before the review", () => {
     const transfer = { ...transferDefaults(), from_profile_id: "trading", to_profile_id: "settlement" };
     const check = async (amount: string, asset = "USD") =>
       (await transferResolver({ ...transfer, amount, asset }, funds, options)).errors.amount?.message;
-    expect(await check("10000.5")).toBe("Move 10,000.5 USD: Trading has 10,000 USD available");
+    expect(await check("10000.5")).toBe("Move 10,000.50 USD: Trading has 10,000.00 USD available");
     expect(await check("10000")).toBeUndefined();
-    expect(await check("1", "EUR")).toBe("Move 1 EUR: Trading has 0 EUR available");
+    expect(await check("1", "EUR")).toBe("Move 1.00 EUR: Trading has 0.00 EUR available");
     const request = { from_profile_id: "trading", to_profile_id: "settlement", amount: "1", asset: "EUR" };
     expect(transferShortfall(request, undefined)).toBeUndefined();
     expect(
@@ -188,14 +188,14 @@ describe("the review and result of a transfer", () => {
   const names = { from: "Treasury", to: "Settlement" };
   it("names both profiles and the amount with its asset, and the status once sent", () => {
     const request = { from_profile_id: "t", to_profile_id: "s", asset: "EUR", amount: "100" };
-    expect(describeTransfer(request, names)).toBe("Move 100 EUR from Treasury to Settlement.");
+    expect(describeTransfer(request, names)).toBe("Move 100.00 EUR from Treasury to Settlement.");
     const leg = { amount: "100.00", asset: "EUR", status: "COMPLETED" } as Transfer;
-    expect(describeTransferOutcome(leg, names)).toBe("Sent 100 EUR from Treasury to Settlement — COMPLETED");
+    expect(describeTransferOutcome(leg, names)).toBe("Sent 100.00 EUR from Treasury to Settlement — COMPLETED");
     expect(describeTransferOutcome({ ...leg, status: "PENDING" }, names)).toBe(
-      "Sending 100 EUR from Treasury to Settlement — PENDING",
+      "Sending 100.00 EUR from Treasury to Settlement — PENDING",
     );
     expect(describeTransferOutcome({ ...leg, status: "FAILED" }, names)).toBe(
-      "Not sent: 100 EUR from Treasury to Settlement — FAILED",
+      "Not sent: 100.00 EUR from Treasury to Settlement — FAILED",
     );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pricePoints } from "@/lib/shared/executions";
-import { ladderOf } from "@/lib/shared/order-book";
+import { barShare, ladderOf } from "@/lib/shared/order-book";
 
 const level = (price: string, amount: string) => ({ price, amount });
 
@@ -22,6 +22,38 @@ describe("the depth ladder", () => {
     const ladder = ladderOf(book, 2);
     expect(ladder.bids.map((l) => l.price)).toEqual(["100", "99.5"]);
     expect(ladder.asks).toHaveLength(2);
+  });
+
+  it("marks a gap where prices jump far, and draws the bars against the levels near the price", () => {
+    // Bids every 16 USD near 65,000 (a maker's steps of 64 ticks), then resting bids at 30,000 and 1,000.
+    const far = {
+      bids: [
+        level("64984", "0.5"),
+        level("64968", "0.6"),
+        level("64952", "0.7"),
+        level("30000", "6"),
+        level("1000", "300"),
+      ],
+      asks: [level("65016", "0.5"), level("65032", "0.6")],
+    };
+    const ladder = ladderOf(far, 10, "0.25");
+    expect(ladder.bids.map((l) => l.gapBefore)).toEqual([undefined, undefined, undefined, "34952", "29000"]);
+    expect(ladder.asks.every((l) => !l.gapBefore)).toBe(true);
+    // Near the price: 1.8 BTC of bids, 1.1 of asks; the 306.8 BTC total past the gaps draws full width.
+    expect(ladder.barScale).toBe("1.8");
+    expect(barShare(ladder.bids[2]!.total, ladder.barScale)).toBe(1);
+    expect(barShare(ladder.bids[0]!.total, ladder.barScale)).toBeCloseTo(0.5 / 1.8);
+    expect(barShare(ladder.bids[4]!.total, ladder.barScale)).toBe(1);
+  });
+
+  it("counts a gap as a row, so the ladder keeps its height", () => {
+    const ladder = ladderOf({ bids: [level("100", "1"), level("50", "1"), level("49.99", "1")], asks: [] }, 2);
+    expect(ladder.bids.map((l) => l.price)).toEqual(["100"]);
+  });
+
+  it("sees no gap in evenly spaced levels, however many ticks apart", () => {
+    const even = { bids: [level("100", "1"), level("90", "1"), level("80", "1")], asks: [level("110", "1")] };
+    expect(ladderOf(even, 10, "0.01").bids.some((l) => l.gapBefore)).toBe(false);
   });
 
   it("has no spread while a side is empty", () => {

@@ -6,7 +6,7 @@ import {
   toPolicyDocument,
   type PolicyValues,
 } from "@/components/policies/policy-form-values";
-import { DEFAULT_POLICY, type Policy } from "@/lib/shared/policy";
+import { DEFAULT_POLICY, policyIfValid, type Policy } from "@/lib/shared/policy";
 
 const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
 const resolve = (v: PolicyValues, base?: Policy) => policyResolver(base)(v, undefined, options);
@@ -46,7 +46,7 @@ describe("the Policies form", () => {
       "a threshold that is not an amount",
       (v) => (v.approval_rules[0]!.threshold_usd = "10k"),
       "approval_rules.0.threshold_usd",
-      /positive decimal/,
+      /^A rule's threshold must be an amount in USD greater than zero, such as 10000/,
     ],
     [
       "an expiry under 5 minutes",
@@ -70,13 +70,31 @@ describe("the Policies form", () => {
       "a role's limit of zero",
       (v) => (v.limits.max_order_notional_usd.trader = "0"),
       "limits.max_order_notional_usd.trader",
-      /positive/,
+      /^Largest order must be an amount in USD greater than zero/,
     ],
     [
       "a price guard over 100%",
       (v) => (v.limits.price_guard_percent = "100.01"),
       "limits.price_guard_percent",
-      /at most 100/,
+      /^Price guard may be at most 100%/,
+    ],
+    [
+      "a price guard of words",
+      (v) => (v.limits.price_guard_percent = "abc"),
+      "limits.price_guard_percent",
+      /^Price guard must be a percentage greater than zero, such as 5 or 12\.5$/,
+    ],
+    [
+      "a price guard with a sign and letters",
+      (v) => (v.limits.price_guard_percent = "-5abc"),
+      "limits.price_guard_percent",
+      /^Price guard must be a percentage/,
+    ],
+    [
+      "a daily limit grouped wrongly",
+      (v) => (v.limits.daily_transfer_usd_per_user = "1,00,000"),
+      "limits.daily_transfer_usd_per_user",
+      /^Transfers per person per UTC day must be an amount in USD/,
     ],
     [
       "two transfer rules at one threshold",
@@ -101,4 +119,32 @@ describe("the Policies form", () => {
     );
     expect(result.errors).toEqual({});
   });
+
+  it("shows limits grouped and takes grouped amounts and a percentage with its sign", async () => {
+    const shown = policyValues(DEFAULT_POLICY);
+    expect(shown.limits.daily_order_notional_usd_per_user).toBe("10,000,000");
+    expect(shown.approval_rules[0]!.threshold_usd).toBe("10,000");
+    const result = await resolve(
+      edit((v) => {
+        v.limits.max_order_notional_usd.trader = "1,000,000";
+        v.approval_rules[0]!.threshold_usd = "12,500.50";
+        v.limits.price_guard_percent = "7.5 %";
+      }),
+    );
+    expect(result.errors).toEqual({});
+    const request = (result.values as { request: Policy }).request;
+    expect(request.limits.max_order_notional_usd.trader).toBe("1000000");
+    expect(request.approval_rules[0]!.threshold_usd).toBe("12500.50");
+    expect(request.limits.price_guard_percent).toBe("7.5");
+  });
+
+  it.each(["abc", "-5abc", "1e5", "5,5", "%", "١٢", "0x10", " "])(
+    "never throws on a price guard of %j: the draft is weighed and refused in words",
+    async (typed) => {
+      const v = edit((d) => (d.limits.price_guard_percent = typed));
+      expect(() => policyIfValid(toPolicyDocument(v))).not.toThrow();
+      const result = await resolve(v);
+      expect(messageAt(result.errors, "limits.price_guard_percent")).toMatch(/^Price guard must be a percentage/);
+    },
+  );
 });

@@ -76,7 +76,7 @@ describe("the ticket's resolver refuses what the service refuses, on the same fi
       ),
     ).toEqual({
       profile_id: "Choose the profile that places the order",
-      price: "Price must be a multiple of 0.25, the tick size of BTCUSD",
+      price: "Price must be a multiple of 0.25, the tick size of BTC/USD",
       base_amount: "Base amount may have at most 8 decimal places",
       await_fill_millis: "Wait for fill may be at most 10000 ms (10 seconds)",
     });

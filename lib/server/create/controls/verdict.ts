@@ -3,6 +3,7 @@ import { NO_USD_PRICE } from "@/lib/shared/approval";
 import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule } from "@/lib/shared/policy";
 import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
 import { can } from "@/lib/shared/roles";
+import { marketLabel } from "@/lib/spec/markets";
 import { addDecimal, compareDecimal, divideDecimalDown, problem, type Problem } from "@/lib/spec";
 import type { OrderAmounts } from "@/lib/spec/valuation";
 import type { Create } from "../create";
@@ -143,7 +144,7 @@ function guardOf(w: Weighing): { confirmed: PriceGuard } | { problem: Problem } 
       type: PRICE_GUARD_TYPE,
       title: "Confirmation Needed",
       status: 428,
-      detail: `This order would trade at ${guard.price}, ${guard.deviation_percent}% from the mid (${guard.mid}), past the ${guard.limit_percent}% guard. Type ${order.market} to confirm.`,
+      detail: `This order would trade at ${guard.price}, ${guard.deviation_percent}% from the mid (${guard.mid}), past the ${guard.limit_percent}% guard. Type ${marketLabel(order.market)} to confirm.`,
       meta: guard,
     },
   };

@@ -1,0 +1,100 @@
+import { formatMarket, formatMoney, formatPrice, formatUsd } from "@/lib/shared/format";
+import { withDefaults, type ApprovalRule, type Policy } from "@/lib/shared/policy";
+import { policyChanges } from "@/lib/shared/policy-changes";
+import { marketAssets } from "@/lib/spec/markets";
+
+/**
+ * An audit entry's detail in an auditor's words: profiles by name, amounts formatted, a
+ * policy change as only what changed (before → after). The exact record stays beside it
+ * (the page shows the JSON on demand; the CSV export keeps it whole).
+ */
+
+type Detail = Record<string, unknown>;
+type Nickname = (profileId: string) => string;
+
+const isObject = (v: unknown): v is Detail => typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+const isPolicy = (v: unknown): v is Policy => isObject(v) && Array.isArray(v.approval_rules) && isObject(v.limits);
+
+/** A key in words: "hold_reason" -> "Hold reason". */
+const keyWords = (key: string): string => {
+  const words = key.replaceAll(/[_.-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** What a create asked for, in a sentence: "Move 20,000.00 USD from Treasury to Settlement". */
+function requestWords(r: Detail, nickname: Nickname): string | undefined {
+  const asset = text(r.asset);
+  const amount = text(r.amount);
+  if (amount && asset && (r.from_profile_id || r.to_profile_id)) {
+    const from = text(r.from_profile_id);
+    const to = text(r.to_profile_id);
+    return `Move ${formatMoney(amount, asset)}${from ? ` from ${nickname(from)}` : ""}${to ? ` to ${nickname(to)}` : ""}`;
+  }
+  const market = text(r.market);
+  if (!market) return undefined;
+  const assets = marketAssets(market);
+  const side = r.side === "SELL" ? "Sell" : r.side === "BUY" ? "Buy" : text(r.side);
+  const base = text(r.base_amount);
+  const quote = text(r.quote_amount);
+  const what = base
+    ? formatMoney(base, assets?.base_asset ?? "")
+    : quote
+      ? `${assets?.base_asset ?? ""} for ${formatMoney(quote, assets?.quote_asset ?? "")}`
+      : "";
+  const price = text(r.price) ? ` at ${formatPrice(text(r.price))}` : r.type === "MARKET" ? " at the market" : "";
+  const type = text(r.type) ? ` (${text(r.type)!.toLowerCase().replaceAll("_", " ")})` : "";
+  const profile = text(r.profile_id);
+  return `${side ?? "Order"} ${what}${price} on ${formatMarket(market)}${type}${profile ? ` from ${nickname(profile)}` : ""}`;
+}
+
+const ruleWords = (rule: Partial<ApprovalRule>): string =>
+  `${rule.kind === "order" ? "orders" : rule.kind === "transfer" ? "transfers" : "requests"} from ${formatUsd(rule.threshold_usd)}, ${rule.approvals_needed ?? 1} approval${rule.approvals_needed === 2 ? "s" : ""}`;
+
+/** A value of any other key, in words. */
+function valueWords(key: string, value: unknown, nickname: Nickname): string {
+  if (typeof value === "string") {
+    if (key.endsWith("profile_id")) return nickname(value);
+    if (key.endsWith("_usd") || key === "limit" || key === "used" || key === "requested") return formatUsd(value);
+    if (key === "market") return formatMarket(value);
+    return nickname(value);
+  }
+  if (value === null) return "none";
+  if (Array.isArray(value)) return value.map((v) => valueWords(key, v, nickname)).join(", ") || "none";
+  if (isObject(value))
+    return Object.entries(value)
+      .map(([k, v]) => `${keyWords(k).toLowerCase()} ${valueWords(k, v, nickname)}`)
+      .join(", ");
+  return String(value);
+}
+
+/** The detail's lines, most telling first. */
+export function auditDetailWords(detail: Detail, nickname: Nickname = (id) => id): string[] {
+  const lines: string[] = [];
+  const shown = new Set<string>();
+  if (isPolicy(detail.before) && isPolicy(detail.after)) {
+    const changes = policyChanges(withDefaults(detail.before), withDefaults(detail.after), formatUsd);
+    lines.push(...(changes.length ? changes.map((c) => `${c.label}: ${c.before} → ${c.after}`) : ["No change"]));
+    shown.add("before").add("after").add("loosens").add("kind");
+  }
+  if (isObject(detail.request)) {
+    const words = requestWords(detail.request, nickname);
+    if (words) {
+      lines.push(words);
+      shown.add("request").add("kind");
+    }
+  }
+  if (text(detail.value_usd)) {
+    lines.push(`Worth about ${formatUsd(text(detail.value_usd))}`);
+    shown.add("value_usd");
+  }
+  if (isObject(detail.rule) && "threshold_usd" in detail.rule) {
+    lines.push(`Rule: ${ruleWords(detail.rule as Partial<ApprovalRule>)}`);
+    shown.add("rule");
+  }
+  for (const [key, value] of Object.entries(detail)) {
+    if (shown.has(key) || value === undefined) continue;
+    lines.push(`${keyWords(key)}: ${valueWords(key, value, nickname)}`);
+  }
+  return lines;
+}

@@ -1,0 +1,322 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
+import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
+
+/**
+ * Issue 20's findings 3, 5, 6, 7, 8, 9, 14 and 15, each at the width it was seen at: the
+ * Policies form never fails silently and writes limits grouped; the ladder marks its gaps and
+ * scales its bars to the depth near the price; /sessions fits a phone, marks this session and
+ * asks before ending one; the audit trail's details are in words; balances' columns cannot be
+ * read as a profile; the ticket's numbers agree; the phone header is short; sign-out and a
+ * wrong password say something; an inverted date range says so. Then screenshots at 1280 and
+ * 390, light and dark, for a person to look at.
+ */
+
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let d: Dashboard;
+let browser: Browser;
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startDashboard({ env: { SANDBOX_MARKET_MAKER: "on" } }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.dispose();
+});
+
+/** A person's own browser (own cookies, own session) at a size, with the page's errors collected. */
+async function pageAs(email: string, viewport = LAPTOP): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await signInAs(page, d.url, email);
+  return { page, errors };
+}
+
+const done = async (page: Page) => page.context().close();
+
+describe("the Policies form (1280 px)", () => {
+  it("shows limits grouped, refuses 'abc' and '-5abc' in words on the field without throwing, and takes 900,000 and '4 %'", async () => {
+    const { page, errors } = await pageAs("admin@example.com");
+    await page.goto(`${d.url}/policies`);
+    const form = page.getByRole("form", { name: "Policy" });
+    const daily = form.getByLabel("Orders per person per UTC day (USD)");
+    await daily.waitFor();
+    expect(await daily.inputValue()).toBe("10,000,000");
+    const trader = form.getByLabel("Largest order, trader (USD)");
+    expect(await trader.inputValue()).toBe("1,000,000");
+
+    const guard = form.getByLabel(/Confirm orders taking liquidity/);
+    const puts: string[] = [];
+    page.on("request", (r) => r.method() === "PUT" && puts.push(r.url()));
+    for (const typed of ["abc", "-5abc"]) {
+      await guard.fill(typed);
+      await form.getByRole("button", { name: "Save policy" }).click();
+      await expect.poll(() => guard.getAttribute("aria-invalid")).toBe("true");
+      const said = form
+        .getByRole("alert")
+        .filter({ hasText: "Price guard must be a percentage greater than zero, such as 5 or 12.5" });
+      await expect.poll(() => said.count()).toBe(1);
+      // On its own field: the field points at it.
+      const describedBy = (await guard.getAttribute("aria-describedby")) ?? "";
+      expect(describedBy.split(" ")).toContain(await said.getAttribute("id"));
+    }
+    expect(puts).toEqual([]);
+    expect(errors).toEqual([]);
+
+    // Grouped as typed, grouped once left; a percentage with its sign. Both tighten: saved at once.
+    await trader.fill("900000");
+    await trader.press("Tab");
+    expect(await trader.inputValue()).toBe("900,000");
+    await guard.fill("4 %");
+    await expect.poll(() => form.getByTestId("policy-change").innerText()).toContain("Price guard: 5% → 4%");
+    await form.getByRole("button", { name: "Save policy" }).click();
+    await expect
+      .poll(async () => (await d.as.admin.call("GET", "/api/policies")).body.policy.limits)
+      .toMatchObject({ price_guard_percent: "4", max_order_notional_usd: { trader: "900000" } });
+    expect(errors).toEqual([]);
+    await done(page);
+  });
+});
+
+describe("the audit trail's details (1280 px)", () => {
+  it("say only what a policy change changed, and an approval request in words with profile names", async () => {
+    const ref = newRef("audit-words");
+    const asked = await d.as.ops.call("POST", "/api/v2/transfer/internal", {
+      from_profile_id: TREASURY,
+      to_profile_id: SETTLEMENT,
+      asset: "USD",
+      amount: "20000",
+      ref_id: ref,
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+
+    const { page } = await pageAs("admin@example.com");
+    await page.goto(`${d.url}/activity?view=audit`);
+    const trail = page.getByRole("table", { name: /Audit trail/ });
+    const rowOf = (event: string) => trail.locator("tbody tr").filter({ hasText: event }).first();
+    await expect.poll(() => rowOf("Policy changed").count(), { timeout: 10_000 }).toBe(1);
+    const policy = rowOf("Policy changed").getByTestId("audit-detail");
+    await policy.locator("summary").first().click();
+    const policyWords = await policy.innerText();
+    expect(policyWords).toContain("Price guard: 5% → 4%");
+    expect(policyWords).toContain("Largest order, trader: 1,000,000.00 USD → 900,000.00 USD");
+    // Only what changed: no unchanged rule, no JSON.
+    expect(policyWords).not.toMatch(/approval_rules|Approval of transfers|\{/);
+
+    await expect.poll(() => rowOf("Approval requested").count(), { timeout: 10_000 }).toBe(1);
+    const request = rowOf("Approval requested").getByTestId("audit-detail");
+    await request.locator("summary").first().click();
+    const requestWords = await request.innerText();
+    expect(requestWords).toContain("Move 20,000.00 USD from Treasury to Settlement");
+    expect(requestWords).toContain("Worth about 20,000.00 USD");
+    expect(requestWords).not.toMatch(new RegExp(`value_usd|20000\\.00000000|${TREASURY}|${SETTLEMENT}`));
+    await done(page);
+  });
+});
+
+describe("/sessions on a phone (390 px)", () => {
+  it("fits without sideways scroll, one line per time in the chosen zone, marks this session, asks before ending one and says it is done", async () => {
+    const trader = await pageAs("trader@example.com");
+    const { page } = await pageAs("admin@example.com", PHONE);
+    await page.goto(`${d.url}/sessions`);
+    const table = page.getByRole("table", { name: "Active sessions" });
+    await expect.poll(() => table.locator("[data-row]").count()).toBeGreaterThan(1);
+    await expectNoSidewaysScroll(page, "/sessions at 390 px");
+
+    const own = table.getByTestId("own-session");
+    expect(await own.count()).toBe(1);
+    const ownRow = table.locator("[data-row]").filter({ has: page.getByTestId("own-session") });
+    expect(await ownRow.innerText()).toContain("admin@example.com");
+
+    const time = table.locator("time").first();
+    expect(await time.innerText()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    const oneLine = await time.evaluate((t) => {
+      const line = parseFloat(getComputedStyle(t).lineHeight) || 20;
+      return t.getBoundingClientRect().height <= line * 1.5;
+    });
+    expect(oneLine, "a time on one line").toBe(true);
+    await page.getByRole("group", { name: "Time zone" }).getByRole("button", { name: "Local" }).click();
+    await expect.poll(() => time.innerText()).toMatch(/ GMT([+-]\d{1,2}(:\d\d)?)?$/);
+
+    const traderRow = table.locator("[data-row]").filter({ hasText: "trader@example.com" }).first();
+    await traderRow.getByRole("button", { name: "End the session of trader@example.com" }).click();
+    const ask = traderRow.getByRole("group", { name: "End the session of trader@example.com?" });
+    expect(await ask.innerText()).toContain("End this session of trader@example.com? They are signed out at once.");
+    await ask.getByRole("button", { name: "End it" }).click();
+    await expect
+      .poll(() => page.getByRole("status").filter({ hasText: "Ended: trader@example.com is signed out" }).count())
+      .toBe(1);
+    // And it is: the trader's next page is the sign-in page.
+    await trader.page.goto(`${d.url}/orders`);
+    await trader.page.waitForURL(/\/signin/);
+    await done(trader.page);
+    await done(page);
+  });
+});
+
+describe("balances (1280 px)", () => {
+  it("names its columns so none reads as the profile called Trading", async () => {
+    const { page } = await pageAs("trader@example.com");
+    await page.goto(`${d.url}/balances`);
+    const trading = page.getByRole("table", { name: "Balances of Trading" });
+    await trading.waitFor();
+    const headers = await page.locator("table:visible th[scope=col]").allInnerTexts();
+    expect(headers).toContain("Held by open orders");
+    expect(headers).toContain("Available to use");
+    expect(headers).not.toContain("Trading");
+    await done(page);
+  });
+});
+
+/** What the ticket's market panel shows beside `label`. */
+const panelValue = (page: Page, label: string) =>
+  page
+    .getByRole("form", { name: "Order ticket" })
+    .locator("dt", { hasText: label })
+    .locator("xpath=following-sibling::dd[1]");
+
+describe("the ticket's numbers", () => {
+  for (const [name, viewport] of Object.entries({ laptop: LAPTOP, phone: PHONE })) {
+    it(`${name} (${viewport.width} px): best bid and ask agree with the ladder, a hint before a profile, a notional on one line`, async () => {
+      const { page } = await pageAs("trader@example.com", viewport);
+      const ladder = page.getByTestId("depth-ladder");
+      await expect.poll(() => ladder.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(await panelValue(page, "USD available").innerText()).toBe("Pick a profile");
+
+      // Read in one frame, several times: the panel and the ladder draw the same answer.
+      for (let i = 0; i < 5; i++) {
+        const seen = await page.evaluate(() => {
+          const panel = (label: string) =>
+            [...document.querySelectorAll("dt")].find((dt) => dt.textContent === label)?.nextElementSibling
+              ?.textContent;
+          const top = (side: string) =>
+            document.querySelector(`[data-testid=depth-ladder] tr[data-side=${side}] td`)?.textContent;
+          const asks = document.querySelectorAll("[data-testid=depth-ladder] tr[data-side=ask]");
+          return {
+            bid: [panel("Best bid"), top("bid")],
+            ask: [panel("Best ask"), asks[asks.length - 1]?.querySelector("td")?.textContent],
+          };
+        });
+        expect(seen.bid[0]).toBe(seen.bid[1]);
+        expect(seen.ask[0]).toBe(seen.ask[1]);
+      }
+
+      const ticket = page.getByRole("form", { name: "Order ticket" });
+      await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
+      await ticket.getByLabel("Price (USD)", { exact: true }).fill("64999.75");
+      await ticket.getByLabel("Base amount (BTC)", { exact: true }).fill("123.45678912");
+      const notional = panelValue(page, "Est. notional (USD)");
+      await expect.poll(() => notional.innerText()).toBe("8,024,660.43");
+      const lines = await notional.evaluate((dd) => {
+        const line = parseFloat(getComputedStyle(dd).lineHeight) || 20;
+        return Math.round(dd.getBoundingClientRect().height / line);
+      });
+      expect(lines, "Est. notional on one line").toBe(1);
+      await done(page);
+    });
+  }
+});
+
+describe("the depth ladder (1280 px)", () => {
+  it("marks the gap down to resting bids at 30,000 and 1,000, and draws its bars against the depth near the price", async () => {
+    for (const [price, amount] of [
+      ["30000", "1"],
+      ["1000", "300"],
+    ]) {
+      const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
+        market: "BTCUSD",
+        side: "BUY",
+        type: "LIMIT",
+        time_in_force: "GTC",
+        price,
+        base_amount: amount,
+        ref_id: newRef("far-bid"),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    }
+    const { page } = await pageAs("trader@example.com");
+    const ladder = page.getByTestId("depth-ladder");
+    await expect.poll(() => ladder.getByTestId("depth-gap").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const gaps = await ladder.getByTestId("depth-gap").allInnerTexts();
+    expect(gaps.some((g) => /gap of [\d,]+\.\d\d USD/.test(g))).toBe(true);
+    // The best bid's bar: its share of the near-price depth, not of 300 BTC further down.
+    const share = await ladder
+      .locator("tr[data-side='bid']")
+      .first()
+      .locator("td")
+      .last()
+      .evaluate((td) => Number(/(\d+(?:\.\d+)?)%/.exec(td.style.backgroundImage)?.[1] ?? 0));
+    expect(share).toBeGreaterThan(2);
+    await done(page);
+  });
+});
+
+describe("the smaller findings", () => {
+  it("phone (390 px): the header takes at most 120 px", async () => {
+    const { page } = await pageAs("admin@example.com", PHONE);
+    const height = await page.getByRole("banner").evaluate((h) => h.getBoundingClientRect().height);
+    expect(height).toBeLessThanOrEqual(120);
+    await expectNoSidewaysScroll(page, "the header at 390 px");
+    await done(page);
+  });
+
+  it("laptop (1280 px): sign-out says so", async () => {
+    const { page } = await pageAs("trader@example.com");
+    // Once the page has come alive (its balances are read in the browser), Sign out is clicked.
+    await page.goto(`${d.url}/balances`);
+    await page.getByTestId("usd-total").waitFor();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/signin/);
+    await expect.poll(() => page.getByTestId("signin-notice").textContent()).toBe("You are signed out.");
+    await done(page);
+  });
+
+  it("laptop (1280 px): after a wrong password, focus is on the password", async () => {
+    const context = await browser.newContext({ viewport: LAPTOP });
+    const page = await context.newPage();
+    await page.goto(`${d.url}/signin`);
+    await page.getByLabel("Email").fill("viewer@example.com");
+    await page.getByLabel("Password").fill("wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").waitFor();
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name))
+      .toBe("password");
+    await context.close();
+  });
+
+  it("laptop (1280 px): date filters are written 2026-11-25 and an inverted range says so", async () => {
+    const { page } = await pageAs("ops@example.com");
+    await page.goto(`${d.url}/transfers`);
+    const from = page.getByLabel("From (UTC)");
+    expect(await from.getAttribute("type")).toBe("text");
+    expect(await from.getAttribute("placeholder")).toBe("YYYY-MM-DD");
+    await from.fill("2026-11-26");
+    await page.getByLabel("To (UTC)").fill("2026-11-25");
+    await expect.poll(() => page.getByText("From is after To: no day is in this range").count()).toBe(1);
+    await done(page);
+  });
+});
+
+describe("screenshots at 1280 and 390, light and dark", () => {
+  const PAGES = ["/policies", "/balances", "/sessions", "/activity?view=audit", "/orders"];
+  for (const scheme of ["light", "dark"] as const) {
+    for (const viewport of [LAPTOP, PHONE]) {
+      it(`${scheme}, ${viewport.width} px`, async () => {
+        const { page } = await pageAs("admin@example.com", viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const path of PAGES) {
+          await page.goto(`${d.url}${path}`);
+          await expect.poll(() => page.locator("main").innerText(), { timeout: 15_000 }).not.toMatch(/Loading/);
+          await expectNoSidewaysScroll(page, `${path} at ${viewport.width} px`);
+          await screenshot(page, `i20-${path.replace(/\W+/g, "-")}-${viewport.width}-${scheme}`);
+        }
+        await done(page);
+      });
+    }
+  }
+});

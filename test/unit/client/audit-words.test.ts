@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { auditDetailWords } from "@/components/audit/audit-words";
+import { DEFAULT_POLICY } from "@/lib/shared/policy";
+
+const names: Record<string, string> = {
+  "0b5e-treasury": "Treasury",
+  "9c1d-settlement": "Settlement",
+};
+const nickname = (id: string) => names[id] ?? id;
+
+describe("the audit trail's details in words", () => {
+  it("says what an approval request asked for: profile names, amounts formatted", () => {
+    const words = auditDetailWords(
+      {
+        kind: "transfer",
+        ref_id: "tr-1",
+        request: { from_profile_id: "0b5e-treasury", to_profile_id: "9c1d-settlement", asset: "USD", amount: "20000" },
+        value_usd: "20000.00000000",
+        rule: { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+      },
+      nickname,
+    );
+    expect(words).toEqual([
+      "Move 20,000.00 USD from Treasury to Settlement",
+      "Worth about 20,000.00 USD",
+      "Rule: transfers from 10,000.00 USD, 1 approval",
+      "Ref id: tr-1",
+    ]);
+    expect(words.join("\n")).not.toMatch(/0b5e|value_usd|20000\.0000/);
+  });
+
+  it("writes an order on its market, base/quote", () => {
+    const [line] = auditDetailWords({
+      kind: "order",
+      request: { market: "BTCUSD", side: "BUY", type: "LIMIT", base_amount: "0.5", price: "65000" },
+    });
+    expect(line).toBe("Buy 0.5 BTC at 65,000.00 on BTC/USD (limit)");
+  });
+
+  it("shows a policy change as only what changed, before → after", () => {
+    const after = { ...DEFAULT_POLICY, limits: { ...DEFAULT_POLICY.limits, price_guard_percent: "7.5" } };
+    expect(auditDetailWords({ before: DEFAULT_POLICY, after, approval_id: "a-1" })).toEqual([
+      "Price guard: 5% → 7.5%",
+      "Approval id: a-1",
+    ]);
+  });
+
+  it("never throws on a detail of any shape", () => {
+    for (const detail of [{}, { request: null }, { before: 1, after: "x" }, { rule: [] }, { nested: { a: [1, null] } }])
+      expect(() => auditDetailWords(detail as Record<string, unknown>)).not.toThrow();
+  });
+});
