@@ -65,3 +65,19 @@ export function DetailItem({ label, children }: { label: string; children: React
     </div>
   );
 }
+
+/** A record's metadata as key=value chips; nothing when it has none. */
+export function MetadataItem({ metadata }: { metadata: Record<string, unknown> | undefined }) {
+  if (!metadata || Object.keys(metadata).length === 0) return null;
+  return (
+    <DetailItem label="Metadata">
+      <span className="inline-flex flex-wrap gap-1">
+        {Object.entries(metadata).map(([k, v]) => (
+          <code key={k} className="rounded bg-surface-sunken px-1.5 py-0.5">
+            {k}={String(v)}
+          </code>
+        ))}
+      </span>
+    </DetailItem>
+  );
+}

@@ -53,10 +53,6 @@ export interface Execution {
   amount: string;
   executed_at: string;
 }
-export interface Page<T> {
-  items: T[];
-  next_page_cursor: string;
-}
 
 export const keys = {
   profiles: ["profiles"] as const,
@@ -77,7 +73,7 @@ export const keys = {
 export function useProfiles() {
   return useQuery({
     queryKey: keys.profiles,
-    queryFn: () => api<Page<Profile>>("/api/v2/profiles").then((p) => p.items),
+    queryFn: () => api<{ items: Profile[] }>("/api/v2/profiles").then((p) => p.items),
     staleTime: 60_000,
   });
 }

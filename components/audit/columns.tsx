@@ -1,0 +1,73 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import { Time } from "@/lib/client/time-zone";
+import { AUDIT_ACTION_WORDS, type AuditEntryView } from "@/lib/audit-events";
+
+/** The audit trail's columns: when (and its place in the chain), the event in words, who, about what, the detail. */
+export const AUDIT_COLUMNS: ColumnDef<AuditEntryView, unknown>[] = [
+  {
+    id: "when",
+    header: "Time",
+    meta: { sticky: "left", label: "", sortHint: "Newest first" },
+    cell: ({ row }) => (
+      <div className="leading-tight">
+        <Time iso={row.original.at} />
+        <div className="text-xs text-ink-muted">#{row.original.seq}</div>
+      </div>
+    ),
+  },
+  {
+    id: "event",
+    header: "Event",
+    cell: ({ row }) => (
+      <span title={row.original.action} className="whitespace-nowrap">
+        {AUDIT_ACTION_WORDS[row.original.action] ?? row.original.action}
+      </span>
+    ),
+  },
+  {
+    id: "who",
+    header: "Who",
+    cell: ({ row }) =>
+      row.original.actor_email ? (
+        <span className="leading-tight">
+          {row.original.actor_email}
+          <span className="block text-xs text-ink-muted">
+            {row.original.actor_role ?? "—"}
+            {row.original.ip ? ` · ${row.original.ip}` : ""}
+          </span>
+        </span>
+      ) : (
+        <span className="text-ink-muted">the dashboard</span>
+      ),
+  },
+  {
+    id: "subject",
+    header: "About",
+    cell: ({ row }) => (
+      <span className="block max-w-48 truncate font-mono text-xs" title={row.original.subject ?? undefined}>
+        {row.original.subject ?? "—"}
+      </span>
+    ),
+  },
+  {
+    id: "detail",
+    header: "Detail",
+    cell: ({ row }) => <Detail detail={row.original.detail} />,
+  },
+];
+
+/** The detail's plain values in a line, the whole of it as JSON on demand. */
+function Detail({ detail }: { detail: Record<string, unknown> }) {
+  const plain = Object.entries(detail)
+    .filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v))
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(" · ");
+  return (
+    <details className="max-w-md text-xs">
+      <summary className="cursor-pointer">{plain || "details"}</summary>
+      <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all">{JSON.stringify(detail, null, 2)}</pre>
+    </details>
+  );
+}

@@ -1,0 +1,160 @@
+"use client";
+
+import { keepPreviousData, useQuery, type QueryKey } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { Page } from "@/lib/lists";
+import { currentPage, firstPage, popPage, pushPage, type CursorStack } from "./cursor-stack";
+import { dayEnd, dayStart } from "./date-range";
+import { listSummary } from "./list-summary";
+import { refreshEvery, streamUp } from "./live-status";
+import { useTimeZone } from "./time-zone";
+import { useTypedFilter } from "./typed-filter";
+import { useUrlFilters, type FilterSpec, type Filters } from "./url-filters";
+
+/**
+ * One way to build a list page: the filters in the URL, the list route's query, cursor paging,
+ * live refresh and the line that says what the page holds. A table names its route and columns
+ * (a `columns.tsx` beside it) and hands the result to `<ListCard>` (components/ui/list-card.tsx).
+ */
+
+/** A list route's query: a filter left unset is left out. */
+export type ListQuery = Record<string, string | undefined>;
+
+export interface ListSpec<K extends string, P extends Page<unknown>, Row> {
+  /** Every filter as the page's URL names it, with the values it takes (null: any text). */
+  filters: FilterSpec<K>;
+  /**
+   * The list route's query from the filters. `from` and `to`, where the table has them, are
+   * days in the zone the person chose: the hook adds them as the instants the route takes.
+   */
+  query: (filters: Filters<K>) => ListQuery;
+  /** The filter whose value is a sort, and the filter that must be set for it to apply
+   *  (amounts of different markets or assets do not compare). */
+  sortWithin?: K;
+  /** The filter typed into (free text): the URL follows once typing pauses. */
+  typed?: K;
+  queryKey: (query: ListQuery & { cursor: string }) => QueryKey;
+  fetchPage: (query: ListQuery, cursor: string | undefined, signal: AbortSignal) => Promise<P>;
+  /** The page's rows (default: its items), less those the page before already showed. */
+  rows?: (page: P, carried: ReadonlySet<string>) => Row[];
+  /** Keys a row carries to the next page, so a record split across two pages is shown once. */
+  carryKey?: (row: Row) => string;
+  /** Whether anything on the page can still change (polls faster); no indicator without it. */
+  live?: (page: P | undefined) => boolean;
+  /** Changes are pushed by GET /api/events while it is up: poll only while it is down. */
+  pushed?: boolean;
+  /** Singular and plural, "order" / "orders", for the summary. */
+  noun: readonly [string, string];
+}
+
+/** A cursor stack that starts over at page 1 whenever `resetKey` (the filters) changes. */
+export function useCursorPager(resetKey: string) {
+  const [state, setState] = useState<{ key: string; stack: CursorStack }>({ key: resetKey, stack: firstPage() });
+  // Reset during render (React's "adjust state when a prop changes"), not in an effect: no stale fetch.
+  if (state.key !== resetKey) setState({ key: resetKey, stack: firstPage() });
+  const stack = state.key === resetKey ? state.stack : firstPage();
+  const page = currentPage(stack);
+  return {
+    cursor: page.cursor,
+    carry: page.carry,
+    page: stack.length,
+    hasPrevious: stack.length > 1,
+    next: (cursor: string | null | undefined, carry?: readonly string[]) =>
+      setState((s) => ({ ...s, stack: pushPage(s.stack, cursor, carry) })),
+    previous: () => setState((s) => ({ ...s, stack: popPage(s.stack) })),
+  };
+}
+
+const defined = (q: ListQuery): ListQuery => Object.fromEntries(Object.entries(q).map(([k, v]) => [k, v || undefined]));
+
+export function useListPage<K extends string, P extends Page<unknown>, Row = P["items"][number]>(
+  spec: ListSpec<K, P, Row>,
+) {
+  const { filters, update, clear } = useUrlFilters(spec.filters);
+  const typedKey = spec.typed;
+  const [typed, setTyped] = useTypedFilter(typedKey ? filters[typedKey] : "", (v) => {
+    if (typedKey) update({ [typedKey]: v } as Partial<Filters<K>>);
+  });
+  const { zone } = useTimeZone();
+  const days = filters as Partial<Record<string, string>>;
+  const query = defined({
+    ...spec.query(filters),
+    ...("from" in spec.filters ? { from: dayStart(days.from ?? "", zone), to: dayEnd(days.to ?? "", zone) } : {}),
+  });
+  // A sort applies once what it compares is one asset: a market or asset chosen.
+  const sortWithin = spec.sortWithin;
+  const sortKey = "sort" as K;
+  const sort: string | undefined = sortWithin && filters[sortWithin] && filters[sortKey] ? filters[sortKey] : undefined;
+  const dir = (filters as Partial<Record<string, string>>).dir;
+  const sorted: ListQuery = sort ? { sort, dir: dir || "desc" } : {};
+  const pager = useCursorPager(JSON.stringify({ ...query, ...sorted }));
+
+  const list = useQuery({
+    queryKey: spec.queryKey({ ...query, ...sorted, cursor: pager.cursor ?? "" }),
+    queryFn: ({ signal }) => spec.fetchPage({ ...query, ...sorted }, pager.cursor, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) =>
+      spec.pushed && streamUp() ? false : refreshEvery(spec.live?.(q.state.data as P | undefined) ?? false),
+  });
+  const data = list.data as P | undefined;
+  const carry = pager.carry;
+  const rowsOf = spec.rows;
+  const rows = useMemo(() => {
+    if (!data) return undefined;
+    return rowsOf ? rowsOf(data, new Set(carry)) : (data.items as Row[]);
+  }, [data, carry, rowsOf]);
+  const hasNext = Boolean(data?.next_cursor);
+
+  return {
+    filters,
+    update,
+    /** Clears every filter, the text being typed included. */
+    clear: () => {
+      setTyped("");
+      clear();
+    },
+    // "Show technical columns" is a view, not a filter: it neither empties the table nor needs clearing.
+    active: Object.entries(filters).some(([k, v]) => k !== "tech" && v) || typed !== "",
+    /** The typed filter's box: its text as typed, and its setter. */
+    typed: [typed, setTyped] as const,
+    /** The route's filters, without the sort: what Export CSV sends. */
+    query,
+    list,
+    data,
+    rows,
+    live: spec.live ? spec.live(data) : undefined,
+    pushed: Boolean(spec.pushed),
+    sorting: sortWithin
+      ? {
+          /** Columns sort once what they compare is one asset. */
+          enabled: Boolean(filters[sortWithin]),
+          state: sort ? [{ id: sort, desc: dir !== "asc" }] : ([] as { id: string; desc: boolean }[]),
+          onChange: (next: { id: string; desc: boolean }[]) =>
+            update({ sort: next[0]?.id ?? "", dir: next[0] ? (next[0].desc ? "desc" : "asc") : "" } as Partial<
+              Filters<K>
+            >),
+        }
+      : undefined,
+    pager: {
+      page: pager.page,
+      hasPrevious: pager.hasPrevious,
+      hasNext,
+      onPrevious: pager.previous,
+      onNext: () => pager.next(data?.next_cursor, spec.carryKey && rows?.map(spec.carryKey)),
+      busy: list.isFetching && list.isPlaceholderData,
+      summary:
+        data &&
+        rows &&
+        listSummary({
+          shown: rows.length,
+          noun: spec.noun,
+          hasNext,
+          // What the back end read, whenever it filtered, sorted by a column, or stopped short.
+          scanned: data.walked || sort || data.truncated ? data.scanned : undefined,
+          truncated: data.truncated,
+        }),
+    },
+  };
+}
+
+export type ListPageState<Row> = ReturnType<typeof useListPage<string, Page<unknown>, Row>>;
