@@ -1,27 +1,19 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { DateRangeFilter } from "@/components/ui/date-range-filter";
-import { FilterInput, FilterSelect } from "@/components/ui/filter-bar";
-import { ListCard, TechnicalToggle } from "@/components/ui/list-card";
+import { FilterInput } from "@/components/ui/filter-bar";
+import { ListCard, ListSelect } from "@/components/ui/list-card";
 import { ACTION_WORDS } from "@/lib/client/activity-rows";
-import { api, query } from "@/lib/client/api";
-import { useListPage, type ListQuery } from "@/lib/client/list-page";
+import { DAY_FILTERS, TECHNICAL_VIEW, useListPage } from "@/lib/client/list-page";
 import { useProfileNames } from "@/lib/client/profile-names";
-import { keys } from "@/lib/client/queries";
 import type { JournalEntry } from "@/lib/journal";
 import type { Page } from "@/lib/lists";
 import { ACTIVITY_TECHNICAL_COLUMNS, activityColumns } from "./columns";
 
-const PAGE_SIZE = 25;
 const FILTERS = {
-  kind: ["order", "transfer", "cancel"],
-  status: ["pending", "succeeded", "failed"],
-  user: null,
-  from: null,
-  to: null,
-  /** "1" shows the developer's columns. */
-  tech: ["1"],
+  ...{ kind: ["order", "transfer", "cancel"], status: ["pending", "succeeded", "failed"], user: null },
+  ...DAY_FILTERS,
+  ...TECHNICAL_VIEW,
 } as const;
 const KINDS = (["order", "transfer", "cancel"] as const).map((k) => ({ value: k, label: ACTION_WORDS[k] }));
 const STATUSES = [
@@ -34,12 +26,22 @@ const SPEC = {
   filters: FILTERS,
   query: ({ kind, status, user }: Record<keyof typeof FILTERS, string>) => ({ kind, status, user }),
   typed: "user",
-  queryKey: keys.activity,
-  fetchPage: (q: ListQuery, cursor: string | undefined, signal: AbortSignal) =>
-    api<Page<JournalEntry>>(`/api/activity${query({ ...q, limit: String(PAGE_SIZE), cursor })}`, { signal }),
+  route: "/api/activity",
+  pageSize: 25,
   // The journal is not streamed: it polls, faster while a request waits for the service.
   live: (page: Page<JournalEntry> | undefined) => Boolean(page?.items.some((e) => e.status === "pending")),
   noun: ["entry", "entries"],
+  words: {
+    title: "Activity",
+    caption: "Activity: requests sent from the dashboard",
+    what: "activity",
+    empty: {
+      filtered: "Nothing matches these filters.",
+      none: "No activity yet. Orders, cancels and transfers sent from the dashboard appear here.",
+    },
+  },
+  rowKey: (e: JournalEntry) => e.id,
+  technical: { hint: "HTTP status, latency, status codes, ids", columns: ACTIVITY_TECHNICAL_COLUMNS },
 } as const;
 
 /**
@@ -49,7 +51,7 @@ const SPEC = {
  */
 export function ActivityTable() {
   const list = useListPage<keyof typeof FILTERS, Page<JournalEntry>>(SPEC);
-  const { filters, update, rows } = list;
+  const { rows } = list;
   const [userText, setUserText] = list.typed;
   const { nickname } = useProfileNames();
 
@@ -58,18 +60,11 @@ export function ActivityTable() {
   const pageUsers = useMemo(() => [...new Set((rows ?? []).map((e) => e.user_email))], [rows]);
   if (pageUsers.some((u) => !seenUsers.includes(u))) setSeenUsers([...new Set([...seenUsers, ...pageUsers])].sort());
 
-  const technical = filters.tech === "1";
-  const columns = useMemo(
-    () => [...activityColumns(nickname), ...(technical ? ACTIVITY_TECHNICAL_COLUMNS : [])],
-    [nickname, technical],
-  );
+  const columns = useMemo(() => activityColumns(nickname), [nickname]);
 
   return (
     <ListCard
-      title="Activity"
       list={list}
-      exportPath="/api/activity/export.csv"
-      filterLabel="Filter activity"
       filters={
         <>
           <FilterInput
@@ -82,33 +77,11 @@ export function ActivityTable() {
             className="w-56"
             primary
           />
-          <FilterSelect
-            label="Action"
-            value={filters.kind}
-            onChange={(v) => update({ kind: v })}
-            options={KINDS}
-            className="w-32"
-          />
-          <FilterSelect
-            label="Status"
-            value={filters.status}
-            onChange={(v) => update({ status: v })}
-            options={STATUSES}
-            className="w-36"
-          />
-          <DateRangeFilter from={filters.from} to={filters.to} onChange={update} />
+          <ListSelect list={list} name="kind" label="Action" options={KINDS} className="w-32" />
+          <ListSelect list={list} name="status" label="Status" options={STATUSES} className="w-36" />
         </>
       }
-      above={<TechnicalToggle list={list} hint="HTTP status, latency, status codes, ids" />}
-      caption="Activity: requests sent from the dashboard"
       columns={columns}
-      what="the activity"
-      empty={{
-        filtered: "Nothing matches these filters.",
-        none: "No activity yet. Orders, cancels and transfers sent from the dashboard appear here.",
-      }}
-      rowKey={(e) => e.id}
-      pagerLabel="Activity pages"
     />
   );
 }

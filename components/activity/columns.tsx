@@ -4,7 +4,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { ACTION_WORDS, askedOf, describeAsked, outcomeOf, recordStatusOf } from "@/lib/client/activity-rows";
-import { Time } from "@/lib/client/time-zone";
+import { RowIdentity } from "@/components/ui/row-details";
 import type { JournalEntry } from "@/lib/journal";
 
 /**
@@ -20,12 +20,9 @@ export function activityColumns(nickname: (profileId: string) => string): Column
       header: "Time and who",
       meta: { sticky: "left", label: "", sortHint: "Newest first" },
       cell: ({ row }) => (
-        <div className="leading-tight">
-          <Time iso={row.original.created_at} />
-          <div className="text-xs">
-            <SubmitterCell entry={row.original} loading={false} />
-          </div>
-        </div>
+        <RowIdentity at={row.original.created_at}>
+          <SubmitterCell entry={row.original} loading={false} />
+        </RowIdentity>
       ),
     },
     {

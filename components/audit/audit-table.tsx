@@ -1,10 +1,8 @@
 "use client";
 
-import { DateRangeFilter } from "@/components/ui/date-range-filter";
-import { FilterInput, FilterSelect } from "@/components/ui/filter-bar";
-import { ListCard } from "@/components/ui/list-card";
-import { api, query } from "@/lib/client/api";
-import { useListPage, type ListQuery } from "@/lib/client/list-page";
+import { FilterInput } from "@/components/ui/filter-bar";
+import { ListCard, ListSelect } from "@/components/ui/list-card";
+import { DAY_FILTERS, useListPage } from "@/lib/client/list-page";
 import {
   AUDIT_ACTION_WORDS,
   AUDIT_ACTIONS,
@@ -16,13 +14,7 @@ import type { Page } from "@/lib/lists";
 import { AUDIT_COLUMNS } from "./columns";
 import { VerifyChain } from "./verify-chain";
 
-const PAGE_SIZE = 50;
-const FILTERS = {
-  event: AUDIT_EVENT_FILTERS,
-  user: null,
-  from: null,
-  to: null,
-} as const;
+const FILTERS = { event: AUDIT_EVENT_FILTERS, user: null, ...DAY_FILTERS } as const;
 /**
  * Families first (every event of a kind), then each event on its own. An event named like its
  * family ("sign-in") is the family's value already, which takes the family's every event.
@@ -36,10 +28,16 @@ const SPEC = {
   filters: FILTERS,
   query: ({ event, user }: Record<keyof typeof FILTERS, string>) => ({ event, user }),
   typed: "user",
-  queryKey: (q: object) => ["audit", q],
-  fetchPage: (q: ListQuery, cursor: string | undefined, signal: AbortSignal) =>
-    api<Page<AuditEntryView>>(`/api/audit${query({ ...q, limit: String(PAGE_SIZE), cursor })}`, { signal }),
+  route: "/api/audit",
+  pageSize: 50,
   noun: ["event", "events"],
+  words: {
+    title: "Audit trail",
+    caption: "Audit trail: every event, newest first",
+    what: "the audit trail",
+    empty: { filtered: "Nothing matches these filters.", none: "No events yet." },
+  },
+  rowKey: (e: AuditEntryView) => String(e.seq),
 } as const;
 
 /**
@@ -51,21 +49,11 @@ export function AuditTable() {
   const [userText, setUserText] = list.typed;
   return (
     <ListCard
-      title="Audit trail"
       list={list}
       actions={<VerifyChain />}
-      exportPath="/api/audit/export.csv"
-      filterLabel="Filter the audit trail"
       filters={
         <>
-          <FilterSelect
-            label="Event"
-            value={list.filters.event}
-            onChange={(v) => list.update({ event: v })}
-            options={EVENTS}
-            className="w-56"
-            primary
-          />
+          <ListSelect list={list} name="event" label="Event" options={EVENTS} className="w-56" primary />
           <FilterInput
             label="User"
             type="search"
@@ -74,15 +62,9 @@ export function AuditTable() {
             placeholder="any part of the email"
             className="w-56"
           />
-          <DateRangeFilter from={list.filters.from} to={list.filters.to} onChange={list.update} />
         </>
       }
-      caption="Audit trail: every event, newest first"
       columns={AUDIT_COLUMNS}
-      what="the audit trail"
-      empty={{ filtered: "Nothing matches these filters.", none: "No events yet." }}
-      rowKey={(e) => String(e.seq)}
-      pagerLabel="Audit trail pages"
     />
   );
 }

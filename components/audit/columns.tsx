@@ -1,7 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import { Time } from "@/lib/client/time-zone";
+import { RowIdentity } from "@/components/ui/row-details";
 import { AUDIT_ACTION_WORDS, type AuditEntryView } from "@/lib/audit-events";
 
 /** The audit trail's columns: when (and its place in the chain), the event in words, who, about what, the detail. */
@@ -11,10 +11,9 @@ export const AUDIT_COLUMNS: ColumnDef<AuditEntryView, unknown>[] = [
     header: "Time",
     meta: { sticky: "left", label: "", sortHint: "Newest first" },
     cell: ({ row }) => (
-      <div className="leading-tight">
-        <Time iso={row.original.at} />
-        <div className="text-xs text-ink-muted">#{row.original.seq}</div>
-      </div>
+      <RowIdentity at={row.original.at}>
+        <span className="text-ink-muted">#{row.original.seq}</span>
+      </RowIdentity>
     ),
   },
   {

@@ -1,11 +1,10 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import { ExpandButton } from "@/components/ui/row-details";
+import { RowIdentity } from "@/components/ui/row-details";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { formatAmount } from "@/lib/client/format";
 import { hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/client/order-rows";
-import { Time } from "@/lib/client/time-zone";
 import { amountIfSet } from "@/lib/spec/decimal";
 import { ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";
@@ -41,25 +40,19 @@ export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsC
       id: "order",
       header: "Order",
       meta: { sticky: "left", label: "", sortHint: "Newest first" },
-      cell: ({ row: { original: o } }) => (
-        <div className="flex items-start gap-1.5">
-          <ExpandButton
-            open={isOpen(o)}
-            controls={orderDetailsRowId(o)}
-            label={`${isOpen(o) ? "Hide" : "Show"} the details of order ${o.id.slice(0, 8)}`}
-            onClick={() => toggle(o)}
-          />
-          <div className="leading-tight">
-            <Time iso={o.created_at} />
-            <div className="text-xs">
-              {nickname(o.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
-            </div>
-            <span className="font-mono text-xs text-ink-muted" title={o.id}>
+      cell: ({ row: { original: o } }) => {
+        const open = isOpen(o);
+        const what = `the details of order ${o.id.slice(0, 8)}`;
+        const expand = { open, controls: orderDetailsRowId(o), label: `${open ? "Hide" : "Show"} ${what}` };
+        return (
+          <RowIdentity at={o.created_at} expand={{ ...expand, onClick: () => toggle(o) }}>
+            {nickname(o.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
+            <span className="block font-mono text-ink-muted" title={o.id}>
               {o.id.slice(0, 8)}
             </span>
-          </div>
-        </div>
-      ),
+          </RowIdentity>
+        );
+      },
     },
     { id: "amount", header: "Amount", ...sortable, cell: ({ row }) => <AmountCell order={row.original} /> },
     { id: "price", header: "Price", ...sortable, cell: ({ row }) => <PriceCell order={row.original} /> },

@@ -1,6 +1,6 @@
 "use client";
 
-import { DetailItem, DetailList, MetadataItem } from "@/components/ui/row-details";
+import { DetailItem, DetailList, IdItem, MetadataItem } from "@/components/ui/row-details";
 import { formatAmount } from "@/lib/client/format";
 import { hasFill } from "@/lib/client/order-rows";
 import { Time } from "@/lib/client/time-zone";
@@ -16,14 +16,8 @@ export function OrderDetails({
 }) {
   return (
     <DetailList>
-      <DetailItem label="Order ID">
-        <span className="font-mono">{o.id}</span>
-      </DetailItem>
-      {o.ref_id && (
-        <DetailItem label="Ref ID">
-          <span className="font-mono">{o.ref_id}</span>
-        </DetailItem>
-      )}
+      <IdItem label="Order ID" id={o.id} />
+      <IdItem label="Ref ID" id={o.ref_id} />
       <DetailItem label="Time in force">{o.time_in_force}</DetailItem>
       {o.expiration_date && (
         <DetailItem label="Expires">

@@ -1,11 +1,10 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import { ExpandButton } from "@/components/ui/row-details";
+import { RowIdentity } from "@/components/ui/row-details";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { formatAmount } from "@/lib/client/format";
-import { Time } from "@/lib/client/time-zone";
 import { transferKind, type TransferGroup } from "@/lib/client/transfer-rows";
 import type { JournalEntry } from "@/lib/journal";
 import type { Transfer } from "@/lib/spec/transfer";
@@ -41,25 +40,21 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
       id: "transfer",
       header: "Transfer",
       meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
-      cell: ({ row: { original: g } }) => (
-        <div className="flex items-start gap-1.5">
-          <ExpandButton
-            open={isOpen(g)}
-            controls={g.legs.map((l) => legRowId(g, l)).join(" ")}
-            label={`${isOpen(g) ? "Hide" : "Show"} the ${g.legs.length === 1 ? "record" : `${g.legs.length} legs`} of transfer ${shortId(g.groupId ?? g.key)}`}
-            onClick={() => toggle(g)}
-          />
-          <div className="leading-tight">
-            <Time iso={g.createdAt} />
-            <div className="text-xs text-ink-muted">
+      cell: ({ row: { original: g } }) => {
+        const legs = g.legs.length === 1 ? "record" : `${g.legs.length} legs`;
+        const label = `${isOpen(g) ? "Hide" : "Show"} the ${legs} of transfer ${shortId(g.groupId ?? g.key)}`;
+        const controls = g.legs.map((l) => legRowId(g, l)).join(" ");
+        return (
+          <RowIdentity at={g.createdAt} expand={{ open: isOpen(g), controls, label, onClick: () => toggle(g) }}>
+            <span className="text-ink-muted">
               {transferKind(g)}{" "}
               <span className="font-mono" title={g.groupId ?? g.legs[0]?.id}>
                 {shortId(g.groupId ?? g.key)}
               </span>
-            </div>
-          </div>
-        </div>
-      ),
+            </span>
+          </RowIdentity>
+        );
+      },
     },
     {
       id: "between",

@@ -1,7 +1,7 @@
 "use client";
 
 import { SubRow } from "@/components/ui/data-table";
-import { DetailItem, DetailList, MetadataItem } from "@/components/ui/row-details";
+import { DetailItem, DetailList, IdItem, MetadataItem } from "@/components/ui/row-details";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { formatAmount } from "@/lib/client/format";
 import { Time } from "@/lib/client/time-zone";
@@ -40,14 +40,8 @@ export function LegRows({
               {formatAmount(leg.amount)} {leg.asset}
               {leg.fee && leg.fee !== "0" ? ` (fee ${formatAmount(leg.fee)})` : ""}
             </DetailItem>
-            <DetailItem label="Transfer ID">
-              <span className="font-mono">{leg.id}</span>
-            </DetailItem>
-            {leg.ref_id && (
-              <DetailItem label="Ref ID">
-                <span className="font-mono">{leg.ref_id}</span>
-              </DetailItem>
-            )}
+            <IdItem label="Transfer ID" id={leg.id} />
+            <IdItem label="Ref ID" id={leg.ref_id} />
             <DetailItem label="Updated">
               <Time iso={leg.updated_at} />
             </DetailItem>

@@ -1,14 +1,20 @@
 "use client";
 
 import { useCallback, useMemo } from "react";
-import { DateRangeFilter } from "@/components/ui/date-range-filter";
-import { FilterSelect } from "@/components/ui/filter-bar";
-import { ListCard, TechnicalToggle } from "@/components/ui/list-card";
+import { ListCard, ListSelect, ProfileSelect } from "@/components/ui/list-card";
 import { useOpenRows } from "@/components/ui/row-details";
 import { api, query } from "@/lib/client/api";
-import { useListPage, type ListQuery } from "@/lib/client/list-page";
+import {
+  DAY_FILTERS,
+  readPage,
+  sortFilters,
+  TECHNICAL_VIEW,
+  useListPage,
+  type ListPageState,
+  type ListQuery,
+} from "@/lib/client/list-page";
 import { useProfileNames } from "@/lib/client/profile-names";
-import { keys, useSubmitters } from "@/lib/client/queries";
+import { useSubmitters } from "@/lib/client/queries";
 import { anyTransferLive, groupTransfers, incompleteGroupIds, type TransferGroup } from "@/lib/client/transfer-rows";
 import { TRANSFER_SORTS, type Page } from "@/lib/lists";
 import { statusWords, TRANSFER_TYPE_WORDS } from "@/lib/shared/status-words";
@@ -22,17 +28,13 @@ import { LegRows } from "./leg-rows";
 const LEGS_PER_PAGE = 50;
 /** Every filter and the sort, as the page's URL names them (GET /api/transfers's names where it has one). */
 const FILTERS = {
-  profile_ids: null,
-  statuses: TRANSFER_STATUSES,
-  type: TRANSFER_TYPES,
-  asset: ASSETS,
-  from: null,
-  to: null,
-  sort: TRANSFER_SORTS,
-  dir: ["asc", "desc"],
-  /** "1" shows the service's exact codes and ids. */
-  tech: ["1"],
+  ...{ profile_ids: null, statuses: TRANSFER_STATUSES, type: TRANSFER_TYPES, asset: ASSETS },
+  ...DAY_FILTERS,
+  ...sortFilters(TRANSFER_SORTS),
+  ...TECHNICAL_VIEW,
 } as const;
+const STATUSES = TRANSFER_STATUSES.map((s) => ({ value: s, label: statusWords(s) }));
+const TYPES = TRANSFER_TYPES.map((t) => ({ value: t, label: TRANSFER_TYPE_WORDS[t] }));
 
 /** A page of legs, plus the other leg of every internal transfer that has only one among `items`. */
 interface TransferPage extends Page<Transfer> {
@@ -44,9 +46,7 @@ interface TransferPage extends Page<Transfer> {
  * profile the filter leaves out: it is read by group_id, so each transfer shows whole.
  */
 async function fetchTransferPage(q: ListQuery, cursor: string | undefined, signal: AbortSignal): Promise<TransferPage> {
-  const page = await api<Page<Transfer>>(`/api/transfers${query({ ...q, limit: String(LEGS_PER_PAGE), cursor })}`, {
-    signal,
-  });
+  const page = await readPage<Page<Transfer>>("/api/transfers", LEGS_PER_PAGE)(q, cursor, signal);
   const missing = incompleteGroupIds(page.items);
   if (missing.length === 0) return { ...page, extra: [] };
   const url = `/api/v2/transfer/transfers${query({ group_ids: missing, limit: String(missing.length * 2) })}`;
@@ -66,22 +66,33 @@ const SPEC = {
     asset,
   }),
   sortWithin: "asset",
-  queryKey: keys.transfers,
+  route: "/api/transfers",
+  pageSize: LEGS_PER_PAGE,
   fetchPage: fetchTransferPage,
   // Every group of the page, minus any already shown at the bottom of the page before.
   rows: (page: TransferPage, carried: ReadonlySet<string>) =>
     groupTransfers(page.items, page.extra).filter((g) => !carried.has(g.key)),
-  carryKey: groupKey,
+  rowKey: groupKey,
   live: (page: TransferPage | undefined) => anyTransferLive([...(page?.items ?? []), ...(page?.extra ?? [])]),
   pushed: true,
   noun: ["transfer", "transfers"],
+  words: {
+    title: "Transfers",
+    caption: "Transfers, one row per transfer with its legs below",
+    what: "transfers",
+    empty: {
+      filtered: "No transfers match these filters.",
+      none: "No transfers yet. Internal transfers and deposits appear here.",
+      read: "transfer legs",
+    },
+  },
+  technical: { hint: "type codes, group ids", columns: TRANSFER_TECHNICAL_COLUMNS },
 } as const;
 
 /** Internal transfers as one row per group_id with both legs under it; deposits as single rows. */
 export function TransfersTable() {
   const list = useListPage<keyof typeof FILTERS, TransferPage, TransferGroup>(SPEC);
-  const { filters, update } = list;
-  const { profiles, nickname } = useProfileNames();
+  const { nickname } = useProfileNames();
   const { isOpen, toggle } = useOpenRows(groupKey, openByDefault);
   const submitters = useSubmitters(
     "transfer",
@@ -92,66 +103,29 @@ export function TransfersTable() {
     (g: TransferGroup) => ({ entry: g.debit?.ref_id ? byRef?.get(g.debit.ref_id) : undefined, loading: isLoading }),
     [byRef, isLoading],
   );
-  const technical = filters.tech === "1";
   const columns = useMemo(
-    () => [
-      ...transferColumns({ nickname, isOpen, toggle, initiator }),
-      ...(technical ? TRANSFER_TECHNICAL_COLUMNS : []),
-    ],
-    [nickname, isOpen, toggle, initiator, technical],
+    () => transferColumns({ nickname, isOpen, toggle, initiator }),
+    [nickname, isOpen, toggle, initiator],
   );
 
   return (
     <ListCard
-      title="Transfers"
       list={list}
-      exportPath="/api/transfers/export.csv"
-      filterLabel="Filter transfers"
-      filters={
-        <>
-          <FilterSelect
-            label="Profile"
-            value={filters.profile_ids}
-            onChange={(v) => update({ profile_ids: v })}
-            options={profiles.map((p) => ({ value: p.id, label: p.nickname }))}
-            primary
-          />
-          <FilterSelect
-            label="Status"
-            value={filters.statuses}
-            onChange={(v) => update({ statuses: v })}
-            options={TRANSFER_STATUSES.map((s) => ({ value: s, label: statusWords(s) }))}
-            className="w-36"
-          />
-          <FilterSelect
-            label="Type"
-            value={filters.type}
-            onChange={(v) => update({ type: v })}
-            options={TRANSFER_TYPES.map((t) => ({ value: t, label: TRANSFER_TYPE_WORDS[t] }))}
-            className="w-52"
-          />
-          <FilterSelect
-            label="Asset"
-            value={filters.asset}
-            onChange={(v) => update({ asset: v })}
-            options={ASSETS}
-            className="w-28"
-          />
-          <DateRangeFilter from={filters.from} to={filters.to} onChange={update} />
-        </>
-      }
-      above={<TechnicalToggle list={list} hint="type codes, group ids" />}
-      caption="Transfers, one row per transfer with its legs below"
       columns={columns}
-      what="transfers"
-      empty={{
-        filtered: "No transfers match these filters.",
-        none: "No transfers yet. Internal transfers and deposits appear here.",
-        read: "transfer legs",
-      }}
-      rowKey={groupKey}
+      filters={<TransferFilters list={list} />}
       renderSubRows={(g) => <LegRows group={g} hidden={!isOpen(g)} width={columns.length} nickname={nickname} />}
-      pagerLabel="Transfers pages"
     />
+  );
+}
+
+/** Profile (either side), status, type and asset; the days follow. */
+function TransferFilters({ list }: { list: ListPageState<TransferGroup> }) {
+  return (
+    <>
+      <ProfileSelect list={list} name="profile_ids" />
+      <ListSelect list={list} name="statuses" label="Status" options={STATUSES} className="w-36" />
+      <ListSelect list={list} name="type" label="Type" options={TYPES} className="w-52" />
+      <ListSelect list={list} name="asset" label="Asset" options={ASSETS} className="w-28" />
+    </>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useMemo, useState, type ReactNode } from "react";
+import { Time } from "@/lib/client/time-zone";
 
 /**
  * Rows a person opened or closed: each starts as `openByDefault` says, a click flips it.
@@ -79,5 +80,39 @@ export function MetadataItem({ metadata }: { metadata: Record<string, unknown> |
         ))}
       </span>
     </DetailItem>
+  );
+}
+
+/** An id in full, in monospace, when the record has one. */
+export function IdItem({ label, id }: { label: string; id: string | null | undefined }) {
+  if (!id) return null;
+  return (
+    <DetailItem label={label}>
+      <span className="font-mono">{id}</span>
+    </DetailItem>
+  );
+}
+
+/**
+ * A row's identity, first in the row: when it happened and what it is (`children`, beneath),
+ * after the button that opens its details where it has one.
+ */
+export function RowIdentity({
+  at,
+  expand,
+  children,
+}: {
+  at: string;
+  expand?: { open: boolean; controls: string; label: string; onClick: () => void };
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-1.5">
+      {expand && <ExpandButton {...expand} />}
+      <div className="leading-tight">
+        <Time iso={at} />
+        <div className="text-xs">{children}</div>
+      </div>
+    </div>
   );
 }

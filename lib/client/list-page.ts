@@ -1,8 +1,10 @@
 "use client";
 
-import { keepPreviousData, useQuery, type QueryKey } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { ColumnDef } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import type { Page } from "@/lib/lists";
+import { api, query as search } from "./api";
 import { currentPage, firstPage, popPage, pushPage, type CursorStack } from "./cursor-stack";
 import { dayEnd, dayStart } from "./date-range";
 import { listSummary } from "./list-summary";
@@ -16,6 +18,13 @@ import { useUrlFilters, type FilterSpec, type Filters } from "./url-filters";
  * live refresh and the line that says what the page holds. A table names its route and columns
  * (a `columns.tsx` beside it) and hands the result to `<ListCard>` (components/ui/list-card.tsx).
  */
+
+/** The From and To day filters, for a table that has them. */
+export const DAY_FILTERS = { from: null, to: null } as const;
+/** "Show technical columns": a view, kept in the URL with the filters. */
+export const TECHNICAL_VIEW = { tech: ["1"] } as const;
+/** A sort among `sorts`, either way. */
+export const sortFilters = <S extends readonly string[]>(sorts: S) => ({ sort: sorts, dir: ["asc", "desc"] as const });
 
 /** A list route's query: a filter left unset is left out. */
 export type ListQuery = Record<string, string | undefined>;
@@ -33,19 +42,41 @@ export interface ListSpec<K extends string, P extends Page<unknown>, Row> {
   sortWithin?: K;
   /** The filter typed into (free text): the URL follows once typing pauses. */
   typed?: K;
-  queryKey: (query: ListQuery & { cursor: string }) => QueryKey;
-  fetchPage: (query: ListQuery, cursor: string | undefined, signal: AbortSignal) => Promise<P>;
+  /** The dashboard's list route ("/api/orders"); its CSV export is `${route}/export.csv`. */
+  route: string;
+  pageSize: number;
+  /** How a page is read, where a GET of the route is not all (the other legs of transfers). */
+  fetchPage?: (query: ListQuery, cursor: string | undefined, signal: AbortSignal) => Promise<P>;
   /** The page's rows (default: its items), less those the page before already showed. */
   rows?: (page: P, carried: ReadonlySet<string>) => Row[];
-  /** Keys a row carries to the next page, so a record split across two pages is shown once. */
-  carryKey?: (row: Row) => string;
+  /** A row's key; the next page is told the keys shown, so a record split across two pages is shown once. */
+  rowKey: (row: Row) => string;
+  /** "Show technical columns": what they show, and the columns (the service's exact codes and ids). */
+  technical?: { hint: string; columns: ColumnDef<Row, unknown>[] };
   /** Whether anything on the page can still change (polls faster); no indicator without it. */
   live?: (page: P | undefined) => boolean;
   /** Changes are pushed by GET /api/events while it is up: poll only while it is down. */
   pushed?: boolean;
   /** Singular and plural, "order" / "orders", for the summary. */
   noun: readonly [string, string];
+  words: ListWords;
 }
+
+/** What a list page says: its title and caption, what it lists, its empty table. */
+export interface ListWords {
+  title: string;
+  caption: string;
+  /** "orders": "Filter orders", "Could not load orders". */
+  what: string;
+  /** The empty table's words: with filters set, and with none; `read`: what a walk reads ("transfer legs"). */
+  empty: { filtered: string; none: string; read?: string };
+}
+
+/** GET `route` with the page's query, its size and cursor. */
+export const readPage =
+  <P>(route: string, pageSize: number) =>
+  (q: ListQuery, cursor: string | undefined, signal: AbortSignal): Promise<P> =>
+    api<P>(`${route}${search({ ...q, limit: String(pageSize), cursor })}`, { signal });
 
 /** A cursor stack that starts over at page 1 whenever `resetKey` (the filters) changes. */
 export function useCursorPager(resetKey: string) {
@@ -90,8 +121,10 @@ export function useListPage<K extends string, P extends Page<unknown>, Row = P["
   const pager = useCursorPager(JSON.stringify({ ...query, ...sorted }));
 
   const list = useQuery({
-    queryKey: spec.queryKey({ ...query, ...sorted, cursor: pager.cursor ?? "" }),
-    queryFn: ({ signal }) => spec.fetchPage({ ...query, ...sorted }, pager.cursor, signal),
+    // ["orders", {...}]: what a cancel or a pushed change invalidates (lib/client/queries.ts keys).
+    queryKey: [spec.route.replace(/^\/api\//, ""), { ...query, ...sorted, cursor: pager.cursor ?? "" }],
+    queryFn: ({ signal }) =>
+      (spec.fetchPage ?? readPage<P>(spec.route, spec.pageSize))({ ...query, ...sorted }, pager.cursor, signal),
     placeholderData: keepPreviousData,
     refetchInterval: (q) =>
       spec.pushed && streamUp() ? false : refreshEvery(spec.live?.(q.state.data as P | undefined) ?? false),
@@ -122,6 +155,10 @@ export function useListPage<K extends string, P extends Page<unknown>, Row = P["
     list,
     data,
     rows,
+    words: spec.words,
+    rowKey: spec.rowKey,
+    technical: spec.technical,
+    exportPath: `${spec.route}/export.csv`,
     live: spec.live ? spec.live(data) : undefined,
     pushed: Boolean(spec.pushed),
     sorting: sortWithin
@@ -140,7 +177,7 @@ export function useListPage<K extends string, P extends Page<unknown>, Row = P["
       hasPrevious: pager.hasPrevious,
       hasNext,
       onPrevious: pager.previous,
-      onNext: () => pager.next(data?.next_cursor, spec.carryKey && rows?.map(spec.carryKey)),
+      onNext: () => pager.next(data?.next_cursor, rows?.map(spec.rowKey)),
       busy: list.isFetching && list.isPlaceholderData,
       summary:
         data &&
