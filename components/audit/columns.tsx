@@ -64,7 +64,7 @@ function Detail({ detail }: { detail: Record<string, unknown> }) {
     .map(([k, v]) => `${k}: ${String(v)}`)
     .join(" · ");
   return (
-    <details className="max-w-md text-xs">
+    <details className="max-w-md min-w-48 text-xs whitespace-normal">
       <summary className="cursor-pointer">{plain || "details"}</summary>
       <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all">{JSON.stringify(detail, null, 2)}</pre>
     </details>

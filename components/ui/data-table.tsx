@@ -115,7 +115,7 @@ export function DataTable<T>({
                       key={header.id}
                       scope="col"
                       title={header.column.getCanSort() ? undefined : meta?.sortHint}
-                      className={`bg-surface-raised px-3 py-2 font-semibold whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.width ?? ""}`}
+                      className={`bg-surface-raised px-2.5 py-2 font-semibold whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.width ?? ""}`}
                       aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
                     >
                       {header.column.getCanSort() ? (
@@ -164,7 +164,7 @@ export function DataTable<T>({
                       <td
                         key={cell.id}
                         data-label={label}
-                        className={`px-3 py-2 align-top whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${meta?.width ?? ""} ${label ? CARD_CELL : CARD_CELL_UNLABELLED}`}
+                        className={`px-2.5 py-2 align-top whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${meta?.width ?? ""} ${label ? CARD_CELL : CARD_CELL_UNLABELLED}`}
                       >
                         {/* One box, so a value of several parts stays together beside its label on a phone. */}
                         <div>{renderCell(cell.column.columnDef.cell, cell.getContext())}</div>
