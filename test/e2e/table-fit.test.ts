@@ -29,7 +29,7 @@ beforeAll(async () => {
   const res = await ops.call(
     "POST",
     "/api/v2/transfer/internal",
-    smallTransfer(newRef("fit"), { amount: "1234567.89" }),
+    smallTransfer(newRef("fit"), { amount: "9876.54" }),
   );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 });
