@@ -47,8 +47,11 @@ export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsC
         return (
           <RowIdentity at={o.created_at} expand={{ ...expand, onClick: () => toggle(o) }}>
             {nickname(o.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
-            <span className="block font-mono text-ink-muted" title={o.id}>
-              {o.id.slice(0, 8)}
+            <span className="block text-ink-muted">
+              {ORDER_TYPE_WORDS[o.type] ?? o.type} {o.time_in_force} ·{" "}
+              <span className="font-mono" title={o.id}>
+                {o.id.slice(0, 8)}
+              </span>
             </span>
           </RowIdentity>
         );
@@ -101,15 +104,12 @@ export const Code = ({ children }: { children: string | undefined }) => (
   <span className="font-mono text-xs">{children || "—"}</span>
 );
 
-/** A market buy placed in quote shows its quote amount; the type and time in force beneath. */
+/** A market buy placed in quote shows its quote amount. */
 function AmountCell({ order }: { order: Order }) {
   const { value, asset } = orderAmount(order);
   return (
     <>
       {formatAmount(value)} <span className="text-xs text-ink-muted">{asset}</span>
-      <span className="block text-xs text-ink-muted">
-        {ORDER_TYPE_WORDS[order.type] ?? order.type} · {order.time_in_force}
-      </span>
     </>
   );
 }
