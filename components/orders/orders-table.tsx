@@ -90,8 +90,8 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         )
       }
       columns={columns}
-      renderSubRows={(o) => (
-        <SubRow id={orderDetailsRowId(o)} hidden={!isOpen(o)} width={columns.length}>
+      renderSubRows={(o, width) => (
+        <SubRow id={orderDetailsRowId(o)} hidden={!isOpen(o)} width={width}>
           <OrderDetails order={o} submitter={o.ref_id ? submitters.data?.get(o.ref_id) : undefined} />
         </SubRow>
       )}

@@ -113,7 +113,7 @@ export function TransfersTable() {
       list={list}
       columns={columns}
       filters={<TransferFilters list={list} />}
-      renderSubRows={(g) => <LegRows group={g} hidden={!isOpen(g)} width={columns.length} nickname={nickname} />}
+      renderSubRows={(g, width) => <LegRows group={g} hidden={!isOpen(g)} width={width} nickname={nickname} />}
     />
   );
 }

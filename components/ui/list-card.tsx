@@ -33,7 +33,8 @@ export function ListCard<Row>({
   /** Between the filters and the table: a problem to show. */
   above?: ReactNode;
   columns: ColumnDef<Row, unknown>[];
-  renderSubRows?: (row: Row) => ReactNode;
+  /** Rows under a row; `width`: how many columns they span, the technical ones included. */
+  renderSubRows?: (row: Row, width: number) => ReactNode;
 }) {
   const { data, words } = list;
   const days = "from" in list.filters;
@@ -72,7 +73,7 @@ export function ListCard<Row>({
             </TableMessage>
           }
           rowKey={list.rowKey}
-          renderSubRows={renderSubRows}
+          renderSubRows={renderSubRows && ((row: Row) => renderSubRows(row, columns.length))}
           sorting={list.sorting}
           placeholderRows={10}
         />
