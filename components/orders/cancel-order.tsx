@@ -54,7 +54,7 @@ export function CancellingButton() {
 /**
  * Cancel with a confirm step. "Keep" sits where "Cancel" was and takes the focus, so a double
  * click or a hasty Enter never cancels an order by itself. The step stacks in the column's own
- * width (ACTION_COLUMN_CLASS), so opening it never widens the table.
+ * width (the actions column's reserved width, columns.tsx), so opening it never widens the table.
  */
 export function CancelOrder({
   order,

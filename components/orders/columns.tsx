@@ -76,7 +76,7 @@ export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsC
     id: "actions",
     header: () => <span className="sr-only">Actions</span>,
     // The confirm step's width, reserved: opening it never widens the table.
-    meta: { sticky: "right", label: "", width: "sm:w-28 sm:min-w-28" },
+    meta: { sticky: "right", label: "", width: "sm:w-32 sm:min-w-32" },
     cell: ({ row: { original: o } }) => {
       // A market the spec does not name is shown read-only: the dashboard does not trade it.
       if (!isCancellable(o) || !isMarket(o.market)) return null;

@@ -19,7 +19,7 @@ export function TableActions({
   filters: Record<string, string | string[] | undefined>;
 }) {
   return (
-    <div className="flex items-center gap-3">
+    <div className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
       {live !== undefined && <LiveIndicator live={live} pushed={pushed} />}
       <CsvLink href={`${exportPath}${query(filters)}`} label="Export CSV (all matching)" />
     </div>
