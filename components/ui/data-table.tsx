@@ -10,6 +10,7 @@ import {
   type SortingState,
 } from "@tanstack/react-table";
 import { useMemo, type ReactNode } from "react";
+import { useScrollHint } from "./scroll-hint";
 
 declare module "@tanstack/react-table" {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the generics must match the library's declaration
@@ -25,11 +26,15 @@ declare module "@tanstack/react-table" {
     label?: string;
     /** Why the column does not sort now, shown as the header's title. */
     sortHint?: string;
+    /** A width reserved for the column (whole classes, "sm:w-28 sm:min-w-28"), so what opens in its cells never widens the table. */
+    width?: string;
   }
 }
 
 /** Sorting done by the back end over every matching record: the table only shows and asks. */
 export interface ServerSorting {
+  /** False while sorting makes no sense (no market chosen): the columns say why in their title. */
+  enabled?: boolean;
   state: SortingState;
   onChange: (next: SortingState) => void;
 }
@@ -78,7 +83,7 @@ export function DataTable<T>({
     defaultColumn: { enableSorting: false },
     state: { sorting: sorting?.state ?? [] },
     manualSorting: true,
-    enableSorting: Boolean(sorting),
+    enableSorting: sorting?.enabled ?? Boolean(sorting),
     onSortingChange: (updater) => {
       if (!sorting) return;
       sorting.onChange(typeof updater === "function" ? updater(sorting.state) : updater);
@@ -87,84 +92,92 @@ export function DataTable<T>({
     getRowId: rowKey,
   });
   const width = columns.length;
+  const scroll = useScrollHint();
   // relative: screen-reader-only headers (position: absolute) stay inside the scroll box.
   // @container: messages take the box's visible width (cqw) however wide the table scrolls.
   return (
-    <div className="@container relative overflow-x-auto rounded-lg border border-slate-200 bg-surface max-sm:overflow-visible max-sm:border-0 max-sm:bg-transparent">
-      <table className="w-full text-left text-sm tabular-nums max-sm:block">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-surface-raised text-xs uppercase tracking-wide text-ink-muted max-sm:hidden">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                const meta = header.column.columnDef.meta;
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    title={header.column.getCanSort() ? undefined : meta?.sortHint}
-                    className={`bg-surface-raised px-3 py-2 font-semibold whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)}`}
-                    aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
-                  >
-                    {header.column.getCanSort() ? (
-                      <button
-                        type="button"
-                        onClick={header.column.getToggleSortingHandler()}
-                        className="inline-flex items-center gap-1 uppercase hover:text-ink"
-                      >
-                        {flexRender(header.column.columnDef.header, header.getContext())}
-                        <span aria-hidden>{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
-                      </button>
-                    ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody className="divide-y divide-slate-100 max-sm:block max-sm:space-y-3 max-sm:divide-y-0">
-          {error ? (
-            <MessageRow width={width} rows={placeholderRows}>
-              {error}
-            </MessageRow>
-          ) : loading && !data ? (
-            Array.from({ length: placeholderRows }, (_, i) => (
-              <tr key={i} aria-hidden className="max-sm:block">
-                <td colSpan={width} className="px-3 py-2 max-sm:block">
-                  <div className="h-5 animate-pulse rounded bg-surface-sunken" />
-                </td>
-              </tr>
-            ))
-          ) : table.getRowModel().rows.length === 0 ? (
-            <MessageRow width={width} rows={placeholderRows}>
-              <span className="text-ink-muted">{empty}</span>
-            </MessageRow>
-          ) : (
-            table.getRowModel().rows.map((row) => (
-              <RowWithSubRows key={row.id} rowKey={row.id} sub={renderSubRows?.(row.original)}>
-                {row.getVisibleCells().map((cell) => {
-                  const meta = cell.column.columnDef.meta;
-                  const header = cell.column.columnDef.header;
-                  const label = meta?.label ?? (typeof header === "string" ? header : "");
+    <div className="relative">
+      <div
+        ref={scroll.ref}
+        data-table-scroller=""
+        className="@container relative overflow-x-auto rounded-lg border border-slate-200 bg-surface max-sm:overflow-visible max-sm:border-0 max-sm:bg-transparent"
+      >
+        <table className="w-full text-left text-sm tabular-nums max-sm:block">
+          <caption className="sr-only">{caption}</caption>
+          <thead className="bg-surface-raised text-xs uppercase tracking-wide text-ink-muted max-sm:hidden">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  const meta = header.column.columnDef.meta;
                   return (
-                    <td
-                      key={cell.id}
-                      data-label={label}
-                      className={`px-3 py-2 whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${label ? CARD_CELL : CARD_CELL_UNLABELLED}`}
+                    <th
+                      key={header.id}
+                      scope="col"
+                      title={header.column.getCanSort() ? undefined : meta?.sortHint}
+                      className={`bg-surface-raised px-2.5 py-2 font-semibold whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.width ?? ""}`}
+                      aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
                     >
-                      {/* One box, so a value of several parts stays together beside its label on a phone. */}
-                      <div>{renderCell(cell.column.columnDef.cell, cell.getContext())}</div>
-                    </td>
+                      {header.column.getCanSort() ? (
+                        <button
+                          type="button"
+                          onClick={header.column.getToggleSortingHandler()}
+                          className="inline-flex items-center gap-1 uppercase hover:text-ink"
+                        >
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                          <span aria-hidden>{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
+                        </button>
+                      ) : (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      )}
+                    </th>
                   );
                 })}
-              </RowWithSubRows>
-            ))
-          )}
-        </tbody>
-      </table>
+              </tr>
+            ))}
+          </thead>
+          <tbody className="divide-y divide-slate-100 max-sm:block max-sm:space-y-3 max-sm:divide-y-0">
+            {error ? (
+              <MessageRow width={width} rows={placeholderRows}>
+                {error}
+              </MessageRow>
+            ) : loading && !data ? (
+              Array.from({ length: placeholderRows }, (_, i) => (
+                <tr key={i} aria-hidden className="max-sm:block">
+                  <td colSpan={width} className="px-3 py-2 max-sm:block">
+                    <div className="h-5 animate-pulse rounded bg-surface-sunken" />
+                  </td>
+                </tr>
+              ))
+            ) : table.getRowModel().rows.length === 0 ? (
+              <MessageRow width={width} rows={placeholderRows}>
+                <span className="text-ink-muted">{empty}</span>
+              </MessageRow>
+            ) : (
+              table.getRowModel().rows.map((row) => (
+                <RowWithSubRows key={row.id} rowKey={row.id} sub={renderSubRows?.(row.original)}>
+                  {row.getVisibleCells().map((cell) => {
+                    const meta = cell.column.columnDef.meta;
+                    const header = cell.column.columnDef.header;
+                    const label = meta?.label ?? (typeof header === "string" ? header : "");
+                    return (
+                      <td
+                        key={cell.id}
+                        data-label={label}
+                        className={`px-2.5 py-2 align-top whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${meta?.width ?? ""} ${label ? CARD_CELL : CARD_CELL_UNLABELLED}`}
+                      >
+                        {/* One box, so a value of several parts stays together beside its label on a phone. */}
+                        <div>{renderCell(cell.column.columnDef.cell, cell.getContext())}</div>
+                      </td>
+                    );
+                  })}
+                </RowWithSubRows>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {scroll.hint}
     </div>
   );
 }

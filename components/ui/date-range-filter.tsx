@@ -1,6 +1,6 @@
 "use client";
 
-import { dayEnd, dayRangeProblems, dayStart } from "@/lib/shared/date-range";
+import { dayRangeProblems } from "@/lib/shared/date-range";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { FilterInput } from "./filter-bar";
 
@@ -45,10 +45,4 @@ export function DateRangeFilter({
       />
     </>
   );
-}
-
-/** The From and To days as the instants a list route takes (`from` inclusive, `to` exclusive), in the chosen zone. */
-export function useDayRange(from: string, to: string): { from?: string; to?: string } {
-  const { zone } = useTimeZone();
-  return { from: dayStart(from, zone), to: dayEnd(to, zone) };
 }

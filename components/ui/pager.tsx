@@ -1,29 +1,6 @@
 "use client";
 
-import { useState } from "react";
-import { currentPage, firstPage, popPage, pushPage, type CursorStack } from "@/lib/client/cursor-stack";
 import { Button } from "./button";
-
-/**
- * A cursor stack that starts over at page 1 whenever `resetKey` (the filters) changes,
- * since a cursor is only meaningful for the query that issued it.
- */
-export function useCursorPager(resetKey: string) {
-  const [state, setState] = useState<{ key: string; stack: CursorStack }>({ key: resetKey, stack: firstPage() });
-  // Reset during render (React's "adjust state when a prop changes"), not in an effect: no stale fetch.
-  if (state.key !== resetKey) setState({ key: resetKey, stack: firstPage() });
-  const stack = state.key === resetKey ? state.stack : firstPage();
-  const page = currentPage(stack);
-  return {
-    cursor: page.cursor,
-    carry: page.carry,
-    page: stack.length,
-    hasPrevious: stack.length > 1,
-    next: (cursor: string | null | undefined, carry?: readonly string[]) =>
-      setState((s) => ({ ...s, stack: pushPage(s.stack, cursor, carry) })),
-    previous: () => setState((s) => ({ ...s, stack: popPage(s.stack) })),
-  };
-}
 
 /** Previous/Next over server cursors, with the page number and what the page holds. */
 export function Pager({

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useMemo, useState, type ReactNode } from "react";
+import { Time } from "@/lib/client/time-zone";
 
 /**
  * Rows a person opened or closed: each starts as `openByDefault` says, a click flips it.
@@ -62,6 +63,56 @@ export function DetailItem({ label, children }: { label: string; children: React
     <div className="flex min-w-0 items-center gap-1.5">
       <dt className="whitespace-nowrap text-ink-muted">{label}</dt>
       <dd className="min-w-0 break-all">{children}</dd>
+    </div>
+  );
+}
+
+/** A record's metadata as key=value chips; nothing when it has none. */
+export function MetadataItem({ metadata }: { metadata: Record<string, unknown> | undefined }) {
+  if (!metadata || Object.keys(metadata).length === 0) return null;
+  return (
+    <DetailItem label="Metadata">
+      <span className="inline-flex flex-wrap gap-1">
+        {Object.entries(metadata).map(([k, v]) => (
+          <code key={k} className="rounded bg-surface-sunken px-1.5 py-0.5">
+            {k}={String(v)}
+          </code>
+        ))}
+      </span>
+    </DetailItem>
+  );
+}
+
+/** An id in full, in monospace, when the record has one. */
+export function IdItem({ label, id }: { label: string; id: string | null | undefined }) {
+  if (!id) return null;
+  return (
+    <DetailItem label={label}>
+      <span className="font-mono">{id}</span>
+    </DetailItem>
+  );
+}
+
+/**
+ * A row's identity, first in the row: when it happened and what it is (`children`, beneath),
+ * after the button that opens its details where it has one.
+ */
+export function RowIdentity({
+  at,
+  expand,
+  children,
+}: {
+  at: string;
+  expand?: { open: boolean; controls: string; label: string; onClick: () => void };
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-1.5">
+      {expand && <ExpandButton {...expand} />}
+      <div className="leading-tight">
+        <Time iso={at} />
+        <div className="text-xs">{children}</div>
+      </div>
     </div>
   );
 }

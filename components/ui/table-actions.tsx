@@ -8,16 +8,19 @@ import { LiveIndicator } from "./live-indicator";
  */
 export function TableActions({
   live,
+  pushed = false,
   exportPath,
   filters,
 }: {
   live?: boolean;
+  /** The table's changes are pushed while the live stream is up (orders, transfers). */
+  pushed?: boolean;
   exportPath: string;
   filters: Record<string, string | string[] | undefined>;
 }) {
   return (
-    <div className="flex items-center gap-3">
-      {live !== undefined && <LiveIndicator live={live} />}
+    <div className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
+      {live !== undefined && <LiveIndicator live={live} pushed={pushed} />}
       <CsvLink href={`${exportPath}${query(filters)}`} label="Export CSV (all matching)" />
     </div>
   );

@@ -21,6 +21,11 @@ export const setLiveStatus = (next: LiveStatus) => {
 /** True while the stream is up: the streamed queries need no polling then. */
 export const streamUp = (): boolean => status === "up";
 
+/** Polling while anything shown can still change; slower otherwise, so others' new records still appear. */
+export const LIVE_REFRESH_MS = 2_000;
+export const IDLE_REFRESH_MS = 15_000;
+export const refreshEvery = (live: boolean): number => (live ? LIVE_REFRESH_MS : IDLE_REFRESH_MS);
+
 /** A refetchInterval that polls every `ms` only while the stream is down. */
 export const pollWhileDown = (ms: number | false) => (): number | false => (streamUp() ? false : ms);
 

@@ -20,11 +20,6 @@ import { pollWhileDown } from "./live-status";
 
 export type { Balance, BookLevel, Execution, ListedMarket, OrderBook, Profile, Ticker };
 
-export interface Page<T> {
-  items: T[];
-  next_page_cursor: string;
-}
-
 export const keys = {
   profiles: ["profiles"] as const,
   markets: ["markets"] as const,
@@ -44,7 +39,7 @@ export const keys = {
 export function useProfiles() {
   return useQuery({
     queryKey: keys.profiles,
-    queryFn: () => api<Page<Profile>>("/api/v2/profiles").then((p) => p.items),
+    queryFn: () => api<{ items: Profile[] }>("/api/v2/profiles").then((p) => p.items),
     staleTime: 60_000,
   });
 }

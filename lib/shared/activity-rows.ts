@@ -1,4 +1,5 @@
 import type { CancelRequest, JournalEntry } from "@/lib/shared/journal-entry";
+import { statusWords } from "@/lib/shared/status-words";
 import { isMarket, marketLabel } from "@/lib/spec/markets";
 import { formatAmount, formatMoney } from "./format";
 import { orderAmount } from "./order-rows";
@@ -99,15 +100,23 @@ export function describeAsked(a: Asked): string {
   return `${a.side} ${formatMoney(a.amount, a.asset)}${price}${stop} · ${where}`;
 }
 
-/** What came of it: accepted (with the record's status then), a cancel acknowledged, declined, or the problem's title. */
+/** The record's status when the service answered ("OPEN", "PENDING"), exactly; "" when there was none. */
+export const recordStatusOf = (e: Pick<JournalEntry, "record">): string =>
+  text((e.record as { status?: unknown } | null)?.status);
+
+/**
+ * What came of it, in a desk's words: placed or sent (with the record's status then, which
+ * may have moved on since: see the orders and transfers tables), a cancel acknowledged,
+ * declined, or the problem's title. The exact status is the "Status when answered" column.
+ */
 export function outcomeOf(e: Pick<JournalEntry, "kind" | "status" | "record" | "problem">): string {
   if (e.status === "pending") return "Waiting for the service";
   if (e.status === "failed") return e.problem?.title ?? "Failed";
   if (e.status === "declined") return "Not sent: declined as a repeat";
   if (e.kind === "cancel") return "Cancel acknowledged";
-  // The record's status when the service answered: it may have moved on since (see the table).
-  const status = text((e.record as { status?: unknown } | null)?.status);
-  return status ? `Accepted (${status.replace(/_/g, " ")} when answered)` : "Accepted";
+  const done = e.kind === "order" ? "Order placed" : "Transfer sent";
+  const status = recordStatusOf(e);
+  return status ? `${done} (${statusWords(status).toLowerCase()} at the time)` : done;
 }
 
 export const ACTIVITY_CSV_HEADER = [

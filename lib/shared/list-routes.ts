@@ -8,21 +8,25 @@ import type { Transfer } from "@/lib/spec/transfer";
  * shared by the back end that walks the service's pages and the tables that show them.
  */
 
-/** A page of a list route. */
-export interface ListPage<T> {
+/**
+ * A page of one of the dashboard's list routes (orders, transfers, activity, the audit trail):
+ * the one page shape every table reads. The routes that walk the service's pages for filters
+ * it lacks (orders, transfers) also say how much they read.
+ */
+export interface Page<T> {
   items: T[];
   /** The next page's cursor, or null on the last page. */
   next_cursor: string | null;
   /** Records read from the service for this page. */
-  scanned: number;
+  scanned?: number;
   /**
    * True when the back end applied filters the service does not (or cannot combine): `items`
    * are the matches among the `scanned` records read, the table's "matched N of M read".
    */
-  walked: boolean;
+  walked?: boolean;
   /** True when the walk stopped at `scan_cap` records read: more may match further on (follow next_cursor). */
-  truncated: boolean;
-  scan_cap: number;
+  truncated?: boolean;
+  scan_cap?: number;
 }
 
 export type SortDirection = "asc" | "desc";

@@ -2,6 +2,7 @@ import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";
 import type { Transfer } from "@/lib/spec/transfer";
 import { isoUtc, metadataText } from "./order-rows";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { transferTypeWords } from "@/lib/shared/status-words";
 
 /** One row of the transfers table: the legs sharing a group_id, or a lone transfer (a deposit). */
 export interface TransferGroup {
@@ -74,10 +75,7 @@ export const anyTransferLive = (legs: readonly Pick<Transfer, "status">[]): bool
 export const transferKind = (g: Pick<TransferGroup, "groupId" | "legs">): string =>
   g.groupId && g.legs.every((l) => l.type.startsWith("INTERNAL_TRANSFER_"))
     ? "Internal transfer"
-    : (g.legs[0]?.type ?? "")
-        .replace(/_/g, " ")
-        .toLowerCase()
-        .replace(/^./, (c) => c.toUpperCase());
+    : transferTypeWords(g.legs[0]?.type ?? "");
 
 export const TRANSFER_CSV_HEADER = [
   "group_id",

@@ -22,7 +22,8 @@ export default async function OrdersPage() {
   // Without the scope (SERVICE_SCOPES) the service would refuse every order and cancel: the ticket says why it is off.
   const writable = hasScope("exchange:write_order");
   return (
-    <div className="grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]">
+    // A role without the form gets its note as a strip above the table, not a column beside it.
+    <div className={`grid items-start gap-6 ${trader && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
       <h1 className="sr-only">Orders</h1>
       {trader && writable ? (
         <OrderTicket controls={controls} controlsLine={<ControlsLine controls={controls} />} />

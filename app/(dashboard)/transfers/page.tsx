@@ -20,7 +20,8 @@ export default async function TransfersPage() {
   // Without the scope (SERVICE_SCOPES) the service would refuse every transfer: the form says why it is off.
   const writable = hasScope("transfer:write_internal_transfer");
   return (
-    <div className="grid items-start gap-6 xl:grid-cols-[400px_minmax(0,1fr)]">
+    // A role without the form gets its note as a strip above the table, not a column beside it.
+    <div className={`grid items-start gap-6 ${ops && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
       <h1 className="sr-only">Transfers</h1>
       {ops && writable ? (
         <TransferForm controls={controls} controlsLine={<ControlsLine controls={controls} />} />

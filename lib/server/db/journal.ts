@@ -3,6 +3,7 @@ import { v7 as timeOrderedId } from "uuid";
 import type { Selectable } from "kysely";
 import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/shared/journal-entry";
 import { fieldProblem } from "@/lib/server/http/toolkit";
+import type { Page } from "@/lib/shared/list-routes";
 import type { Problem } from "@/lib/spec/problem";
 import { containsText } from "./contains";
 import { isUniqueViolation, type Db } from "./index";
@@ -237,10 +238,8 @@ export interface JournalQuery {
   cursor?: string | null;
 }
 
-export interface JournalPage {
-  items: JournalEntry[];
-  next_cursor: string | null;
-}
+/** A page of the journal: the one list page shape (lib/shared/list-routes.ts). */
+export type JournalPage = Page<JournalEntry>;
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

@@ -2,6 +2,7 @@ import "server-only";
 import * as z from "zod";
 import { AUDIT_CSV_HEADER, AUDIT_EVENT_FILTERS, auditCsvRow, type AuditEntryView } from "@/lib/shared/audit-events";
 import { fieldProblem, parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import type { Page } from "@/lib/shared/list-routes";
 import { toEntry } from "../audit-trail";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import type { Db } from "../db";
@@ -46,10 +47,8 @@ export interface AuditQuery {
   limit: number;
 }
 
-export interface AuditPage {
-  items: AuditEntryView[];
-  next_cursor: string | null;
-}
+/** A page of the trail: the one list page shape (lib/shared/list-routes.ts). */
+export type AuditPage = Page<AuditEntryView>;
 
 /** One page of matching entries, newest first. */
 export async function listAuditEntries(db: Db, q: AuditQuery): Promise<AuditPage> {

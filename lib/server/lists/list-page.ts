@@ -1,5 +1,5 @@
 import "server-only";
-import type { ListPage } from "@/lib/shared/list-routes";
+import type { Page } from "@/lib/shared/list-routes";
 import { isProblem, problem, ProblemError } from "@/lib/spec";
 import {
   decodeListCursor,
@@ -61,7 +61,7 @@ export interface ListRequest<T> {
 }
 
 /** The page `req` asks for, answered as GET /api/orders and GET /api/transfers do. */
-export async function listPage<T>(req: ListRequest<T>): Promise<ListPage<T>> {
+export async function listPage<T>(req: ListRequest<T>): Promise<Required<Page<T>>> {
   const cursor = req.cursor === undefined ? undefined : decodeListCursor(req.cursor, req.query);
   const matches = req.matches ?? (() => true);
   const walked = Boolean(req.matches);

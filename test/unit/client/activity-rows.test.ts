@@ -31,7 +31,7 @@ describe("an entry in an auditor's words", () => {
   it("an order: side, amount in its asset, price and market", () => {
     const e = entry({ request: limitBuy, record: { id: "o-1", status: "OPEN" }, result_id: "o-1" });
     expect(describeAsked(askedOf(e))).toBe("BUY 0.01 ETH at 100.00 · ETH/USD");
-    expect(outcomeOf(e)).toBe("Accepted (OPEN when answered)");
+    expect(outcomeOf(e)).toBe("Order placed (open at the time)");
     const market = entry({ request: { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "1000.00" } });
     expect(describeAsked(askedOf(market))).toBe("BUY 1,000.00 USD at market · BTC/USD");
   });
@@ -51,7 +51,7 @@ describe("an entry in an auditor's words", () => {
       to_profile_id: "p-settle",
     });
     expect(describeAsked(askedOf(e))).toBe("250.50 USD");
-    expect(outcomeOf(e)).toBe("Accepted (PENDING when answered)");
+    expect(outcomeOf(e)).toBe("Transfer sent (pending at the time)");
     expect(named(activityCsvRow(e, nickname))).toMatchObject({
       profile: "Trading",
       to_profile: "Settlement",
@@ -94,7 +94,7 @@ describe("an entry in an auditor's words", () => {
       amount: "0.010",
       price: "100.00",
       status: "succeeded",
-      outcome: "Accepted (OPEN when answered)",
+      outcome: "Order placed (open at the time)",
       http_status: "200",
       latency_ms: "20",
     });
