@@ -1,0 +1,447 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { marketsOffered } from "@/lib/client/markets";
+import type { Role } from "@/lib/roles";
+import { marketsToValue } from "@/lib/spec/valuation";
+import { startApp, type AppServer } from "../../support/app-server";
+import { openStream } from "../../support/event-stream";
+import {
+  newRef,
+  SETTLEMENT,
+  signInAll,
+  smallOrder,
+  smallTransfer,
+  TRADING,
+  TREASURY,
+  type Client,
+} from "../../support/dashboard";
+import { sandboxClient } from "../../support/sandbox-server";
+import { DOUBLE_API, DOUBLE_TOKEN, startStrictDouble, type StrictDouble } from "../../support/strict-double";
+
+/**
+ * The built back end against a strict double of the service (test/support/strict-double.ts),
+ * which holds every request to the published reference and records each one it refuses. The
+ * suite drives what every page reads (the pages themselves, the API routes their client code
+ * calls, the live stream's watcher, both CSV exports) and a create of each kind whose answer is
+ * lost, and asserts the double refused nothing and the service holds one record per ref_id.
+ *
+ * The dashboard is configured as production would be for a service that is not its sandbox:
+ * no SERVICE_*_RATE_PER_SECOND (it budgets the published rates), the lockout as long as the
+ * service's penalty (short here, so that a failure cannot hold the run for five minutes).
+ */
+
+const PENALTY_SECONDS = 3;
+/** The dashboard's time limit for one call: a held answer is given up after it. */
+const SERVICE_TIMEOUT_MS = 3000;
+
+let double: StrictDouble;
+let app: AppServer;
+let as: Record<Role, Client>;
+/** Straight to the sandbox behind the double: what the service really holds. */
+let sandbox: ReturnType<typeof sandboxClient>;
+/** What the setup created through the dashboard: a resting order and a transfer. */
+let order: { id: string; profile_id: string; ref_id: string };
+let transfer: { id: string; group_id?: string; ref_id: string };
+
+beforeAll(async () => {
+  double = await startStrictDouble({ penaltyMs: PENALTY_SECONDS * 1000 });
+  app = await startApp({
+    ...double.env(),
+    SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
+    SERVICE_RATE_PENALTY_SECONDS: String(PENALTY_SECONDS),
+    // Unset ("" is unset): the published rates, as in production (the test helpers raise them).
+    SERVICE_API_RATE_PER_SECOND: "",
+    SERVICE_TRANSFER_RATE_PER_SECOND: "",
+    SERVICE_ORDER_BOOK_RATE_PER_SECOND: "",
+    SERVICE_TOKEN_RATE_PER_SECOND: "",
+  });
+  double.setTarget(app.port);
+  as = await signInAll(app);
+  sandbox = sandboxClient(app.url);
+  const placed = await as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(newRef("strict")));
+  expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+  order = placed.body;
+  const sent = await as.ops.call("POST", "/api/v2/transfer/internal", smallTransfer(newRef("strict")));
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  transfer = sent.body;
+});
+
+afterAll(async () => {
+  if (double) {
+    // The run's figure: what the double refused, by reason and one by one.
+    console.log(`strict double: ${double.refusals.length} refusals`, JSON.stringify(double.refusalsByReason()));
+    for (const r of double.refusals) console.log(`  ${r.reason}: ${r.method} ${r.path}${r.search} (${r.detail})`);
+  }
+  await app?.dispose();
+  await double?.close();
+});
+
+interface Read {
+  what: string;
+  status: number;
+  body: any;
+}
+
+/**
+ * Each call of a journey, made whatever the one before answered (so that every read is put to
+ * the double), then judged together: every answer as expected, and nothing refused meanwhile.
+ */
+async function journey(run: (read: (who: Client, path: string, status?: number) => Promise<Read>) => Promise<void>) {
+  const mark = double.refusals.length;
+  const reads: (Read & { expected: number })[] = [];
+  await run(async (who, path, status = 200) => {
+    const res = await who.call("GET", path);
+    const read = { what: `GET ${path}`, status: res.status, body: res.body };
+    reads.push({ ...read, expected: status });
+    return read;
+  });
+  expect(double.refusals.slice(mark)).toEqual([]);
+  expect(
+    reads.filter((r) => r.status !== r.expected).map((r) => `${r.what}: ${r.status} ${JSON.stringify(r.body)}`),
+  ).toEqual([]);
+}
+
+const ROLES: Role[] = ["viewer", "trader", "ops", "approver", "admin"];
+const PAGES = ["/orders", "/transfers", "/balances", "/approvals", "/activity", "/policies", "/sessions"];
+
+/** The day (UTC) of an instant, as the date filters pick it. */
+const dayOf = (iso: string) => iso.slice(0, 10);
+const nextDay = (iso: string) => new Date(Date.parse(iso) + 86_400_000).toISOString();
+
+describe("every page against the strict double", () => {
+  it("renders each page for each role that sees it (the admin's pages redirect the others)", async () => {
+    await journey(async (read) => {
+      for (const role of ROLES) {
+        for (const page of PAGES) await read(as[role], page, page === "/sessions" && role !== "admin" ? 307 : 200);
+      }
+      await read(as.admin, "/activity?view=audit");
+    });
+  });
+
+  it("the orders page: the ticket's market, profiles and funds, the table with each filter and sort, a row's order", async () => {
+    await journey(async (read) => {
+      const listed = (await read(as.trader, "/api/v2/markets")).body?.markets;
+      const market = marketsOffered(listed).includes("BTCUSD") ? "BTCUSD" : marketsOffered(listed)[0]!;
+      for (const m of [market, "ETHUSD"]) {
+        await read(as.trader, `/api/v2/markets/${m}/ticker`);
+        await read(as.trader, `/api/v2/markets/${m}/order-book`);
+        await read(as.trader, `/api/v2/markets/${m}/recent-executions`);
+      }
+      await read(as.trader, "/api/v2/profiles");
+      await read(as.trader, `/api/v2/profiles/${TRADING}/balances`);
+      await read(as.trader, "/api/approvals");
+      const first = await read(as.trader, "/api/orders?limit=25");
+      if (first.body?.next_cursor) await read(as.trader, `/api/orders?limit=25&cursor=${first.body.next_cursor}`);
+      for (const filter of [
+        "side=BUY",
+        "type=LIMIT",
+        "market=ETHUSD",
+        "status=OPEN",
+        `profile_id=${TRADING}`,
+        `profile_id=${TRADING}&market=ETHUSD&status=OPEN&side=BUY&type=LIMIT`,
+        "market=ETHUSD&sort=price&dir=asc",
+        "market=ETHUSD&sort=base_amount&dir=desc&side=BUY",
+      ]) {
+        await read(as.trader, `/api/orders?${filter}&limit=25`);
+      }
+      await read(as.trader, `/api/activity?kind=order&ref_ids=${encodeURIComponent(order.ref_id)}&limit=200`);
+      await read(as.trader, `/api/v2/profiles/${order.profile_id}/orders/${order.id}`);
+    });
+  });
+
+  it("the transfers page: the form's funds, the table with each filter, the other legs by group, a transfer", async () => {
+    await journey(async (read) => {
+      await read(as.ops, "/api/v2/profiles");
+      await read(as.ops, `/api/v2/profiles/${TREASURY}/balances`);
+      await read(as.ops, `/api/v2/profiles/${SETTLEMENT}/balances`);
+      const now = new Date().toISOString();
+      const range = `from=${new Date(`${dayOf(now)}T00:00:00Z`).toISOString()}&to=${nextDay(`${dayOf(now)}T00:00:00Z`)}`;
+      const pages: Read[] = [];
+      for (const filter of [
+        "",
+        `profile_ids=${TREASURY}`,
+        "statuses=COMPLETED&statuses=PENDING",
+        "type=INTERNAL_TRANSFER_DEBIT",
+        "asset=USD",
+        range,
+        `profile_ids=${TREASURY}&statuses=PENDING&statuses=COMPLETED&type=INTERNAL_TRANSFER_DEBIT&asset=USD&${range}`,
+        "asset=USD&sort=amount&dir=desc",
+      ]) {
+        pages.push(await read(as.ops, `/api/transfers?${filter}&limit=50`));
+      }
+      // The table asks for the other leg of each internal transfer it shows one leg of.
+      const groups = [
+        ...new Set(pages.flatMap((p) => (p.body?.items ?? []).map((t: any) => t.group_id)).filter(Boolean)),
+      ];
+      const q = groups.map((g) => `group_ids=${g}`).join("&");
+      await read(as.ops, `/api/v2/transfer/transfers?${q}&limit=${groups.length * 2}`);
+      await read(as.ops, `/api/v2/transfer/transfers/${transfer.id}`);
+      await read(as.ops, `/api/activity?kind=transfer&ref_ids=${encodeURIComponent(transfer.ref_id)}&limit=200`);
+    });
+  });
+
+  it("the balances page: every profile's balances and the tickers that value what they hold", async () => {
+    await journey(async (read) => {
+      const profiles: { id: string }[] = (await read(as.viewer, "/api/v2/profiles")).body?.items ?? [];
+      const held = new Set<string>();
+      for (const p of profiles) {
+        const balances = await read(as.viewer, `/api/v2/profiles/${p.id}/balances`);
+        for (const b of balances.body?.items ?? []) held.add(b.asset);
+      }
+      // What the page asks for (components/balances/balances-view.tsx).
+      for (const market of [...new Set([...held].flatMap(marketsToValue))].sort()) {
+        await read(as.viewer, `/api/v2/markets/${market}/ticker`);
+      }
+    });
+  });
+
+  it("the activity, approvals, policies and sessions pages", async () => {
+    await journey(async (read) => {
+      await read(as.viewer, "/api/activity?limit=25");
+      await read(as.admin, "/api/activity?kind=order&limit=25");
+      await read(as.admin, "/api/audit?limit=50");
+      await read(as.approver, "/api/approvals");
+      await read(as.approver, "/api/approvals?status=PENDING");
+      await read(as.admin, "/api/policies");
+      await read(as.admin, "/api/sessions");
+    });
+  });
+
+  it("both CSV exports, filtered as the tables are", async () => {
+    await journey(async (read) => {
+      const today = `${new Date().toISOString().slice(0, 10)}T00:00:00Z`;
+      for (const path of [
+        "/api/orders/export.csv",
+        `/api/orders/export.csv?profile_id=${TRADING}&market=ETHUSD&status=OPEN&side=BUY&type=LIMIT`,
+        "/api/transfers/export.csv",
+        `/api/transfers/export.csv?profile_ids=${TREASURY}&statuses=PENDING&statuses=COMPLETED&type=INTERNAL_TRANSFER_DEBIT&asset=USD&from=${new Date(today).toISOString()}&to=${nextDay(today)}`,
+        "/api/transfers/export.csv?statuses=COMPLETED&asset=USD",
+        "/api/activity/export.csv",
+      ]) {
+        const csv = await read(as.admin, path);
+        expect(typeof csv.body === "string" && csv.body.length > 0, path).toBe(true);
+      }
+    });
+  });
+
+  it("the live stream: what the watcher reads for an open screen", async () => {
+    const since = double.calls.length;
+    const mark = double.refusals.length;
+    const stream = await openStream(app.url, as.trader.cookie(), `?profiles=${TRADING}&markets=ETHUSD`);
+    try {
+      expect(stream.status).toBe(200);
+      const seen = (operation: string, path?: string) =>
+        double.waitFor(
+          (c) => c.operation === operation && (!path || c.path.endsWith(path)) && c.status !== undefined,
+          1,
+          {
+            since,
+          },
+        );
+      await Promise.all([
+        seen("List Orders"),
+        seen("List Transfers"),
+        seen("List Profile Balances", `/profiles/${TRADING}/balances`),
+        seen("Get Ticker", "/markets/ETHUSD/ticker"),
+      ]);
+    } finally {
+      stream.close();
+    }
+    expect(double.refusals.slice(mark)).toEqual([]);
+  });
+
+  it("a cancel is acknowledged", async () => {
+    const mark = double.refusals.length;
+    const res = await as.trader.call("DELETE", `/api/v2/profiles/${order.profile_id}/orders/${order.id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(double.refusals.slice(mark)).toEqual([]);
+  });
+});
+
+describe("a create whose answer is lost, then retried with the same body and ref_id", () => {
+  /** The service's records with this ref_id, straight from the sandbox. */
+  const held = async (path: string, refId: string) => {
+    const res = await sandbox.call("GET", `${path}?ref_ids=${encodeURIComponent(refId)}`);
+    expect(res.status).toBe(200);
+    return res.body.items as { id: string; direction?: string }[];
+  };
+
+  it("an order: the connection dropped after the service took it", async () => {
+    const mark = double.refusals.length;
+    const ref = newRef("lost-order");
+    const body = smallOrder(ref);
+    double.loseAnswer("Create Order", "drop", ref);
+    const first = await as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body);
+    const again = await as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body);
+    expect(double.calls.filter((c) => c.refId === ref && c.lost === "drop")).toHaveLength(1);
+    expect(double.refusals.slice(mark)).toEqual([]);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, ref_id: ref });
+    expect((await held("/orders", ref)).map((o) => o.id)).toEqual([first.body.id]);
+  });
+
+  it("a transfer: the answer never came, the dashboard gave up waiting", async () => {
+    const mark = double.refusals.length;
+    const ref = newRef("lost-transfer");
+    const body = smallTransfer(ref);
+    double.loseAnswer("Create Internal Transfer", "hold", ref);
+    const first = await as.ops.call("POST", "/api/v2/transfer/internal", body);
+    const again = await as.ops.call("POST", "/api/v2/transfer/internal", body);
+    expect(double.calls.filter((c) => c.refId === ref && c.lost === "hold")).toHaveLength(1);
+    expect(double.refusals.slice(mark)).toEqual([]);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, ref_id: ref });
+    const legs = await held("/transfer/transfers", ref);
+    expect(legs.filter((t) => t.direction === "DEBIT").map((t) => t.id)).toEqual([first.body.id]);
+    expect(legs.filter((t) => t.direction === "CREDIT")).toHaveLength(1);
+  });
+
+  it("the whole run: the double refused nothing the dashboard sent", () => {
+    expect(double.refusals).toEqual([]);
+  });
+});
+
+/**
+ * The double itself, on its own instance and caller budget: each rule it holds the dashboard to
+ * refuses what breaks it, so that "nothing refused" above means something.
+ */
+describe("the strict double refuses what the reference does not document", () => {
+  let bite: StrictDouble;
+  let bearer = "";
+  const token = async (scope: string) => {
+    const res = await fetch(`${bite.url}${DOUBLE_TOKEN}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: "dashboard",
+        client_secret: "sandbox-secret",
+        scope,
+      }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+  const call = async (method: string, path: string, options: { body?: unknown; bearer?: string } = {}) => {
+    const res = await fetch(`${bite.url}${DOUBLE_API}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${options.bearer ?? bearer}`,
+        ...(options.body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  const lastReason = () => bite.refusals.at(-1)?.reason;
+
+  beforeAll(async () => {
+    bite = await startStrictDouble({ penaltyMs: 60_000, rates: { token: 100 } });
+    bite.setTarget(app.port);
+    bearer = await token("exchange:read_order exchange:write_order transfer:read_transfer funding:read_profile");
+  });
+  afterAll(() => bite?.close());
+
+  it.each([
+    ["an undocumented query parameter", "/orders?side=BUY", "undocumented query parameter"],
+    ["a value outside the enum", "/orders?status=open", "invalid query value"],
+    ["a scalar given twice", "/orders?market=ETHUSD&market=BTCUSD", "invalid query value"],
+    ["a limit above the maximum", "/transfer/transfers?limit=1001", "limit above maximum"],
+    [
+      "profile_ids with statuses",
+      `/transfer/transfers?profile_ids=${TREASURY}&statuses=COMPLETED`,
+      "filter combination",
+    ],
+    ["type with group_ids", "/transfer/transfers?type=INTERNAL_TRANSFER_DEBIT&group_ids=x", "filter combination"],
+    [
+      "order_by against the timestamp filtered on",
+      "/transfer/transfers?updated_at.gte=2026-01-01T00:00:00Z&order_by=CREATED_AT",
+      "filter combination",
+    ],
+    ["a time not in RFC 3339", "/orders?order_time.begin=yesterday", "invalid query value"],
+    ["an undocumented endpoint", "/orders/export", "undocumented endpoint"],
+    ["a market the service does not list", "/markets/GOLDUSD/ticker", "unlisted market"],
+  ])("%s: %s", async (_, path, reason) => {
+    const res = await call("GET", path);
+    expect(res.status).toBe(reason === "undocumented endpoint" || reason === "unlisted market" ? 404 : 400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(lastReason()).toBe(reason);
+  });
+
+  it("takes the documented combinations: profile_ids with a created_at range, statuses with anything", async () => {
+    const before = bite.refusals.length;
+    for (const path of [
+      `/transfer/transfers?profile_ids=${TREASURY}&created_at.gte=2026-01-01T00:00:00Z&limit=10`,
+      "/transfer/transfers?statuses=COMPLETED&group_ids=x&created_at.lt=2100-01-01T00:00:00.000Z",
+      `/orders?profile_id=${TRADING}&market=ETHUSD&status=OPEN&order_time.begin=2026-01-01T00:00:00Z&limit=1000`,
+    ]) {
+      expect((await call("GET", path)).status, path).toBe(200);
+    }
+    expect(bite.refusals.length).toBe(before);
+  });
+
+  it("refuses an unknown body field and a quantity the order type does not take", async () => {
+    const withExtra = await call("POST", `/profiles/${TRADING}/orders`, {
+      body: { ...smallOrder(newRef("bite")), note: "x" },
+    });
+    expect(withExtra.status).toBe(400);
+    expect(lastReason()).toBe("unknown body field");
+    const both = await call("POST", `/profiles/${TRADING}/orders`, {
+      body: smallOrder(newRef("bite"), { quote_amount: "10" }),
+    });
+    expect(both.status).toBe(400);
+    expect(lastReason()).toBe("invalid body");
+    const transferExtra = await call("POST", "/transfer/internal", {
+      body: { ...smallTransfer(newRef("bite")), memo: "x" },
+    });
+    expect(transferExtra.status).toBe(400);
+    expect(lastReason()).toBe("unknown body field");
+  });
+
+  it("answers 401 without a challenge for a token it did not issue, 403 for one without the scope", async () => {
+    const forged = await call("GET", "/orders", { bearer: "not-a-token" });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get("www-authenticate")).toBeNull();
+    expect(lastReason()).toBe("bad token");
+    const narrow = await token("funding:read_profile");
+    expect((await call("GET", "/profiles", { bearer: narrow })).status).toBe(200);
+    expect((await call("GET", "/orders", { bearer: narrow })).status).toBe(403);
+    expect(lastReason()).toBe("missing scope");
+    expect((await call("POST", "/transfer/internal", { bearer: narrow, body: smallTransfer() })).status).toBe(403);
+  });
+
+  it('answers List Orders as published: "0" for unused amounts, no cursor key on the last page', async () => {
+    const ref = newRef("bite");
+    expect((await call("POST", `/profiles/${TRADING}/orders`, { body: smallOrder(ref) })).status).toBe(200);
+    const listed = await call("GET", `/orders?ref_ids=${ref}&limit=10`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toHaveLength(1);
+    expect(listed.body.items[0].quote_amount).toBe("0");
+    expect("next_page_cursor" in listed.body).toBe(false);
+  });
+
+  it("drops the published transfer 409's meta: the record must be found by its ref_id", async () => {
+    const body = smallTransfer(newRef("bite"));
+    const scoped = await token("transfer:write_internal_transfer");
+    expect((await call("POST", "/transfer/internal", { bearer: scoped, body })).status).toBe(200);
+    const again = await call("POST", "/transfer/internal", { bearer: scoped, body });
+    expect(again.status).toBe(409);
+    expect(again.body.meta).toBeUndefined();
+  });
+
+  it("answers 429 without Retry-After past the order book's 10/s, then refuses everything for the penalty", async () => {
+    const statuses: number[] = [];
+    while (!statuses.includes(429) && statuses.length < 50) {
+      const res = await call("GET", "/markets/ETHUSD/order-book");
+      statuses.push(res.status);
+      if (res.status === 429) expect(res.headers.get("retry-after")).toBeNull();
+    }
+    expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(10);
+    expect(lastReason()).toBe("rate limit");
+    const markets = await call("GET", "/markets");
+    expect(markets.status).toBe(429);
+    expect(lastReason()).toBe("locked out");
+  });
+});
