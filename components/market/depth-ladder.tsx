@@ -53,6 +53,16 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
     </tr>
   );
 
+  // Empty rows up to the depth keep the ladder one height however deep the book: nothing below it moves.
+  const filler = (side: Side, count: number) =>
+    Array.from({ length: Math.max(0, LADDER_DEPTH - count) }, (_, i) => (
+      <tr key={`${side}-empty-${i}`} aria-hidden>
+        <td colSpan={3} className="py-0.5 leading-4">
+          &nbsp;
+        </td>
+      </tr>
+    ));
+
   return (
     <div className="min-w-0 text-xs">
       <table
@@ -73,7 +83,10 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
             </th>
           </tr>
         </thead>
-        <tbody>{ladder?.asks.toReversed().map((level) => row("ask", level))}</tbody>
+        <tbody>
+          {filler("ask", ladder?.asks.length ?? 0)}
+          {ladder?.asks.toReversed().map((level) => row("ask", level))}
+        </tbody>
         <tbody>
           <tr>
             <td colSpan={3} className="border-y border-slate-200 py-1 text-center text-ink-muted">
@@ -85,7 +98,10 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
             </td>
           </tr>
         </tbody>
-        <tbody>{ladder?.bids.map((level) => row("bid", level))}</tbody>
+        <tbody>
+          {ladder?.bids.map((level) => row("bid", level))}
+          {filler("bid", ladder?.bids.length ?? 0)}
+        </tbody>
       </table>
       <p role="status" data-testid="depth-ladder-status" className="mt-2 min-h-4 text-ink-muted">
         {said || (pick ? "Pick a price to put it on the ticket." : "")}

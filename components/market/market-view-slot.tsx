@@ -2,9 +2,11 @@
 export const MARKET_VIEW_SLOT_ID = "market-view";
 
 /**
- * Where the ticket's market (price chart and depth ladder) appears on the page; it keeps the
- * view's height while empty, so the table below does not jump when it arrives.
+ * Where the ticket's market (price chart and depth ladder) appears on the page. The view is
+ * drawn only in the browser, after the page's first script; the slot has the view's height
+ * from the first paint (the chart's and the ladder's, which keeps ten rows a side however deep
+ * the book), so the table below never moves. The view and its placeholder fill it.
  */
 export function MarketViewSlot() {
-  return <div id={MARKET_VIEW_SLOT_ID} className="empty:min-h-[40rem] lg:empty:min-h-[21rem]" />;
+  return <div id={MARKET_VIEW_SLOT_ID} className="h-[53rem] lg:h-[35rem]" />;
 }

@@ -21,7 +21,7 @@ const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChar
 export function MarketView({ market, ticketPart }: { market: Market; ticketPart: RefObject<HTMLElement | null> }) {
   const onPickPrice = useTicketPricePick(ticketPart);
   return (
-    <Card title={`${marketLabel(market)} market`} className="min-w-0">
+    <Card title={`${marketLabel(market)} market`} className="h-full min-w-0">
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <PriceChart market={market} />
         <DepthLadder market={market} onPickPrice={onPickPrice} />

@@ -9,13 +9,12 @@ import { useBalances, useTicker, type BookLevel } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import { MARKET_VIEW_SLOT_ID } from "../market/market-view-slot";
+import { Skeleton } from "../ui/skeleton";
 
 /** The chart and the ladder load after the ticket, in their own chunk (the page's budget). */
 const MarketView = dynamic(() => import("../market/market-view").then((m) => m.MarketView), {
   ssr: false,
-  loading: () => (
-    <div aria-hidden className="h-[40rem] animate-pulse rounded-lg border border-slate-200 bg-surface lg:h-[21rem]" />
-  ),
+  loading: () => <Skeleton className="h-full" />,
 });
 
 /**

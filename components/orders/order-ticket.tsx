@@ -8,7 +8,7 @@ import { useProfileNames } from "@/lib/client/profile-names";
 import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { levelPrice } from "@/lib/client/ticker";
-import { useBalances, useProfiles, useTicker } from "@/lib/client/queries";
+import { useBalances, useTicker } from "@/lib/client/queries";
 import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
@@ -176,7 +176,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const errors = formState.errors;
   const values = useWatch({ control: form.control }) as TicketValues;
   const { type, side, market, profile_id: profileId, time_in_force: tif } = values;
-  const profiles = useProfiles();
+  const profiles = useProfileNames();
   const markets = useOfferedMarkets();
   useOfferedMarket(form, market, markets);
   const ticker = useTicker(market);
@@ -212,7 +212,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const presetsFor = (field: QuantityField) =>
     (field === "base_amount" && (side === "SELL" || isDecimal(values.price))) || field === "quote_amount";
 
-  const profileOptions = (profiles.data ?? []).map((p) => ({ value: p.id, label: p.nickname }));
+  const profileOptions = profiles.profiles.map((p) => ({ value: p.id, label: p.nickname }));
 
   return (
     <>
@@ -220,7 +220,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
         name="profile_id"
         label="Profile"
         options={profileOptions}
-        placeholder={profiles.isLoading ? "Loading profiles…" : "Choose a profile"}
+        placeholder={profiles.loading ? "Loading profiles…" : "Choose a profile"}
       />
       <div className="grid grid-cols-2 gap-3">
         <SelectField

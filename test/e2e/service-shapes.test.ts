@@ -73,7 +73,7 @@ beforeAll(async () => {
   // Alphanumeric match numbers that are no number at all, listed oldest first.
   rewrite("/sandbox/v2/markets/BTCUSD/recent-executions", (r) => ({
     items: (r.items as { match_number: string }[])
-      .map((t) => ({ ...t, match_number: `m${Number(t.match_number).toString(36)}x` }))
+      .map((t) => ({ ...t, match_number: `m${t.match_number.toLowerCase()}x` }))
       .reverse(),
   }));
   rewrite("/sandbox/v2/markets", () => listMarkets.body);

@@ -198,7 +198,10 @@ describe("cancel", () => {
       (route) => route.abort(),
     );
     await signInAs(page, app.url, "trader@example.com");
-    await expect.poll(() => page.getByText("Reconnecting").count()).toBeGreaterThan(0);
+    // The stream's chunk loads after the page's first script, so "down" may come a while after sign-in.
+    await expect
+      .poll(() => page.getByTestId("live-status").getAttribute("data-status"), { timeout: 30_000 })
+      .toBe("down");
     const { id, row } = await openBuyRow(page);
     // The list answers slowly for a moment, so the row is seen between the answer and the new status.
     await page.route(list, holdList(2500));

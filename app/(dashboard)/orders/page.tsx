@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ControlsLine } from "@/components/forms/controls-line";
-import { OrderTicket } from "@/components/orders/order-ticket";
+import { OrderTicket } from "@/components/orders/lazy-order-ticket";
 import { OrdersTable } from "@/components/lazy-tables";
 import { MarketViewSlot } from "@/components/market/market-view-slot";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";

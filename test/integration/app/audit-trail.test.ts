@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp } from "../../support/app-server";
 import {
+  eventually,
   expectProblem,
   metricValue,
   newRef,
@@ -159,27 +160,39 @@ describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (databa
     const crossOrigin = { Origin: "https://evil.example", Cookie: d.as.trader.cookie() };
     expectProblem(await rawCall(d.url, "POST", orders, { body: smallOrder(newRef()), headers: crossOrigin }), 403);
     expectProblem(await d.as.viewer.call("POST", orders, smallOrder(newRef())), 403);
-    const denied = await audit("event=access.denied&limit=200");
-    expect(denied).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          actor_email: null,
-          ip: "127.0.0.1",
-          subject: `POST ${transfer}`,
-          detail: expect.objectContaining({ status: 401 }),
-        }),
-        expect.objectContaining({
-          subject: `POST ${orders}`,
-          detail: expect.objectContaining({ status: 403, reason: "cross-origin", origin: "https://evil.example" }),
-        }),
-        expect.objectContaining({
-          actor_email: "viewer@example.com",
-          actor_role: "viewer",
-          subject: `POST ${orders}`,
-          detail: expect.objectContaining({ status: 403, reason: "role", action: "orders:create" }),
-        }),
-      ]),
+    const expected = expect.arrayContaining([
+      expect.objectContaining({
+        actor_email: null,
+        ip: "127.0.0.1",
+        subject: `POST ${transfer}`,
+        detail: expect.objectContaining({ status: 401 }),
+      }),
+      expect.objectContaining({
+        subject: `POST ${orders}`,
+        detail: expect.objectContaining({ status: 403, reason: "cross-origin", origin: "https://evil.example" }),
+      }),
+      expect.objectContaining({
+        actor_email: "viewer@example.com",
+        actor_role: "viewer",
+        subject: `POST ${orders}`,
+        detail: expect.objectContaining({ status: 403, reason: "role", action: "orders:create" }),
+      }),
+    ]);
+    // A refusal is written beside the answer, not before it: wait for the three entries.
+    const denied = await eventually(
+      async () => {
+        const entries = await audit("event=access.denied&limit=200");
+        try {
+          expect(entries).toEqual(expected);
+          return entries;
+        } catch {
+          return undefined;
+        }
+      },
+      10_000,
+      "the three access.denied entries",
     );
+    expect(denied).toEqual(expected);
   });
 
   it("exports the matching entries as CSV, newest first, and the chain still verifies", async () => {

@@ -1,0 +1,84 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppServer } from "../support/app-server";
+import { launchBrowser, signInAs, WIDTHS } from "../support/browser";
+
+/**
+ * The order ticket's page does not move as its parts arrive after the first paint (the ticket's
+ * script, the market view, the chart, the orders table): every layout shift the browser reports
+ * from the page's load until the last placeholder is replaced, summed, stays under 0.05 (a
+ * "good" Cumulative Layout Shift is under 0.1). The market maker quotes, so the ladder fills.
+ */
+
+/** What the page's own script records of its layout shifts, from the start of the document. */
+const RECORD_SHIFTS = `
+  window.__shifts = [];
+  window.__shiftObserver = new PerformanceObserver((list) => window.__shifts.push(...list.getEntries()));
+  window.__shiftObserver.observe({ type: "layout-shift", buffered: true });
+`;
+const SHIFT_LIMIT = 0.05;
+
+let app: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp({ SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.dispose();
+});
+
+/** The shifts not caused by the person (none here: nothing is touched), what moved, and the sum. */
+async function shiftsSoFar(page: Page): Promise<{ sum: number; moved: string[] }> {
+  return page.evaluate(async () => {
+    const w = window as unknown as {
+      __shifts: (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] })[];
+      __shiftObserver: PerformanceObserver;
+    };
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    w.__shifts.push(...(w.__shiftObserver.takeRecords() as typeof w.__shifts));
+    const counted = w.__shifts.filter((s) => !s.hadRecentInput);
+    return {
+      sum: counted.reduce((total, s) => total + s.value, 0),
+      moved: counted.map(
+        (s) =>
+          `${s.value.toFixed(4)} ${s.sources
+            .map((x) => (x.node as HTMLElement | undefined)?.outerHTML?.slice(0, 80) ?? "?")
+            .join(" | ")}`,
+      ),
+    };
+  });
+}
+
+describe("layout shift of /orders", () => {
+  for (const [name, width] of Object.entries(WIDTHS)) {
+    it(`${name} (${width} px): under ${SHIFT_LIMIT} from the first paint until every part has arrived`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await signInAs(page, app.url, "trader@example.com");
+      await page.addInitScript({ content: RECORD_SHIFTS });
+      await page.goto(`${app.url}/orders`);
+
+      const ticket = page.getByRole("form", { name: "Order ticket" });
+      await expect
+        .poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count())
+        .toBeGreaterThan(1);
+      const ladder = page.getByTestId("depth-ladder");
+      await expect.poll(() => ladder.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByTestId("price-chart").locator("canvas").count()).toBeGreaterThan(0);
+      // Every placeholder (the market view's, the chart's, the table's rows) has been replaced.
+      await expect.poll(() => page.locator("main div.animate-pulse").count(), { timeout: 15_000 }).toBe(0);
+
+      const { sum, moved } = await shiftsSoFar(page);
+      console.info(`layout shift of /orders at ${width} px: ${sum.toFixed(4)}`);
+      expect(sum, `what moved:\n${moved.join("\n")}`).toBeLessThan(SHIFT_LIMIT);
+
+      // The market view fits the room kept for it: a taller view would spill over the table.
+      const view = await page.locator("#market-view > section").evaluate((card) => ({
+        content: card.scrollHeight,
+        room: card.parentElement!.clientHeight,
+      }));
+      expect(view.content).toBeLessThanOrEqual(view.room);
+      await page.close();
+    });
+  }
+});
