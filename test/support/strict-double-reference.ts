@@ -21,6 +21,7 @@ export type RefusalReason =
   | "missing scope"
   | "bad token"
   | "invalid token request"
+  | "invalid scope"
   | "rate limit"
   | "locked out";
 

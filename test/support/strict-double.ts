@@ -31,16 +31,21 @@ import {
  * - an endpoint, query parameter, value or filter combination the reference does not document,
  *   and a limit above the documented maximum (400; an unlisted market 404);
  * - a create's body field the reference does not document, or one ill-formed (400);
- * - a token it did not issue, that expired or was revoked (401, without a WWW-Authenticate
- *   challenge), and a token without the operation's scope (403);
+ * - a token request for a scope the credentials are not granted (400 invalid_scope, as OAuth
+ *   words it), and one not a client credentials grant;
+ * - a token it did not issue or that expired (401, without a WWW-Authenticate challenge), and a
+ *   token without the operation's scope (403). A revoked token is answered 401 too, recorded as a
+ *   refusal only when the caller sends it again after the double issued a newer one: the first
+ *   401 is news to the client, the second is a client that did not listen;
  * - a caller past a published rate class (429, without Retry-After), and then every request of
  *   that caller for the penalty (five minutes at the service; short in tests).
  * And it answers in the reference's shapes, whatever the sandbox does: "0" for unused amounts in
- * List Orders, no next_page_cursor key on a last page, no Retry-After or challenge header, the
- * published Create Internal Transfer 409 (no meta), only the markets the reference knows.
+ * List Orders, no next_page_cursor key on a last page, no Retry-After or challenge header, only
+ * the markets the reference knows; a reused ref_id's 409 carries the record in meta.existing.
  *
  * It can also lose the answer to a chosen create (forwarded, then the connection dropped or left
- * hanging) so that a test can drive the dashboard's recovery.
+ * hanging) so that a test can drive the dashboard's recovery: the retry then meets the record the
+ * service made (a 409 with meta.existing, or the record listed by its ref_id).
  */
 
 export interface StrictDoubleOptions {
@@ -96,6 +101,8 @@ export interface StrictDouble {
   loseAnswer(operation: LostCreate, how: "drop" | "hold", refId?: string): void;
   /** Every token issued so far stops working, as a revocation at the service does. */
   revokeTokens(): void;
+  /** Resolves once no caller is locked out (at once when none is). */
+  unlocked(): Promise<void>;
   /** Resolves once `n` calls (from index `since` of `calls` on) match `match`. */
   waitFor(
     match: (call: SeenCall) => boolean,
@@ -119,14 +126,15 @@ interface Upstream {
 interface Token {
   scopes: Set<string>;
   expiresAt: number;
-  revoked: boolean;
+  /** How many tokens had been issued when revokeTokens() revoked it. */
+  revokedAt?: number;
 }
 
 /** A token bucket per caller and class, one second deep: stricter than "averaged over a few minutes". */
 function rateLimits(rates: Record<RateClass, number>, penaltyMs: number) {
   const buckets = new Map<string, { tokens: number; at: number }>();
   const lockedUntil = new Map<string, number>();
-  return (caller: string, cls: RateClass): Refusal | undefined => {
+  const take = (caller: string, cls: RateClass): Refusal | undefined => {
     const now = Date.now();
     if (now < (lockedUntil.get(caller) ?? 0))
       return { status: 429, reason: "locked out", detail: `the caller is locked out after a 429 (${cls})` };
@@ -143,6 +151,9 @@ function rateLimits(rates: Record<RateClass, number>, penaltyMs: number) {
     b.tokens -= 1;
     return undefined;
   };
+  /** When the last lockout in force ends (ms since the epoch; 0 for none). */
+  const lockoutEnd = () => Math.max(0, ...lockedUntil.values());
+  return { take, lockoutEnd };
 }
 
 const problemBody = (status: number, detail: string) =>
@@ -172,7 +183,8 @@ function shapeList(op: Operation, query: Query, json: Record<string, unknown>): 
   const shaped = op.list?.orders
     ? items.map((o) => ({ ...o, ...Object.fromEntries(ORDER_AMOUNTS.filter((f) => o[f] === "").map((f) => [f, "0"])) }))
     : items;
-  const asked = Number(query.get("limit")?.[0] ?? op.list?.defaultLimit ?? Infinity);
+  // "A page shorter than the limit is the last": the limit asked, or the documented default.
+  const asked = Number(query.get("limit")?.[0] ?? op.list?.defaultLimit ?? Number.NaN);
   const cursor = json.next_page_cursor;
   const last = typeof cursor !== "string" || cursor === "" || shaped.length === 0 || shaped.length < asked;
   const { next_page_cursor: _dropped, ...rest } = json;
@@ -181,7 +193,7 @@ function shapeList(op: Operation, query: Query, json: Record<string, unknown>): 
 
 export async function startStrictDouble(options: StrictDoubleOptions = {}): Promise<StrictDouble> {
   const rates = { ...PUBLISHED_RATES, ...options.rates };
-  const take = rateLimits(rates, options.penaltyMs ?? 300_000);
+  const { take, lockoutEnd } = rateLimits(rates, options.penaltyMs ?? 300_000);
   const listed = options.markets ?? MARKET_DATA_MARKETS;
   const tokens = new Map<string, Token>();
   const calls: SeenCall[] = [];
@@ -227,16 +239,17 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     notify();
   };
 
-  const refuse = (res: ServerResponse, call: SeenCall, refusal: Refusal) => {
+  const refuse = (res: ServerResponse, call: SeenCall, refusal: Refusal, { record = true } = {}) => {
     call.refusal = refusal.reason;
-    refusals.push({
-      ...refusal,
-      operation: call.operation,
-      method: call.method,
-      path: call.path,
-      search: call.search,
-      at: call.at,
-    });
+    if (record)
+      refusals.push({
+        ...refusal,
+        operation: call.operation,
+        method: call.method,
+        path: call.path,
+        search: call.search,
+        at: call.at,
+      });
     answer(
       res,
       call,
@@ -246,21 +259,45 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     );
   };
 
+  /** A token request refused as OAuth words it (RFC 6749 5.2): `{error, error_description}`. */
+  const refuseToken = (res: ServerResponse, call: SeenCall, reason: RefusalReason, error: string, detail: string) => {
+    call.refusal = reason;
+    refusals.push({
+      status: 400,
+      reason,
+      detail,
+      operation: call.operation,
+      method: call.method,
+      path: call.path,
+      search: call.search,
+      at: call.at,
+    });
+    answer(
+      res,
+      call,
+      400,
+      { "content-type": "application/json", "cache-control": "no-store" },
+      Buffer.from(JSON.stringify({ error, error_description: detail }), "utf8"),
+    );
+  };
+
   const callerOf = (req: IncomingMessage) => req.socket.remoteAddress ?? "unknown";
 
   /** POST /oauth2/token: the client credentials grant, documented scopes only, 1/s. */
   async function token(req: IncomingMessage, res: ServerResponse, call: SeenCall, body: Buffer) {
     const limited = take(callerOf(req), "token");
     if (limited) return refuse(res, call, limited);
-    const bad = (detail: string) => refuse(res, call, { status: 400, reason: "invalid token request", detail });
-    if (req.method !== "POST") return bad("the token endpoint takes POST");
+    const bad = (error: string, detail: string) => refuseToken(res, call, "invalid token request", error, detail);
+    if (req.method !== "POST") return bad("invalid_request", "the token endpoint takes POST");
     if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers["content-type"] ?? ""))
-      return bad("the token request must be a form (application/x-www-form-urlencoded)");
+      return bad("invalid_request", "the token request must be a form (application/x-www-form-urlencoded)");
     const form = new URLSearchParams(body.toString("utf8"));
-    if (form.get("grant_type") !== "client_credentials") return bad("grant_type must be client_credentials");
+    if (form.get("grant_type") !== "client_credentials")
+      return bad("unsupported_grant_type", "grant_type must be client_credentials");
     const asked = (form.get("scope") ?? "").split(" ").filter(Boolean);
-    const unknown = asked.filter((s) => !DOCUMENTED_SCOPES.has(s) || (options.granted && !options.granted.includes(s)));
-    if (unknown.length) return bad(`invalid_scope: ${unknown.join(" ")}`);
+    const refused = asked.filter((s) => !DOCUMENTED_SCOPES.has(s) || (options.granted && !options.granted.includes(s)));
+    if (refused.length)
+      return refuseToken(res, call, "invalid scope", "invalid_scope", `scope ${refused.join(" ")} not granted`);
     const up = await forward(req, call.path, body);
     call.forwarded = true;
     if (up.status === 200) {
@@ -273,20 +310,31 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
         tokens.set(issued.access_token, {
           scopes: new Set((issued.scope ?? asked.join(" ")).split(" ").filter(Boolean)),
           expiresAt: Date.now() + (issued.expires_in ?? 3599) * 1000,
-          revoked: false,
         });
       }
     }
     answer(res, call, up.status, up.headers, up.body);
   }
 
-  /** Who is calling, or why not: a token this double issued, alive, holding the operation's scope. */
-  function authorize(req: IncomingMessage, op: Operation): Refusal | undefined {
+  /** A newer token than `revokedAt`: the client was told (a 401) and got a fresh one. */
+  const reissuedSince = (revokedAt: number) => tokens.size > revokedAt;
+
+  /**
+   * Who is calling, or why not: a token this double issued, alive, holding the operation's scope.
+   * `record: false` for a revoked token's 401 before the client could know of the revocation.
+   */
+  function authorize(req: IncomingMessage, op: Operation): (Refusal & { record?: boolean }) | undefined {
     if (!op.scope) return undefined; // public market data
     const header = req.headers.authorization ?? "";
     const found = /^bearer\s+(.+)$/i.exec(header) ? tokens.get(header.slice(7).trim()) : undefined;
     if (!found) return { status: 401, reason: "bad token", detail: "a valid Bearer access token is required" };
-    if (found.revoked) return { status: 401, reason: "bad token", detail: "the access token was revoked" };
+    if (found.revokedAt !== undefined)
+      return {
+        status: 401,
+        reason: "bad token",
+        detail: "the access token was revoked",
+        record: reissuedSince(found.revokedAt),
+      };
     if (Date.now() >= found.expiresAt) return { status: 401, reason: "bad token", detail: "the access token expired" };
     if (!found.scopes.has(op.scope))
       return { status: 403, reason: "missing scope", detail: `${op.name} needs the scope ${op.scope}` };
@@ -311,7 +359,7 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
       checkQuery(op, query) ??
       checkPathMarket(op, below, listed) ??
       checkBody(op, req.headers["content-type"], body.toString("utf8"));
-    if (refused) return refuse(res, call, refused);
+    if (refused) return refuse(res, call, refused, { record: !("record" in refused) || refused.record !== false });
     if (op.body) call.refId = (JSON.parse(body.toString("utf8")) as { ref_id?: string }).ref_id;
 
     const lossAt = losses.findIndex(
@@ -340,11 +388,6 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
         ...json,
         markets: (json.markets as { market?: string }[]).filter((m) => listed.includes(m.market ?? "")),
       };
-    // The published Create Internal Transfer 409 carries no meta (Create Order's does: meta.existing).
-    if (up.status === 409 && op.name === "Create Internal Transfer") {
-      const { meta: _meta, ...rest } = json;
-      json = rest;
-    }
     return Buffer.from(JSON.stringify(json), "utf8");
   }
 
@@ -412,8 +455,17 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
       losses.push({ operation, how, refId });
     },
     revokeTokens: () => {
-      for (const t of tokens.values()) t.revoked = true;
+      for (const t of tokens.values()) t.revokedAt ??= tokens.size;
     },
+    unlocked: () =>
+      new Promise<void>((resolve) => {
+        const wait = () => {
+          const left = lockoutEnd() - Date.now();
+          if (left <= 0) resolve();
+          else setTimeout(wait, left);
+        };
+        wait();
+      }),
     waitFor: (match, n = 1, { since = 0, timeoutMs = 10_000 } = {}) =>
       new Promise<void>((resolve, reject) => {
         const done = () => calls.slice(since).filter(match).length >= n;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { marketsOffered } from "@/lib/client/markets";
 import type { Role } from "@/lib/roles";
 import { marketsToValue } from "@/lib/spec/valuation";
@@ -19,10 +19,11 @@ import { DOUBLE_API, DOUBLE_TOKEN, startStrictDouble, type StrictDouble } from "
 
 /**
  * The built back end against a strict double of the service (test/support/strict-double.ts),
- * which holds every request to the published reference and records each one it refuses. The
- * suite drives what every page reads (the pages themselves, the API routes their client code
- * calls, the live stream's watcher, both CSV exports) and a create of each kind whose answer is
- * lost, and asserts the double refused nothing and the service holds one record per ref_id.
+ * which holds every request to the published reference and records each one it refuses. Ten
+ * journeys drive what the pages read (the pages themselves, the API routes their client code
+ * calls, the live stream's watcher, both CSV exports), a create of each kind whose answer is
+ * lost, and a token the service revoked; then the run as a whole: the double refused nothing,
+ * and the service holds one record per ref_id.
  *
  * The dashboard is configured as production would be for a service that is not its sandbox:
  * no SERVICE_*_RATE_PER_SECOND (it budgets the published rates), the lockout as long as the
@@ -38,7 +39,7 @@ let app: AppServer;
 let as: Record<Role, Client>;
 /** Straight to the sandbox behind the double: what the service really holds. */
 let sandbox: ReturnType<typeof sandboxClient>;
-/** What the setup created through the dashboard: a resting order and a transfer. */
+/** Made at the service directly (not through the dashboard): a resting order and a transfer to read. */
 let order: { id: string; profile_id: string; ref_id: string };
 let transfer: { id: string; group_id?: string; ref_id: string };
 
@@ -57,13 +58,16 @@ beforeAll(async () => {
   double.setTarget(app.port);
   as = await signInAll(app);
   sandbox = sandboxClient(app.url);
-  const placed = await as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(newRef("strict")));
+  const placed = await sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("strict")));
   expect(placed.status, JSON.stringify(placed.body)).toBe(200);
   order = placed.body;
-  const sent = await as.ops.call("POST", "/api/v2/transfer/internal", smallTransfer(newRef("strict")));
+  const sent = await sandbox.call("POST", "/transfer/internal", smallTransfer(newRef("strict")));
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   transfer = sent.body;
 });
+
+// A journey that earned a lockout does not spoil the next one: each starts with the caller let in.
+beforeEach(() => double.unlocked());
 
 afterAll(async () => {
   if (double) {
@@ -107,8 +111,15 @@ const PAGES = ["/orders", "/transfers", "/balances", "/approvals", "/activity", 
 const dayOf = (iso: string) => iso.slice(0, 10);
 const nextDay = (iso: string) => new Date(Date.parse(iso) + 86_400_000).toISOString();
 
-describe("every page against the strict double", () => {
-  it("renders each page for each role that sees it (the admin's pages redirect the others)", async () => {
+/** The service's records with this ref_id, straight from the sandbox. */
+async function held(path: string, refId: string) {
+  const res = await sandbox.call("GET", `${path}?ref_ids=${encodeURIComponent(refId)}`);
+  expect(res.status).toBe(200);
+  return res.body.items as { id: string; direction?: string }[];
+}
+
+describe("ten journeys against the strict double", () => {
+  it("1. every page renders for each role that sees it (the admin's pages redirect the others)", async () => {
     await journey(async (read) => {
       for (const role of ROLES) {
         for (const page of PAGES) await read(as[role], page, page === "/sessions" && role !== "admin" ? 307 : 200);
@@ -117,7 +128,7 @@ describe("every page against the strict double", () => {
     });
   });
 
-  it("the orders page: the ticket's market, profiles and funds, the table with each filter and sort, a row's order", async () => {
+  it("2. the orders page: the ticket's market, profiles and funds, the table with each filter and sort, a row's order and its cancel", async () => {
     await journey(async (read) => {
       const listed = (await read(as.trader, "/api/v2/markets")).body?.markets;
       const market = marketsOffered(listed).includes("BTCUSD") ? "BTCUSD" : marketsOffered(listed)[0]!;
@@ -146,9 +157,18 @@ describe("every page against the strict double", () => {
       await read(as.trader, `/api/activity?kind=order&ref_ids=${encodeURIComponent(order.ref_id)}&limit=200`);
       await read(as.trader, `/api/v2/profiles/${order.profile_id}/orders/${order.id}`);
     });
+    // The row's Cancel: the service only acknowledges it; the row follows the order to CANCELLED.
+    const mark = double.refusals.length;
+    const path = `/api/v2/profiles/${order.profile_id}/orders/${order.id}`;
+    const cancelled = await as.trader.call("DELETE", path);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await expect
+      .poll(async () => (await as.trader.call("GET", path)).body?.status, { timeout: 10_000, interval: 100 })
+      .toBe("CANCELLED");
+    expect(double.refusals.slice(mark)).toEqual([]);
   });
 
-  it("the transfers page: the form's funds, the table with each filter, the other legs by group, a transfer", async () => {
+  it("3. the transfers page: the form's funds, the table with each filter, the other legs by group, a transfer", async () => {
     await journey(async (read) => {
       await read(as.ops, "/api/v2/profiles");
       await read(as.ops, `/api/v2/profiles/${TREASURY}/balances`);
@@ -159,11 +179,11 @@ describe("every page against the strict double", () => {
       for (const filter of [
         "",
         `profile_ids=${TREASURY}`,
-        "statuses=COMPLETED&statuses=PENDING",
+        "statuses=COMPLETED",
         "type=INTERNAL_TRANSFER_DEBIT",
         "asset=USD",
         range,
-        `profile_ids=${TREASURY}&statuses=PENDING&statuses=COMPLETED&type=INTERNAL_TRANSFER_DEBIT&asset=USD&${range}`,
+        `profile_ids=${TREASURY}&statuses=COMPLETED&type=INTERNAL_TRANSFER_DEBIT&asset=USD&${range}`,
         "asset=USD&sort=amount&dir=desc",
       ]) {
         pages.push(await read(as.ops, `/api/transfers?${filter}&limit=50`));
@@ -172,6 +192,7 @@ describe("every page against the strict double", () => {
       const groups = [
         ...new Set(pages.flatMap((p) => (p.body?.items ?? []).map((t: any) => t.group_id)).filter(Boolean)),
       ];
+      expect(groups.length).toBeGreaterThan(0);
       const q = groups.map((g) => `group_ids=${g}`).join("&");
       await read(as.ops, `/api/v2/transfer/transfers?${q}&limit=${groups.length * 2}`);
       await read(as.ops, `/api/v2/transfer/transfers/${transfer.id}`);
@@ -179,26 +200,28 @@ describe("every page against the strict double", () => {
     });
   });
 
-  it("the balances page: every profile's balances and the tickers that value what they hold", async () => {
+  it("4. the balances page: every profile's balances and the tickers that value what they hold", async () => {
     await journey(async (read) => {
       const profiles: { id: string }[] = (await read(as.viewer, "/api/v2/profiles")).body?.items ?? [];
-      const held = new Set<string>();
+      expect(profiles.length).toBeGreaterThan(0);
+      const assets = new Set<string>();
       for (const p of profiles) {
         const balances = await read(as.viewer, `/api/v2/profiles/${p.id}/balances`);
-        for (const b of balances.body?.items ?? []) held.add(b.asset);
+        for (const b of balances.body?.items ?? []) assets.add(b.asset);
       }
       // What the page asks for (components/balances/balances-view.tsx).
-      for (const market of [...new Set([...held].flatMap(marketsToValue))].sort()) {
+      for (const market of [...new Set([...assets].flatMap(marketsToValue))].sort()) {
         await read(as.viewer, `/api/v2/markets/${market}/ticker`);
       }
     });
   });
 
-  it("the activity, approvals, policies and sessions pages", async () => {
+  it("5. the activity, approvals, audit, policies and sessions pages", async () => {
     await journey(async (read) => {
       await read(as.viewer, "/api/activity?limit=25");
       await read(as.admin, "/api/activity?kind=order&limit=25");
       await read(as.admin, "/api/audit?limit=50");
+      await read(as.admin, "/api/audit/verify");
       await read(as.approver, "/api/approvals");
       await read(as.approver, "/api/approvals?status=PENDING");
       await read(as.admin, "/api/policies");
@@ -206,36 +229,37 @@ describe("every page against the strict double", () => {
     });
   });
 
-  it("both CSV exports, filtered as the tables are", async () => {
+  it("6. both CSV exports (and the activity and audit ones), filtered as the tables are", async () => {
     await journey(async (read) => {
       const today = `${new Date().toISOString().slice(0, 10)}T00:00:00Z`;
       for (const path of [
         "/api/orders/export.csv",
         `/api/orders/export.csv?profile_id=${TRADING}&market=ETHUSD&status=OPEN&side=BUY&type=LIMIT`,
         "/api/transfers/export.csv",
-        `/api/transfers/export.csv?profile_ids=${TREASURY}&statuses=PENDING&statuses=COMPLETED&type=INTERNAL_TRANSFER_DEBIT&asset=USD&from=${new Date(today).toISOString()}&to=${nextDay(today)}`,
+        `/api/transfers/export.csv?profile_ids=${TREASURY}&statuses=COMPLETED&type=INTERNAL_TRANSFER_DEBIT&asset=USD&from=${new Date(today).toISOString()}&to=${nextDay(today)}`,
         "/api/transfers/export.csv?statuses=COMPLETED&asset=USD",
         "/api/activity/export.csv",
+        "/api/audit/export.csv",
       ]) {
         const csv = await read(as.admin, path);
-        expect(typeof csv.body === "string" && csv.body.length > 0, path).toBe(true);
+        // A header line at least, and the export ran to its end (a stalled one never answers).
+        expect(typeof csv.body === "string" && csv.body.includes("\n"), `${path}: ${csv.body}`).toBe(true);
       }
     });
   });
 
-  it("the live stream: what the watcher reads for an open screen", async () => {
+  it("7. the live stream: what the watcher reads for an open screen, round after round", async () => {
     const since = double.calls.length;
     const mark = double.refusals.length;
     const stream = await openStream(app.url, as.trader.cookie(), `?profiles=${TRADING}&markets=ETHUSD`);
     try {
       expect(stream.status).toBe(200);
+      // Three rounds of each read the screen's interests need, answered.
       const seen = (operation: string, path?: string) =>
         double.waitFor(
           (c) => c.operation === operation && (!path || c.path.endsWith(path)) && c.status !== undefined,
-          1,
-          {
-            since,
-          },
+          3,
+          { since },
         );
       await Promise.all([
         seen("List Orders"),
@@ -247,25 +271,10 @@ describe("every page against the strict double", () => {
       stream.close();
     }
     expect(double.refusals.slice(mark)).toEqual([]);
+    expect(double.calls.slice(since).filter((c) => c.status !== undefined && c.status >= 400)).toEqual([]);
   });
 
-  it("a cancel is acknowledged", async () => {
-    const mark = double.refusals.length;
-    const res = await as.trader.call("DELETE", `/api/v2/profiles/${order.profile_id}/orders/${order.id}`);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(double.refusals.slice(mark)).toEqual([]);
-  });
-});
-
-describe("a create whose answer is lost, then retried with the same body and ref_id", () => {
-  /** The service's records with this ref_id, straight from the sandbox. */
-  const held = async (path: string, refId: string) => {
-    const res = await sandbox.call("GET", `${path}?ref_ids=${encodeURIComponent(refId)}`);
-    expect(res.status).toBe(200);
-    return res.body.items as { id: string; direction?: string }[];
-  };
-
-  it("an order: the connection dropped after the service took it", async () => {
+  it("8. an order whose answer is lost (the connection dropped after the service took it), retried with the same ref_id", async () => {
     const mark = double.refusals.length;
     const ref = newRef("lost-order");
     const body = smallOrder(ref);
@@ -280,7 +289,7 @@ describe("a create whose answer is lost, then retried with the same body and ref
     expect((await held("/orders", ref)).map((o) => o.id)).toEqual([first.body.id]);
   });
 
-  it("a transfer: the answer never came, the dashboard gave up waiting", async () => {
+  it("9. a transfer whose answer never came (the dashboard gave up waiting), retried with the same ref_id", async () => {
     const mark = double.refusals.length;
     const ref = newRef("lost-transfer");
     const body = smallTransfer(ref);
@@ -297,8 +306,36 @@ describe("a create whose answer is lost, then retried with the same body and ref
     expect(legs.filter((t) => t.direction === "CREDIT")).toHaveLength(1);
   });
 
-  it("the whole run: the double refused nothing the dashboard sent", () => {
+  it("10. a token the service revoked: one new token, the reads go on, nobody is signed out", async () => {
+    const since = double.calls.length;
+    double.revokeTokens();
+    await journey(async (read) => {
+      await read(as.trader, "/api/orders?limit=25");
+      await read(as.ops, "/api/transfers?limit=50");
+      await read(as.viewer, `/api/v2/profiles/${TREASURY}/balances`);
+    });
+    const after = double.calls.slice(since);
+    expect(after.filter((c) => c.status === 401)).not.toEqual([]);
+    expect(after.filter((c) => c.operation === "token" && c.status === 200).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the whole run", () => {
+  it("the double refused nothing the dashboard sent", () => {
     expect(double.refusals).toEqual([]);
+  });
+
+  it("the service holds exactly one record for each ref_id the dashboard created with", async () => {
+    const creates = double.calls.filter((c) => c.forwarded && c.refId !== undefined);
+    expect(creates.length).toBeGreaterThanOrEqual(2);
+    for (const refId of new Set(creates.map((c) => c.refId!))) {
+      const kind = creates.find((c) => c.refId === refId)!.operation;
+      const records =
+        kind === "Create Order"
+          ? await held("/orders", refId)
+          : (await held("/transfer/transfers", refId)).filter((t) => t.direction === "DEBIT");
+      expect(records, `${kind} ${refId}`).toHaveLength(1);
+    }
   });
 });
 
@@ -309,8 +346,8 @@ describe("a create whose answer is lost, then retried with the same body and ref
 describe("the strict double refuses what the reference does not document", () => {
   let bite: StrictDouble;
   let bearer = "";
-  const token = async (scope: string) => {
-    const res = await fetch(`${bite.url}${DOUBLE_TOKEN}`, {
+  const askToken = (scope: string, at: StrictDouble = bite) =>
+    fetch(`${at.url}${DOUBLE_TOKEN}`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
@@ -320,6 +357,8 @@ describe("the strict double refuses what the reference does not document", () =>
         scope,
       }),
     });
+  const token = async (scope: string) => {
+    const res = await askToken(scope);
     expect(res.status).toBe(200);
     return ((await res.json()) as { access_token: string }).access_token;
   };
@@ -422,13 +461,55 @@ describe("the strict double refuses what the reference does not document", () =>
     expect("next_page_cursor" in listed.body).toBe(false);
   });
 
-  it("drops the published transfer 409's meta: the record must be found by its ref_id", async () => {
+  it("answers a reused ref_id with 409 and the record in meta.existing", async () => {
     const body = smallTransfer(newRef("bite"));
     const scoped = await token("transfer:write_internal_transfer");
-    expect((await call("POST", "/transfer/internal", { bearer: scoped, body })).status).toBe(200);
+    const made = await call("POST", "/transfer/internal", { bearer: scoped, body });
+    expect(made.status).toBe(200);
     const again = await call("POST", "/transfer/internal", { bearer: scoped, body });
     expect(again.status).toBe(409);
-    expect(again.body.meta).toBeUndefined();
+    expect(again.body.meta.existing).toMatchObject({ id: made.body.id, ref_id: body.ref_id });
+  });
+
+  it("loses a create's answer when told: the order is made, the connection dropped, the retry meets it", async () => {
+    const body = smallOrder(newRef("bite"));
+    bite.loseAnswer("Create Order", "drop", body.ref_id);
+    await expect(call("POST", `/profiles/${TRADING}/orders`, { body })).rejects.toThrow();
+    const again = await call("POST", `/profiles/${TRADING}/orders`, { body });
+    expect(again.status).toBe(409);
+    expect(again.body.meta.existing).toMatchObject({ ref_id: body.ref_id });
+    const listed = await call("GET", `/orders?ref_ids=${body.ref_id}`);
+    expect(listed.body.items.map((o: { id: string }) => o.id)).toEqual([again.body.meta.existing.id]);
+  });
+
+  it("refuses a token for a scope the credentials are not granted, as OAuth says: invalid_scope", async () => {
+    const readOnly = await startStrictDouble({ granted: ["funding:read_profile", "exchange:read_order"] });
+    try {
+      readOnly.setTarget(app.port);
+      const refused = await askToken("exchange:read_order exchange:write_order", readOnly);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_scope" });
+      expect(readOnly.refusals.map((r) => r.reason)).toEqual(["invalid scope"]);
+      expect((await askToken("exchange:read_order", readOnly)).status).toBe(200);
+    } finally {
+      await readOnly.close();
+    }
+  });
+
+  it("answers a revoked token 401 without a challenge; sending it again after a new one was issued is a refusal", async () => {
+    const old = await token("exchange:read_order");
+    bite.revokeTokens();
+    const before = bite.refusals.length;
+    const first = await call("GET", "/orders", { bearer: old });
+    expect(first.status).toBe(401);
+    expect(first.headers.get("www-authenticate")).toBeNull();
+    // News to the client: not its fault.
+    expect(bite.refusals.length).toBe(before);
+    const fresh = await token("exchange:read_order");
+    expect((await call("GET", "/orders", { bearer: fresh })).status).toBe(200);
+    expect((await call("GET", "/orders", { bearer: old })).status).toBe(401);
+    expect(lastReason()).toBe("bad token");
+    expect(bite.refusals.length).toBe(before + 1);
   });
 
   it("answers 429 without Retry-After past the order book's 10/s, then refuses everything for the penalty", async () => {
