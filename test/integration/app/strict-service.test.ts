@@ -28,6 +28,7 @@ import { DOUBLE_API, DOUBLE_TOKEN, startStrictDouble, type StrictDouble } from "
  * The dashboard is configured as production would be for a service that is not its sandbox:
  * no SERVICE_*_RATE_PER_SECOND (it budgets the published rates), the lockout as long as the
  * service's penalty (short here, so that a failure cannot hold the run for five minutes).
+ * It keeps a server of its own: the shared one talks to its embedded sandbox, not to the double.
  */
 
 const PENALTY_SECONDS = 3;
