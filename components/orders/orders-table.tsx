@@ -12,7 +12,7 @@ import { Pager, useCursorPager } from "@/components/ui/pager";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { DetailItem, DetailList, ExpandButton, useOpenRows } from "@/components/ui/row-details";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
-import { SubmitterCell } from "@/components/ui/submitter-cell";
+import { ApprovedBy, SubmitterCell } from "@/components/ui/submitter-cell";
 import { TableActions } from "@/components/ui/table-actions";
 import { FetchShade, TableMessage, tableStateOf } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
@@ -31,6 +31,7 @@ import { MARKETS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES, ORDER_TYPE_WORDS } f
 import { amountIfSet } from "@/lib/spec/decimal";
 import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
+import type { JournalEntry } from "@/lib/journal";
 import type { Problem } from "@/lib/spec/problem";
 
 const PAGE_SIZE = 25;
@@ -378,7 +379,7 @@ function OrderDetails({
   submitter,
 }: {
   order: Order;
-  submitter: { user_email: string; user_role: string } | undefined;
+  submitter: Pick<JournalEntry, "user_email" | "user_role" | "approval"> | undefined;
 }) {
   return (
     <DetailList>
@@ -405,6 +406,11 @@ function OrderDetails({
       <DetailItem label="Submitted by">
         {submitter ? `${submitter.user_email} (${submitter.user_role})` : "outside the dashboard"}
       </DetailItem>
+      {submitter?.approval && (
+        <DetailItem label="Approved">
+          <ApprovedBy entry={submitter} />
+        </DetailItem>
+      )}
       {o.recipient_profile_id && <DetailItem label="Recipient profile">{o.recipient_profile_id}</DetailItem>}
       {o.identity_id && (
         <DetailItem label="Identity">

@@ -9,6 +9,7 @@ import {
   smallTransfer,
   startDashboard,
   TRADING,
+  TREASURY,
   type Answer,
   type Dashboard,
 } from "../../support/dashboard";
@@ -253,6 +254,13 @@ const ROUTES = [
     local: true,
   },
   {
+    route: "GET /api/approvals/{id}/context",
+    action: "approve",
+    // Read-only: the sending profile's balances now, for the approver's card.
+    call: async () => ({ method: "GET", path: `/api/approvals/${await heldApproval("ops")}/context` }),
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
     route: "POST /api/approvals/{id}/approve",
     action: "approve",
     // An approver's approval sends the request: the one call to the service is the create.
@@ -361,6 +369,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/v2/transfer/internal":                   { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/approvals":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/approvals/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/approvals/{id}/context":                  { viewer: 403, trader: 403, ops: 403, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/approvals/{id}/approve":                 { viewer: 403, trader: 403, ops: 403, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/approvals/{id}/reject":                  { viewer: 403, trader: 403, ops: 403, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/approvals/{id}/withdraw":                { viewer: 403, trader: 200, ops: 200, approver: 403, admin: 200, anonymous: 401 },
