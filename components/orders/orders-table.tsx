@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ColumnDef, SortingState } from "@tanstack/react-table";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { DataTable, SubRow } from "@/components/ui/data-table";
@@ -32,6 +32,7 @@ import { amountIfSet } from "@/lib/spec/decimal";
 import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { JournalEntry } from "@/lib/journal";
+import { isFinalOrder, orderEndNotice } from "./order-outcome";
 import type { Problem } from "@/lib/spec/problem";
 
 const PAGE_SIZE = 25;
@@ -88,25 +89,33 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
   const [cancelProblem, setCancelProblem] = useState<{ id: string; problem: Problem } | null>(null);
   // Orders whose cancel the service acknowledged: "Cancelling…" until their status moves on.
   const [cancelling, setCancelling] = useState<ReadonlySet<string>>(new Set());
+  const stopCancelling = useCallback(
+    (id: string) =>
+      setCancelling((s) => {
+        const next = new Set(s);
+        next.delete(id);
+        return next;
+      }),
+    [],
+  );
   const cancelRequested = useCallback(
     (order: Order) => {
-      notify({
-        title: `Cancel requested for order ${order.id.slice(0, 8)} — it will show CANCELLED shortly`,
-        tone: "info",
-      });
+      // The row says "Cancelling…" now; the one notice comes when the order has ended (below).
       setCancelling((s) => new Set(s).add(order.id));
-      setTimeout(
-        () =>
-          setCancelling((s) => {
-            const next = new Set(s);
-            next.delete(order.id);
-            return next;
-          }),
-        CANCELLING_FOR_MS,
-      );
+      setTimeout(() => stopCancelling(order.id), CANCELLING_FOR_MS);
     },
-    [notify],
+    [stopCancelling],
   );
+  // One notice per cancel, when the order the person cancelled ends: the same notice (by key)
+  // the ticket's result card gives when it follows that order.
+  const told = useRef(new Set<string>());
+  useEffect(() => {
+    for (const o of rows ?? []) {
+      if (!cancelling.has(o.id) || !isFinalOrder(o.status) || told.current.has(o.id)) continue;
+      told.current.add(o.id);
+      notify(orderEndNotice(o));
+    }
+  }, [rows, cancelling, notify]);
 
   const sorting: SortingState = sort ? [{ id: sort, desc: filters.dir !== "asc" }] : [];
   const sortable = Boolean(filters.market);
