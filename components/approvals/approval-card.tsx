@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { useToast } from "@/components/ui/toasts";
 import { describeOrder } from "@/components/orders/describe-order";
 import { describeTransfer } from "@/components/transfers/describe-transfer";
 import { Button } from "@/components/ui/button";
@@ -19,6 +20,8 @@ import { can, type Role } from "@/lib/roles";
 import type { CreateOrderRequest } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
+import { decisionWords, decisionTone } from "./decision-words";
+import { ApproverContext } from "./approver-context";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
 
@@ -39,23 +42,33 @@ const policyChangesOf = (a: Approval) => {
 };
 
 /**
- * One request: what it asks in words, who asked and when, its countdown while it waits, the
- * decisions so far, and what the person may do with it: approve or reject (never their own),
- * or withdraw (their own).
+ * One request: what it asks in words, who asked and when, its countdown while it waits, what an
+ * approver needs beside it (the market, the funds, the requester's day), the decisions so far,
+ * and what the person may do with it: approve or reject (never their own), or withdraw (their own).
+ *
+ * Decided here or elsewhere while on screen, the card keeps its place and its height and says
+ * the outcome in words where its buttons were, until the person dismisses it (`onDismiss`): the
+ * next request's buttons never slide under the pointer.
  */
 export function ApprovalCard({
-  approval: a,
+  approval,
   me,
   now,
+  onDismiss,
 }: {
   approval: Approval;
   me: { email: string; role: Role };
   now: number;
+  /** Given while the card stays only so that it does not move: it left the list it was shown in. */
+  onDismiss?: () => void;
 }) {
   const { nickname } = useProfileNames();
   const client = useQueryClient();
+  const notify = useToast();
   const [problem, setProblem] = useState<Problem | null>(null);
   const [rejecting, setRejecting] = useState(false);
+  // What this person's decision answered: shown until the list reads the request again.
+  const [decided, setDecided] = useState<Approval | null>(null);
   const decide = useMutation({
     mutationFn: (d: Decision) =>
       api<{ approval: Approval }>(`/api/approvals/${a.id}/${d.verb}`, {
@@ -64,9 +77,14 @@ export function ApprovalCard({
       }),
     onMutate: () => setProblem(null),
     onError: (error) => setProblem(problemOf(error)),
-    onSuccess: () => setRejecting(false),
+    onSuccess: ({ approval: after }) => {
+      setRejecting(false);
+      setDecided(after);
+      notify({ key: `approval:${after.id}`, title: decisionWords(after), tone: decisionTone(after) });
+    },
     onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all }),
   });
+  const a = decided && approval.status === "PENDING" ? decided : approval;
   const pending = a.status === "PENDING";
   const mine = a.requested_by === me.email;
   const headingId = useId();
@@ -77,7 +95,8 @@ export function ApprovalCard({
       aria-labelledby={headingId}
       data-testid="approval"
       data-approval-id={a.id}
-      className="rounded-lg border border-slate-200 bg-surface-raised p-4"
+      data-status={a.status}
+      className={`rounded-lg border bg-surface-raised p-4 ${onDismiss || decided ? DECIDED_BORDER[a.status] : "border-slate-200"}`}
     >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="flex items-center gap-2 font-semibold">
@@ -92,7 +111,12 @@ export function ApprovalCard({
             title={a.status === "EXPIRED" ? "Not decided before its time ran out" : undefined}
           />
         </h3>
-        {pending && (
+        {onDismiss && (
+          <Button variant="secondary" size="sm" onClick={onDismiss} aria-label={`Dismiss: ${decisionWords(a)}`}>
+            Dismiss
+          </Button>
+        )}
+        {pending && !onDismiss && (
           <p className="text-sm" data-testid="approval-countdown">
             <span className="text-ink-muted">Expires in </span>
             <span className={`font-semibold tabular-nums ${left < 10 * 60_000 ? "text-sell" : ""}`}>
@@ -104,6 +128,9 @@ export function ApprovalCard({
       <p className="mt-2" data-testid="approval-sentence">
         {describeApproval(a, nickname)}
       </p>
+      {pending && a.kind !== "policy" && can(me.role, "approve") && !mine && (
+        <ApproverContext approval={a} nickname={nickname} />
+      )}
       {isPolicyApproval(a) && (
         <ul className="mt-1 list-disc pl-5 text-sm" data-testid="policy-changes">
           {policyChangesOf(a).map((c) => (
@@ -125,10 +152,20 @@ export function ApprovalCard({
           <ProblemAlert problem={problem} />
         </div>
       )}
+      {(onDismiss || decided) && !pending && (
+        <p
+          role="status"
+          data-testid="approval-result"
+          className={`mt-3 flex min-h-11 items-center rounded-md px-3 text-sm font-semibold ${RESULT_TONES[decisionTone(a)]}`}
+        >
+          {decisionWords(a)}
+        </p>
+      )}
       {pending && (
         <Actions
           approval={a}
           mine={mine}
+          me={me.email}
           canApprove={can(me.role, "approve")}
           busy={decide.isPending}
           rejecting={rejecting}
@@ -151,6 +188,7 @@ function ruleWords(a: Approval): string {
 function Actions({
   approval: a,
   mine,
+  me,
   canApprove,
   busy,
   rejecting,
@@ -160,6 +198,7 @@ function Actions({
 }: {
   approval: Approval;
   mine: boolean;
+  me: string;
   canApprove: boolean;
   busy: boolean;
   rejecting: boolean;
@@ -178,6 +217,8 @@ function Actions({
     );
   }
   if (!canApprove) return null;
+  if (a.approvals.some((v) => v.by === me))
+    return <p className="mt-3 text-sm text-ink-muted">You approved it; it waits for another approver.</p>;
   if (rejecting)
     return (
       <RejectForm busy={busy} onCancel={onCancelReject} onReject={(reason) => decide({ verb: "reject", reason })} />
@@ -282,23 +323,23 @@ function History({ approval: a }: { approval: Approval }) {
       )}
       {a.status === "APPROVED" && (
         <li className={failed ? "text-sell" : ""} data-testid="approval-outcome">
-          {outcomeWords(a)}
+          {decisionWords(a)}
         </li>
       )}
     </ol>
   );
 }
 
-/** What the approval came to: sent (and what the service said), refused when checked again at send, or a policy applied. */
-function outcomeWords(a: Approval): string {
-  const outcome = a.outcome;
-  if (outcome === null) return a.kind === "policy" ? "Approved; applying…" : "Approved; sending…";
-  const body = outcome.body as { id?: string; status?: string; detail?: string } | null;
-  if (a.kind === "policy") {
-    return outcome.status < 300 ? "Applied: the policy in force is this one." : `Not applied: ${body?.detail ?? ""}`;
-  }
-  if (outcome.sent === false)
-    return `Not sent: checked again at send, it was refused (${outcome.status}): ${body?.detail ?? ""}`;
-  if (outcome.status >= 300) return `Sent, and refused by the service (${outcome.status}): ${body?.detail ?? ""}`;
-  return `Sent once: the service answered ${outcome.status}${body?.status ? `, ${body.status}` : ""}${body?.id ? ` (id ${body.id.slice(0, 8)})` : ""}`;
-}
+const DECIDED_BORDER: Record<Approval["status"], string> = {
+  PENDING: "border-slate-200",
+  APPROVED: "border-buy/50",
+  REJECTED: "border-sell/50",
+  EXPIRED: "border-slate-300",
+  WITHDRAWN: "border-slate-300",
+};
+
+const RESULT_TONES = {
+  success: "bg-buy-soft text-buy",
+  error: "bg-sell-soft text-sell",
+  info: "bg-surface-sunken text-ink",
+} as const;

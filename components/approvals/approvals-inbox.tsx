@@ -10,6 +10,7 @@ import {
   fetchApprovals,
   FEED_EVERY_MS,
   seesEveryRequest,
+  useApprovalFeed,
   type Approval,
   type ApprovalStatus,
 } from "@/lib/client/approvals";
@@ -41,7 +42,9 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
     refetchInterval: pollWhileDown(FEED_EVERY_MS),
   });
   const everyone = seesEveryRequest(role);
-  const items = list.data?.filter((a) => everyone || a.requested_by === email);
+  const listed = list.data?.filter((a) => everyone || a.requested_by === email);
+  const feed = useApprovalFeed();
+  const { items, left, dismiss } = useSteadyList(status, listed, feed.data);
   const now = useNow(status === "PENDING");
 
   return (
@@ -80,7 +83,12 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
           <ul className="space-y-4">
             {items.map((a: Approval) => (
               <li key={a.id}>
-                <ApprovalCard approval={a} me={{ email, role }} now={now} />
+                <ApprovalCard
+                  approval={a}
+                  me={{ email, role }}
+                  now={now}
+                  onDismiss={left.has(a.id) ? () => dismiss(a.id) : undefined}
+                />
               </li>
             ))}
           </ul>
@@ -95,6 +103,38 @@ function emptyWords(status: ApprovalStatus, everyone: boolean): string {
   return everyone
     ? "Nothing waits for approval. Large transfers and orders appear here when someone asks for one."
     : "None of your requests waits for approval.";
+}
+
+/**
+ * The cards in a steady order, so that nothing moves under the pointer: a request that leaves
+ * the list (decided here or by someone else) keeps its slot, in its latest state from the feed of
+ * every status, until dismissed; a new one joins at the end until the page is read again.
+ */
+function useSteadyList(tab: ApprovalStatus, listed: Approval[] | undefined, feed: Approval[] | undefined) {
+  const [shown, setShown] = useState<{ tab: ApprovalStatus; listed?: Approval[]; items: Approval[] }>({
+    tab,
+    items: [],
+  });
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  // Adjusted while rendering when the list read changes (React's pattern for state derived from props).
+  if (shown.tab !== tab || shown.listed !== listed) {
+    const kept = shown.tab === tab ? shown.items.filter((a) => !dismissed.has(a.id)) : [];
+    const known = new Set(kept.map((a) => a.id));
+    const byId = new Map((listed ?? []).map((a) => [a.id, a]));
+    setShown({
+      tab,
+      listed,
+      items: [...kept.map((a) => byId.get(a.id) ?? a), ...(listed ?? []).filter((a) => !known.has(a.id))],
+    });
+  }
+  const listedIds = new Set((listed ?? []).map((a) => a.id));
+  const latest = new Map((feed ?? []).map((a) => [a.id, a]));
+  const items =
+    listed &&
+    shown.items.filter((a) => !dismissed.has(a.id)).map((a) => (listedIds.has(a.id) ? a : (latest.get(a.id) ?? a)));
+  const left = new Set(shown.items.filter((a) => !listedIds.has(a.id)).map((a) => a.id));
+  const dismiss = (id: string) => setDismissed((d) => new Set(d).add(id));
+  return { items, left, dismiss };
 }
 
 /** The time now, each second while `ticking` (the countdowns); fixed otherwise. */
