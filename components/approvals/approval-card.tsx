@@ -3,8 +3,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useToast } from "@/components/ui/toasts";
-import { describeOrder } from "@/components/orders/describe-order";
-import { describeTransfer } from "@/components/transfers/describe-transfer";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { ProblemAlert } from "@/components/ui/problem-alert";
@@ -17,23 +15,12 @@ import { useProfileNames } from "@/lib/client/profile-names";
 import { Time } from "@/lib/client/time-zone";
 import { policyChanges } from "@/lib/policy-changes";
 import { can, type Role } from "@/lib/roles";
-import type { CreateOrderRequest } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
-import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { decisionWords, decisionTone } from "./decision-words";
 import { ApproverContext } from "./approver-context";
+import { describeApproval } from "./describe-approval";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
-
-/** The request in the words of its review step, with the profiles' nicknames. */
-export function describeApproval(a: Approval, nickname: (id: string) => string): string {
-  return a.kind === "order"
-    ? describeOrder(a.request as unknown as CreateOrderRequest, nickname(a.profile_id))
-    : describeTransfer(a.request as unknown as CreateInternalTransferRequest, {
-        from: nickname(String(a.request.from_profile_id)),
-        to: nickname(String(a.request.to_profile_id)),
-      });
-}
 
 /** A held policy change's changes, before → after, each saying whether it loosens. */
 const policyChangesOf = (a: Approval) => {
