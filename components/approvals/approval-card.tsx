@@ -39,14 +39,17 @@ const policyChangesOf = (a: Approval) => {
  */
 export function ApprovalCard({
   approval,
+  asListed = approval,
   me,
   now,
   onDismiss,
 }: {
+  /** The request as last read. */
   approval: Approval;
+  /** The request as the list showed it (it may have left the list since, decided). */
+  asListed?: Approval;
   me: { email: string; role: Role };
   now: number;
-  /** Given while the card stays only so that it does not move: it left the list it was shown in. */
   onDismiss?: () => void;
 }) {
   const { nickname } = useProfileNames();
@@ -73,6 +76,10 @@ export function ApprovalCard({
   });
   const a = decided && approval.status === "PENDING" ? decided : approval;
   const pending = a.status === "PENDING";
+  // Decided since the list showed it: the outcome takes the buttons' place, and what it showed
+  // above stays as it was (the history as listed), so the card keeps its height.
+  const changed = a.status !== asListed.status;
+  const forApprover = asListed.status === "PENDING" && a.kind !== "policy" && can(me.role, "approve");
   const mine = a.requested_by === me.email;
   const headingId = useId();
   const left = Date.parse(a.expires_at) - now;
@@ -83,7 +90,7 @@ export function ApprovalCard({
       data-testid="approval"
       data-approval-id={a.id}
       data-status={a.status}
-      className={`rounded-lg border bg-surface-raised p-4 ${onDismiss || decided ? DECIDED_BORDER[a.status] : "border-slate-200"}`}
+      className={`rounded-lg border bg-surface-raised p-4 ${changed ? DECIDED_BORDER[a.status] : "border-slate-200"}`}
     >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="flex items-center gap-2 font-semibold">
@@ -98,26 +105,27 @@ export function ApprovalCard({
             title={a.status === "EXPIRED" ? "Not decided before its time ran out" : undefined}
           />
         </h3>
-        {onDismiss && (
-          <Button variant="secondary" size="sm" onClick={onDismiss} aria-label={`Dismiss: ${decisionWords(a)}`}>
-            Dismiss
-          </Button>
-        )}
-        {pending && !onDismiss && (
-          <p className="text-sm" data-testid="approval-countdown">
-            <span className="text-ink-muted">Expires in </span>
-            <span className={`font-semibold tabular-nums ${left < 10 * 60_000 ? "text-sell" : ""}`}>
-              {timeLeft(left)}
-            </span>
-          </p>
-        )}
+        <div className="flex min-h-8 items-center max-sm:min-h-11 pointer-coarse:min-h-11">
+          {changed && onDismiss ? (
+            <Button variant="secondary" size="sm" onClick={onDismiss} aria-label={`Dismiss: ${decisionWords(a)}`}>
+              Dismiss
+            </Button>
+          ) : (
+            pending && (
+              <p className="text-sm" data-testid="approval-countdown">
+                <span className="text-ink-muted">Expires in </span>
+                <span className={`font-semibold tabular-nums ${left < 10 * 60_000 ? "text-sell" : ""}`}>
+                  {timeLeft(left)}
+                </span>
+              </p>
+            )
+          )}
+        </div>
       </header>
       <p className="mt-2" data-testid="approval-sentence">
         {describeApproval(a, nickname)}
       </p>
-      {pending && a.kind !== "policy" && can(me.role, "approve") && !mine && (
-        <ApproverContext approval={a} nickname={nickname} />
-      )}
+      {forApprover && !mine && <ApproverContext approval={a} nickname={nickname} />}
       {isPolicyApproval(a) && (
         <ul className="mt-1 list-disc pl-5 text-sm" data-testid="policy-changes">
           {policyChangesOf(a).map((c) => (
@@ -131,24 +139,24 @@ export function ApprovalCard({
       <p className="mt-1 text-sm text-ink-muted">
         Asked by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
         {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a)});{" "}
-        {a.approvals.length} so far.
+        {(changed ? asListed : a).approvals.length} so far.
       </p>
-      <History approval={a} />
+      <History approval={changed ? asListed : a} />
       {problem && (
         <div className="mt-3">
           <ProblemAlert problem={problem} />
         </div>
       )}
-      {(onDismiss || decided) && !pending && (
+      {changed && (
         <p
           role="status"
           data-testid="approval-result"
-          className={`mt-3 flex min-h-11 items-center rounded-md px-3 text-sm font-semibold ${RESULT_TONES[decisionTone(a)]}`}
+          className={`mt-3 flex min-h-9 items-center rounded-md px-3 text-sm font-semibold max-sm:min-h-11 pointer-coarse:min-h-11 ${RESULT_TONES[decisionTone(a)]}`}
         >
           {decisionWords(a)}
         </p>
       )}
-      {pending && (
+      {pending && !changed && (
         <Actions
           approval={a}
           mine={mine}

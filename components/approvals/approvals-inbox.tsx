@@ -44,7 +44,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
   const everyone = seesEveryRequest(role);
   const listed = list.data?.filter((a) => everyone || a.requested_by === email);
   const feed = useApprovalFeed();
-  const { items, left, dismiss } = useSteadyList(status, listed, feed.data);
+  const { items, latest, dismiss } = useSteadyList(status, listed, feed.data);
   const now = useNow(status === "PENDING");
 
   return (
@@ -84,10 +84,11 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
             {items.map((a: Approval) => (
               <li key={a.id}>
                 <ApprovalCard
-                  approval={a}
+                  approval={latest.get(a.id) ?? a}
+                  asListed={a}
                   me={{ email, role }}
                   now={now}
-                  onDismiss={left.has(a.id) ? () => dismiss(a.id) : undefined}
+                  onDismiss={() => dismiss(a.id)}
                 />
               </li>
             ))}
@@ -127,14 +128,12 @@ function useSteadyList(tab: ApprovalStatus, listed: Approval[] | undefined, feed
       items: [...kept.map((a) => byId.get(a.id) ?? a), ...(listed ?? []).filter((a) => !known.has(a.id))],
     });
   }
+  // A request still listed is as the list read it; one that left it, as the feed read it last.
   const listedIds = new Set((listed ?? []).map((a) => a.id));
-  const latest = new Map((feed ?? []).map((a) => [a.id, a]));
-  const items =
-    listed &&
-    shown.items.filter((a) => !dismissed.has(a.id)).map((a) => (listedIds.has(a.id) ? a : (latest.get(a.id) ?? a)));
-  const left = new Set(shown.items.filter((a) => !listedIds.has(a.id)).map((a) => a.id));
+  const latest = new Map((feed ?? []).filter((a) => !listedIds.has(a.id)).map((a) => [a.id, a]));
+  const items = listed && shown.items.filter((a) => !dismissed.has(a.id));
   const dismiss = (id: string) => setDismissed((d) => new Set(d).add(id));
-  return { items, left, dismiss };
+  return { items, latest, dismiss };
 }
 
 /** The time now, each second while `ticking` (the countdowns); fixed otherwise. */

@@ -166,13 +166,19 @@ describe("cancel", () => {
     return { id, row: rows.filter({ has: page.locator(`[title="${id}"]`) }) };
   }
 
-  /** Cancel, then its confirm step; answers once the notice says the cancel was requested. */
+  /** Cancel, then its confirm step; answers once the confirm step has gone (the request is on its way). */
   async function cancel(page: Page, id: string, row: Locator) {
     await row.getByRole("button", { name: /^Cancel order / }).click();
     await row.getByRole("button", { name: "Cancel order", exact: true }).click();
+    await expect.poll(() => row.getByRole("group", { name: /^Confirm cancel/ }).count()).toBe(0);
+  }
+
+  /** One notice per cancel, once the order has ended: never "will show CANCELLED shortly" beside a row that says so. */
+  async function expectOneNotice(page: Page, id: string) {
+    const notices = page.getByTestId("toast");
     await expect
-      .poll(() => page.getByTestId("toast").textContent())
-      .toContain(`Cancel requested for order ${id.slice(0, 8)} — it will show CANCELLED shortly`);
+      .poll(() => notices.allTextContents())
+      .toEqual([expect.stringContaining(`Order ${id.slice(0, 8)} cancelled`)]);
   }
 
   const holdList = (ms: number) => async (route: Route) => {
@@ -210,6 +216,7 @@ describe("cancel", () => {
     await page.unroute(list);
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
     expect(await cancelButtons(row).count()).toBe(0);
+    await expectOneNotice(page, id);
     await page.close();
   });
 
@@ -232,6 +239,7 @@ describe("cancel", () => {
     await cancel(page, id, row);
     await expect.poll(() => row.textContent(), { timeout: 3_000 }).toMatch(/CANCELLED/);
     expect(await cancelButtons(row).count()).toBe(0);
+    await expectOneNotice(page, id);
     await page.close();
   });
 });
