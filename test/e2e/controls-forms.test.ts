@@ -55,7 +55,8 @@ describe("four eyes in the transfer form", () => {
     expect(await form.getByTestId("needs-approval").innerText()).toContain("Needs approval by an approver");
     expect(await form.getByTestId("controls-note").innerText()).toContain("Worth about 20,000.17 USD.");
     await ops.waitForTimeout(PAUSE_MS);
-    await form.getByRole("button", { name: "Confirm and send" }).click();
+    // Nothing is sent now: the button says what it does.
+    await form.getByRole("button", { name: "Submit for approval" }).click();
 
     const card = form.getByTestId("awaiting-approval");
     await poll(() => card.getByTestId("approval-status").textContent()).toBe("Awaiting approval");
