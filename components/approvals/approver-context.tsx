@@ -6,10 +6,11 @@ import { approvalKeys, type Approval } from "@/lib/client/approvals";
 import { formatAmount, formatAsset } from "@/lib/client/format";
 import { useTicker } from "@/lib/client/queries";
 import type { ApprovalContext, ApprovalSpend, RequesterSends } from "@/lib/shared/approval-context";
-import { addDecimal, compareDecimal, divideDecimalHalfUp, multiplyDecimal, subtractDecimal } from "@/lib/spec/decimal";
+import { addDecimal, compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import { referencePriceOf } from "@/lib/spec/valuation";
+import { distanceWords } from "./decision-words";
 
 const usd = (value: string) => `${formatAmount(value, { min: 2, max: 2 })} USD`;
 const CONTEXT_EVERY_MS = 10_000;
@@ -96,14 +97,6 @@ function MarketNow({ order }: { order: OrderPrices }) {
       </dd>
     </>
   );
-}
-
-/** "98.46% below the mid", "at the mid". */
-export function distanceWords(price: string, mid: string): string {
-  const percent = divideDecimalHalfUp(multiplyDecimal(subtractDecimal(price, mid), "100"), mid, 2);
-  const sign = compareDecimal(percent, "0");
-  if (sign === 0) return "at the mid";
-  return `${formatAmount(percent.replace(/^-/, ""), { min: 2, max: 2 })}% ${sign < 0 ? "below" : "above"} the mid`;
 }
 
 function FundsWords({ spend, nickname }: { spend: ApprovalSpend | null; nickname: (id: string) => string }) {

@@ -1,4 +1,6 @@
 import type { Approval } from "@/lib/client/approvals";
+import { formatAmount } from "@/lib/client/format";
+import { compareDecimal, divideDecimalHalfUp, multiplyDecimal, subtractDecimal } from "@/lib/spec/decimal";
 
 /**
  * A request's state in the desk's words, the same on the card, in its history and in the
@@ -43,4 +45,14 @@ export function decisionTone(a: Approval): "success" | "error" | "info" {
   if (a.status === "REJECTED") return "error";
   if (a.status !== "APPROVED" || a.outcome === null) return "info";
   return a.outcome.status < 300 ? "success" : "error";
+}
+
+/** "98.46% below the mid", "at the mid". */
+export function distanceWords(price: string, mid: string): string {
+  const sign = compareDecimal(price, mid);
+  if (sign === 0) return "at the mid";
+  // Divided as a positive amount: the decimal helpers round a quotient's magnitude.
+  const gap = sign < 0 ? subtractDecimal(mid, price) : subtractDecimal(price, mid);
+  const percent = divideDecimalHalfUp(multiplyDecimal(gap, "100"), mid, 2);
+  return `${formatAmount(percent, { min: 2, max: 2 })}% ${sign < 0 ? "below" : "above"} the mid`;
 }
