@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useToast } from "@/components/ui/toasts";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
@@ -59,13 +59,19 @@ export function ApprovalCard({
   const [rejecting, setRejecting] = useState(false);
   // What this person's decision answered: shown until the list reads the request again.
   const [decided, setDecided] = useState<Approval | null>(null);
+  // The card's height when the person decided: it never shrinks under their pointer after.
+  const article = useRef<HTMLElement>(null);
+  const [heldHeight, setHeldHeight] = useState<number | undefined>();
   const decide = useMutation({
     mutationFn: (d: Decision) =>
       api<{ approval: Approval }>(`/api/approvals/${a.id}/${d.verb}`, {
         method: "POST",
         body: d.verb === "reject" ? { reason: d.reason } : {},
       }),
-    onMutate: () => setProblem(null),
+    onMutate: () => {
+      setProblem(null);
+      setHeldHeight(article.current?.offsetHeight);
+    },
     onError: (error) => setProblem(problemOf(error)),
     onSuccess: ({ approval: after }) => {
       setRejecting(false);
@@ -86,6 +92,8 @@ export function ApprovalCard({
 
   return (
     <article
+      ref={article}
+      style={changed && heldHeight ? { minHeight: heldHeight } : undefined}
       aria-labelledby={headingId}
       data-testid="approval"
       data-approval-id={a.id}
