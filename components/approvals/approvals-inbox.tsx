@@ -66,7 +66,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
             role="tab"
             aria-selected={s === status}
             onClick={() => update({ status: s === "PENDING" ? "" : s })}
-            className={`rounded-md px-3 py-1.5 text-sm font-medium ${s === status ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
+            className={`min-h-9 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 pointer-coarse:min-h-11 ${s === status ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
           >
             {TAB_LABELS[s]}
           </button>
