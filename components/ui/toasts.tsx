@@ -80,7 +80,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 type="button"
                 onClick={() => dismiss(t.id)}
                 aria-label="Dismiss notice"
-                className="pointer-events-auto -m-1 inline-flex size-8 shrink-0 items-center justify-center rounded text-ink-muted hover:bg-surface-sunken hover:text-ink pointer-coarse:size-11"
+                className="pointer-events-auto -m-1 inline-flex size-8 shrink-0 items-center justify-center rounded text-ink-muted hover:bg-surface-sunken hover:text-ink max-sm:size-11 pointer-coarse:size-11"
               >
                 ×
               </button>
