@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import {
@@ -42,7 +42,11 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
     refetchInterval: pollWhileDown(FEED_EVERY_MS),
   });
   const everyone = seesEveryRequest(role);
-  const listed = list.data?.filter((a) => everyone || a.requested_by === email);
+  // One array per answer read: the steady list below compares it to tell a new read.
+  const listed = useMemo(
+    () => list.data?.filter((a) => everyone || a.requested_by === email),
+    [list.data, everyone, email],
+  );
   const feed = useApprovalFeed();
   const { items, latest, dismiss } = useSteadyList(status, listed, feed.data);
   const now = useNow(status === "PENDING");

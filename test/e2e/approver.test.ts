@@ -195,7 +195,7 @@ describe("the approver sees what they approve", () => {
     const path = `/api/approvals/${held.id}/context`;
     const ok = await d.as.approver.call("GET", path);
     expect(ok.status).toBe(200);
-    expect(ok.body.spend).toMatchObject({ profile_id: TRADING, asset: "USD", amount: "150000.00" });
+    expect(ok.body.spend).toMatchObject({ profile_id: TRADING, asset: "USD", amount: "150000" });
     for (const role of ["trader", "ops", "viewer"] as const) {
       expect((await d.as[role].call("GET", path)).status, role).toBe(403);
     }
