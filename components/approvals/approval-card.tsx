@@ -80,7 +80,9 @@ export function ApprovalCard({
     },
     onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all }),
   });
-  const a = decided && approval.status === "PENDING" ? decided : approval;
+  // This person's decision's answer until the reads catch up with it (a read may come between the decision and the send's outcome).
+  const behind = approval.status === "PENDING" || (approval.outcome === null && decided?.outcome != null);
+  const a = decided && behind ? decided : approval;
   const pending = a.status === "PENDING";
   // Decided since the list showed it: the outcome takes the buttons' place, and what it showed
   // above stays as it was (the history as listed), so the card keeps its height.

@@ -5,6 +5,7 @@ import { api } from "@/lib/client/api";
 import { approvalKeys, type Approval } from "@/lib/client/approvals";
 import { formatAmount, formatAsset } from "@/lib/client/format";
 import { useTicker } from "@/lib/client/queries";
+import { levelPrice } from "@/lib/client/ticker";
 import type { ApprovalContext, ApprovalSpend, RequesterSends } from "@/lib/shared/approval-context";
 import { addDecimal, compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
@@ -63,8 +64,8 @@ interface OrderPrices {
 function MarketNow({ order }: { order: OrderPrices }) {
   const ticker = useTicker(order.market);
   const mid = referencePriceOf(ticker.data);
-  const bid = ticker.data?.best_bid?.price;
-  const ask = ticker.data?.best_ask?.price;
+  const bid = levelPrice(ticker.data?.best_bid);
+  const ask = levelPrice(ticker.data?.best_ask);
   const prices: [string, string][] = [];
   if (order.price) prices.push(["Limit", order.price]);
   if (order.stop_price) prices.push(["Stop", order.stop_price]);
