@@ -120,10 +120,15 @@ function useSteadyList(tab: ApprovalStatus, listed: Approval[] | undefined, feed
     tab,
     items: [],
   });
-  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  // Dismissed in this tab only: the same request is listed under its new status in another.
+  const [dismissed, setDismissed] = useState<{ tab: ApprovalStatus; ids: ReadonlySet<string> }>({
+    tab,
+    ids: new Set(),
+  });
+  const gone = dismissed.tab === tab ? dismissed.ids : new Set<string>();
   // Adjusted while rendering when the list read changes (React's pattern for state derived from props).
   if (shown.tab !== tab || shown.listed !== listed) {
-    const kept = shown.tab === tab ? shown.items.filter((a) => !dismissed.has(a.id)) : [];
+    const kept = shown.tab === tab ? shown.items.filter((a) => !gone.has(a.id)) : [];
     const known = new Set(kept.map((a) => a.id));
     const byId = new Map((listed ?? []).map((a) => [a.id, a]));
     setShown({
@@ -135,8 +140,8 @@ function useSteadyList(tab: ApprovalStatus, listed: Approval[] | undefined, feed
   // A request still listed is as the list read it; one that left it, as the feed read it last.
   const listedIds = new Set((listed ?? []).map((a) => a.id));
   const latest = new Map((feed ?? []).filter((a) => !listedIds.has(a.id)).map((a) => [a.id, a]));
-  const items = listed && shown.items.filter((a) => !dismissed.has(a.id));
-  const dismiss = (id: string) => setDismissed((d) => new Set(d).add(id));
+  const items = listed && shown.items.filter((a) => !gone.has(a.id));
+  const dismiss = (id: string) => setDismissed((d) => ({ tab, ids: new Set(d.tab === tab ? d.ids : []).add(id) }));
   return { items, latest, dismiss };
 }
 

@@ -24,6 +24,7 @@ afterAll(async () => {
 async function signedIn(email: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`${email}: page error: ${error.message}`));
   await signInAs(page, d.url, email);
   return page;
 }

@@ -67,6 +67,9 @@ async function sentDuring<T>(run: () => Promise<T>): Promise<{ result: T; sent: 
  * A fresh request held for approval, asked for by `who` when that role may ask (a large order
  * for a trader, a large transfer otherwise), so each allowed decision or withdrawal has its own.
  */
+/** The held request whose context every caller asks for. */
+let contextOf: Promise<string> | undefined;
+
 async function heldApproval(who: Who): Promise<string> {
   const asker = who === "trader" || who === "ops" || who === "admin" ? who : "ops";
   const res =
@@ -257,7 +260,8 @@ const ROUTES = [
     route: "GET /api/approvals/{id}/context",
     action: "approve",
     // Read-only: the sending profile's balances now, for the approver's card.
-    call: async () => ({ method: "GET", path: `/api/approvals/${await heldApproval("ops")}/context` }),
+    // One request for every caller: each new one would count against ops's daily limit.
+    call: async () => ({ method: "GET", path: `/api/approvals/${await (contextOf ??= heldApproval("ops"))}/context` }),
     sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
   },
   {
