@@ -57,13 +57,13 @@ const transfer = (ref: string, amount: string) => ({
   metadata: { test: ref },
 });
 
-/** 150 BTC at 1,000 USD: far under the market, worth 150,000 USD, held for an approver. */
+/** 2 BTC at 1,000 USD: far under the market, worth over 100,000 USD at its prices, held for an approver. */
 const farOrder = (ref: string) => ({
   market: "BTCUSD",
   side: "BUY",
   type: "LIMIT",
   price: "1000.00",
-  base_amount: "150",
+  base_amount: "2",
   ref_id: ref,
   metadata: { test: ref },
 });
@@ -195,7 +195,7 @@ describe("the approver sees what they approve", () => {
       );
       expect(await c.getByTestId("context-distance").textContent()).toBe("Limit 1,000.00: 98.46% below the mid");
       expect(await c.getByTestId("context-funds").textContent()).toMatch(
-        /^Trading has [\d,]+\.\d{2} USD available; this needs 150,000\.00 USD\.$/,
+        /^Trading has [\d,]+\.\d{2} USD available; this needs 2,000\.00 USD\.$/,
       );
       expect(await c.getByTestId("context-sends").textContent()).toMatch(
         /^trader@example\.com: [\d,]+\.\d{2} USD of orders sent or waiting today, of a 10,000,000\.00 USD daily limit; [\d,]+\.\d{2} USD with this one\./,
@@ -209,7 +209,7 @@ describe("the approver sees what they approve", () => {
     const path = `/api/approvals/${held.id}/context`;
     const ok = await d.as.approver.call("GET", path);
     expect(ok.status).toBe(200);
-    expect(ok.body.spend).toMatchObject({ profile_id: TRADING, asset: "USD", amount: "150000" });
+    expect(ok.body.spend).toMatchObject({ profile_id: TRADING, asset: "USD", amount: "2000" });
     for (const role of ["trader", "ops", "viewer"] as const) {
       expect((await d.as[role].call("GET", path)).status, role).toBe(403);
     }
@@ -313,7 +313,7 @@ describe("approval in an order's details (1280×800)", () => {
   it("an approved order's details say who approved it and when, beside who submitted it", async () => {
     const trader = await signedIn("trader@example.com");
     const ref = newRef("e2e-approved-order");
-    const held = await ask(trader, `/api/v2/profiles/${TRADING}/orders`, { ...farOrder(ref), base_amount: "120" });
+    const held = await ask(trader, `/api/v2/profiles/${TRADING}/orders`, { ...farOrder(ref), base_amount: "3" });
     expect((await d.as.approver.call("POST", `/api/approvals/${held.id}/approve`)).status).toBe(200);
     const [order] = await d.sandboxOrders(ref);
     await trader.goto(`${d.url}/orders`);

@@ -9,7 +9,6 @@ import {
   smallTransfer,
   startDashboard,
   TRADING,
-  TREASURY,
   type Answer,
   type Dashboard,
 } from "../../support/dashboard";
@@ -260,9 +259,12 @@ const ROUTES = [
     route: "GET /api/approvals/{id}/context",
     action: "approve",
     // Read-only: the sending profile's balances now, for the approver's card.
-    // One request for every caller: each new one would count against ops's daily limit.
-    call: async () => ({ method: "GET", path: `/api/approvals/${await (contextOf ??= heldApproval("ops"))}/context` }),
-    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+    // One request (a trader's order) for every caller: the suite's transfers fill ops's daily limit.
+    call: async () => ({
+      method: "GET",
+      path: `/api/approvals/${await (contextOf ??= heldApproval("trader"))}/context`,
+    }),
+    sends: [`GET /sandbox/v2/profiles/${TRADING}/balances`],
   },
   {
     route: "POST /api/approvals/{id}/approve",
