@@ -1,9 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
-import { describeOrder } from "@/components/orders/describe-order";
-import { describeTransfer } from "@/components/transfers/describe-transfer";
+import { useId, useRef, useState } from "react";
+import { useToast } from "@/components/ui/toasts";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { ProblemAlert } from "@/components/ui/problem-alert";
@@ -16,21 +15,12 @@ import { useProfileNames } from "@/lib/client/profile-names";
 import { Time } from "@/lib/client/time-zone";
 import { policyChanges } from "@/lib/shared/policy-changes";
 import { can, type Role } from "@/lib/shared/roles";
-import type { CreateOrderRequest } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
-import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
+import { decisionWords, decisionTone } from "./decision-words";
+import { ApproverContext } from "./approver-context";
+import { describeApproval } from "./describe-approval";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
-
-/** The request in the words of its review step, with the profiles' nicknames. */
-export function describeApproval(a: Approval, nickname: (id: string) => string): string {
-  return a.kind === "order"
-    ? describeOrder(a.request as unknown as CreateOrderRequest, nickname(a.profile_id))
-    : describeTransfer(a.request as unknown as CreateInternalTransferRequest, {
-        from: nickname(String(a.request.from_profile_id)),
-        to: nickname(String(a.request.to_profile_id)),
-      });
-}
 
 /** A held policy change's changes, before → after, each saying whether it loosens. */
 const policyChangesOf = (a: Approval) => {
@@ -39,45 +29,78 @@ const policyChangesOf = (a: Approval) => {
 };
 
 /**
- * One request: what it asks in words, who asked and when, its countdown while it waits, the
- * decisions so far, and what the person may do with it: approve or reject (never their own),
- * or withdraw (their own).
+ * One request: what it asks in words, who asked and when, its countdown while it waits, what an
+ * approver needs beside it (the market, the funds, the requester's day), the decisions so far,
+ * and what the person may do with it: approve or reject (never their own), or withdraw (their own).
+ *
+ * Decided here or elsewhere while on screen, the card keeps its place and its height and says
+ * the outcome in words where its buttons were, until the person dismisses it (`onDismiss`): the
+ * next request's buttons never slide under the pointer.
  */
 export function ApprovalCard({
-  approval: a,
+  approval,
+  asListed = approval,
   me,
   now,
+  onDismiss,
 }: {
+  /** The request as last read. */
   approval: Approval;
+  /** The request as the list showed it (it may have left the list since, decided). */
+  asListed?: Approval;
   me: { email: string; role: Role };
   now: number;
+  onDismiss?: () => void;
 }) {
   const { nickname } = useProfileNames();
   const client = useQueryClient();
+  const notify = useToast();
   const [problem, setProblem] = useState<Problem | null>(null);
   const [rejecting, setRejecting] = useState(false);
+  // What this person's decision answered: shown until the list reads the request again.
+  const [decided, setDecided] = useState<Approval | null>(null);
+  // The card's height when the person decided: it never shrinks under their pointer after.
+  const article = useRef<HTMLElement>(null);
+  const [heldHeight, setHeldHeight] = useState<number | undefined>();
   const decide = useMutation({
     mutationFn: (d: Decision) =>
       api<{ approval: Approval }>(`/api/approvals/${a.id}/${d.verb}`, {
         method: "POST",
         body: d.verb === "reject" ? { reason: d.reason } : {},
       }),
-    onMutate: () => setProblem(null),
+    onMutate: () => {
+      setProblem(null);
+      setHeldHeight(article.current?.offsetHeight);
+    },
     onError: (error) => setProblem(problemOf(error)),
-    onSuccess: () => setRejecting(false),
+    onSuccess: ({ approval: after }) => {
+      setRejecting(false);
+      setDecided(after);
+      notify({ key: `approval:${after.id}`, title: decisionWords(after), tone: decisionTone(after) });
+    },
     onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all }),
   });
+  // This person's decision's answer until the reads catch up with it (a read may come between the decision and the send's outcome).
+  const behind = approval.status === "PENDING" || (approval.outcome === null && decided?.outcome != null);
+  const a = decided && behind ? decided : approval;
   const pending = a.status === "PENDING";
+  // Decided since the list showed it: the outcome takes the buttons' place, and what it showed
+  // above stays as it was (the history as listed), so the card keeps its height.
+  const changed = a.status !== asListed.status;
+  const forApprover = asListed.status === "PENDING" && a.kind !== "policy" && can(me.role, "approve");
   const mine = a.requested_by === me.email;
   const headingId = useId();
   const left = Date.parse(a.expires_at) - now;
 
   return (
     <article
+      ref={article}
+      style={changed && heldHeight ? { minHeight: heldHeight } : undefined}
       aria-labelledby={headingId}
       data-testid="approval"
       data-approval-id={a.id}
-      className="rounded-lg border border-slate-200 bg-surface-raised p-4"
+      data-status={a.status}
+      className={`rounded-lg border bg-surface-raised p-4 ${changed ? DECIDED_BORDER[a.status] : "border-slate-200"}`}
     >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="flex items-center gap-2 font-semibold">
@@ -92,18 +115,27 @@ export function ApprovalCard({
             title={a.status === "EXPIRED" ? "Not decided before its time ran out" : undefined}
           />
         </h3>
-        {pending && (
-          <p className="text-sm" data-testid="approval-countdown">
-            <span className="text-ink-muted">Expires in </span>
-            <span className={`font-semibold tabular-nums ${left < 10 * 60_000 ? "text-sell" : ""}`}>
-              {timeLeft(left)}
-            </span>
-          </p>
-        )}
+        <div className="flex min-h-8 items-center max-sm:min-h-11 pointer-coarse:min-h-11">
+          {changed && onDismiss ? (
+            <Button variant="secondary" size="sm" onClick={onDismiss} aria-label={`Dismiss: ${decisionWords(a)}`}>
+              Dismiss
+            </Button>
+          ) : (
+            pending && (
+              <p className="text-sm" data-testid="approval-countdown">
+                <span className="text-ink-muted">Expires in </span>
+                <span className={`font-semibold tabular-nums ${left < 10 * 60_000 ? "text-sell" : ""}`}>
+                  {timeLeft(left)}
+                </span>
+              </p>
+            )
+          )}
+        </div>
       </header>
       <p className="mt-2" data-testid="approval-sentence">
         {describeApproval(a, nickname)}
       </p>
+      {forApprover && !mine && <ApproverContext approval={a} nickname={nickname} />}
       {isPolicyApproval(a) && (
         <ul className="mt-1 list-disc pl-5 text-sm" data-testid="policy-changes">
           {policyChangesOf(a).map((c) => (
@@ -117,18 +149,28 @@ export function ApprovalCard({
       <p className="mt-1 text-sm text-ink-muted">
         Asked by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
         {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a)});{" "}
-        {a.approvals.length} so far.
+        {(changed ? asListed : a).approvals.length} so far.
       </p>
-      <History approval={a} />
+      <History approval={changed ? asListed : a} />
       {problem && (
         <div className="mt-3">
           <ProblemAlert problem={problem} />
         </div>
       )}
-      {pending && (
+      {changed && (
+        <p
+          role="status"
+          data-testid="approval-result"
+          className={`mt-3 flex min-h-9 items-center rounded-md px-3 text-sm font-semibold max-sm:min-h-11 pointer-coarse:min-h-11 ${RESULT_TONES[decisionTone(a)]}`}
+        >
+          {decisionWords(a)}
+        </p>
+      )}
+      {pending && !changed && (
         <Actions
           approval={a}
           mine={mine}
+          me={me.email}
           canApprove={can(me.role, "approve")}
           busy={decide.isPending}
           rejecting={rejecting}
@@ -151,6 +193,7 @@ function ruleWords(a: Approval): string {
 function Actions({
   approval: a,
   mine,
+  me,
   canApprove,
   busy,
   rejecting,
@@ -160,6 +203,7 @@ function Actions({
 }: {
   approval: Approval;
   mine: boolean;
+  me: string;
   canApprove: boolean;
   busy: boolean;
   rejecting: boolean;
@@ -178,6 +222,8 @@ function Actions({
     );
   }
   if (!canApprove) return null;
+  if (a.approvals.some((v) => v.by === me))
+    return <p className="mt-3 text-sm text-ink-muted">You approved it; it waits for another approver.</p>;
   if (rejecting)
     return (
       <RejectForm busy={busy} onCancel={onCancelReject} onReject={(reason) => decide({ verb: "reject", reason })} />
@@ -282,23 +328,23 @@ function History({ approval: a }: { approval: Approval }) {
       )}
       {a.status === "APPROVED" && (
         <li className={failed ? "text-sell" : ""} data-testid="approval-outcome">
-          {outcomeWords(a)}
+          {decisionWords(a)}
         </li>
       )}
     </ol>
   );
 }
 
-/** What the approval came to: sent (and what the service said), refused when checked again at send, or a policy applied. */
-function outcomeWords(a: Approval): string {
-  const outcome = a.outcome;
-  if (outcome === null) return a.kind === "policy" ? "Approved; applying…" : "Approved; sending…";
-  const body = outcome.body as { id?: string; status?: string; detail?: string } | null;
-  if (a.kind === "policy") {
-    return outcome.status < 300 ? "Applied: the policy in force is this one." : `Not applied: ${body?.detail ?? ""}`;
-  }
-  if (outcome.sent === false)
-    return `Not sent: checked again at send, it was refused (${outcome.status}): ${body?.detail ?? ""}`;
-  if (outcome.status >= 300) return `Sent, and refused by the service (${outcome.status}): ${body?.detail ?? ""}`;
-  return `Sent once: the service answered ${outcome.status}${body?.status ? `, ${body.status}` : ""}${body?.id ? ` (id ${body.id.slice(0, 8)})` : ""}`;
-}
+const DECIDED_BORDER: Record<Approval["status"], string> = {
+  PENDING: "border-slate-200",
+  APPROVED: "border-buy/50",
+  REJECTED: "border-sell/50",
+  EXPIRED: "border-slate-300",
+  WITHDRAWN: "border-slate-300",
+};
+
+const RESULT_TONES = {
+  success: "bg-buy-soft text-buy",
+  error: "bg-sell-soft text-sell",
+  info: "bg-surface-sunken text-ink",
+} as const;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import {
@@ -10,6 +10,7 @@ import {
   fetchApprovals,
   FEED_EVERY_MS,
   seesEveryRequest,
+  useApprovalFeed,
   type Approval,
   type ApprovalStatus,
 } from "@/lib/client/approval-feed";
@@ -41,7 +42,13 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
     refetchInterval: pollWhileDown(FEED_EVERY_MS),
   });
   const everyone = seesEveryRequest(role);
-  const items = list.data?.filter((a) => everyone || a.requested_by === email);
+  // One array per answer read: the steady list below compares it to tell a new read.
+  const listed = useMemo(
+    () => list.data?.filter((a) => everyone || a.requested_by === email),
+    [list.data, everyone, email],
+  );
+  const feed = useApprovalFeed();
+  const { items, latest, dismiss } = useSteadyList(status, listed, feed.data);
   const now = useNow(status === "PENDING");
 
   return (
@@ -63,7 +70,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
             role="tab"
             aria-selected={s === status}
             onClick={() => update({ status: s === "PENDING" ? "" : s })}
-            className={`rounded-md px-3 py-1.5 text-sm font-medium ${s === status ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
+            className={`min-h-9 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 pointer-coarse:min-h-11 ${s === status ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
           >
             {TAB_LABELS[s]}
           </button>
@@ -80,7 +87,13 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
           <ul className="space-y-4">
             {items.map((a: Approval) => (
               <li key={a.id}>
-                <ApprovalCard approval={a} me={{ email, role }} now={now} />
+                <ApprovalCard
+                  approval={latest.get(a.id) ?? a}
+                  asListed={a}
+                  me={{ email, role }}
+                  now={now}
+                  onDismiss={() => dismiss(a.id)}
+                />
               </li>
             ))}
           </ul>
@@ -95,6 +108,41 @@ function emptyWords(status: ApprovalStatus, everyone: boolean): string {
   return everyone
     ? "Nothing waits for approval. Large transfers and orders appear here when someone asks for one."
     : "None of your requests waits for approval.";
+}
+
+/**
+ * The cards in a steady order, so that nothing moves under the pointer: a request that leaves
+ * the list (decided here or by someone else) keeps its slot, in its latest state from the feed of
+ * every status, until dismissed; a new one joins at the end until the page is read again.
+ */
+function useSteadyList(tab: ApprovalStatus, listed: Approval[] | undefined, feed: Approval[] | undefined) {
+  const [shown, setShown] = useState<{ tab: ApprovalStatus; listed?: Approval[]; items: Approval[] }>({
+    tab,
+    items: [],
+  });
+  // Dismissed in this tab only: the same request is listed under its new status in another.
+  const [dismissed, setDismissed] = useState<{ tab: ApprovalStatus; ids: ReadonlySet<string> }>({
+    tab,
+    ids: new Set(),
+  });
+  const gone = dismissed.tab === tab ? dismissed.ids : new Set<string>();
+  // Adjusted while rendering when the list read changes (React's pattern for state derived from props).
+  if (shown.tab !== tab || shown.listed !== listed) {
+    const kept = shown.tab === tab ? shown.items.filter((a) => !gone.has(a.id)) : [];
+    const known = new Set(kept.map((a) => a.id));
+    const byId = new Map((listed ?? []).map((a) => [a.id, a]));
+    setShown({
+      tab,
+      listed,
+      items: [...kept.map((a) => byId.get(a.id) ?? a), ...(listed ?? []).filter((a) => !known.has(a.id))],
+    });
+  }
+  // A request still listed is as the list read it; one that left it, as the feed read it last.
+  const listedIds = new Set((listed ?? []).map((a) => a.id));
+  const latest = new Map((feed ?? []).filter((a) => !listedIds.has(a.id)).map((a) => [a.id, a]));
+  const items = listed && shown.items.filter((a) => !gone.has(a.id));
+  const dismiss = (id: string) => setDismissed((d) => ({ tab, ids: new Set(d.tab === tab ? d.ids : []).add(id) }));
+  return { items, latest, dismiss };
 }
 
 /** The time now, each second while `ticking` (the countdowns); fixed otherwise. */

@@ -58,7 +58,7 @@ export function useApprovalNotices(email: string): void {
       notify(
         order.status === "FILLED"
           ? filledNotice(order.id)
-          : { title: `Your approved order ended ${order.status}`, tone: "warning" },
+          : { key: `order-end:${order.id}`, title: `Your approved order ended ${order.status}`, tone: "warning" },
       );
     }
   }, [orders.data, notify]);
@@ -106,7 +106,9 @@ function noticeOf(a: Approval) {
   }
 }
 
+// Keyed as the ticket's card keys an order's end (components/orders/order-outcome.ts): one notice per fill.
 const filledNotice = (orderId: string) => ({
+  key: `order-end:${orderId}`,
   title: "Your approved order filled",
   detail: `Order ${orderId.slice(0, 8)} is FILLED.`,
   tone: "success" as const,

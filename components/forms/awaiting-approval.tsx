@@ -6,8 +6,10 @@ import type { Approval } from "@/lib/shared/approval";
 import { api, problemOf } from "@/lib/client/api";
 import { approvalKeys, timeLeft } from "@/lib/client/approval-feed";
 import { streamUp } from "@/lib/client/live-status";
+import { useProfileNames } from "@/lib/client/profile-names";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";
+import { describeApproval } from "../approvals/describe-approval";
 import { Button } from "../ui/button";
 import { ProblemAlert } from "../ui/problem-alert";
 
@@ -27,6 +29,7 @@ export function AwaitingApproval({
   sent: (record: unknown) => ReactNode;
 }) {
   const latest = useFollowApproval(held);
+  const { nickname } = useProfileNames();
   const queryClient = useQueryClient();
   const withdraw = useMutation({
     mutationFn: () =>
@@ -37,8 +40,9 @@ export function AwaitingApproval({
   return (
     <div
       role="status"
-      className="space-y-2 rounded-md border border-warn/30 bg-warn-soft/40 p-3 text-sm"
+      className={`space-y-2 rounded-md border p-3 text-sm ${TONES[toneOf(latest)]}`}
       data-testid="awaiting-approval"
+      data-status={latest.status}
     >
       <div className="flex items-center justify-between gap-2">
         <span className="font-semibold" data-testid="approval-status">
@@ -46,6 +50,9 @@ export function AwaitingApproval({
         </span>
         {latest.status === "PENDING" && <Countdown until={latest.expires_at} />}
       </div>
+      <p className="font-medium" data-testid="approval-what">
+        {describeApproval(latest, nickname)}
+      </p>
       {latest.status === "PENDING" ? (
         <>
           <p>
@@ -78,6 +85,26 @@ function useFollowApproval(held: Approval): Approval {
     refetchInterval: (q) => (streamUp() || (q.state.data && isSettled(q.state.data)) ? false : 2_000),
   });
   return data;
+}
+
+/**
+ * Amber while it waits; the success colour once approved and sent, red when refused or
+ * rejected, plain when it ended unsent (amber reads red-brown in the dark theme, so it never
+ * stays once the request is decided).
+ */
+const TONES = {
+  waiting: "border-warn/30 bg-warn-soft/40",
+  success: "border-buy/30 bg-buy-soft/40",
+  error: "border-sell/30 bg-sell-soft/40",
+  plain: "border-slate-300 bg-surface-sunken",
+} as const;
+
+function toneOf(a: Approval): keyof typeof TONES {
+  if (a.status === "PENDING") return "waiting";
+  if (a.status === "REJECTED") return "error";
+  if (a.status !== "APPROVED") return "plain";
+  if (a.outcome === null) return "waiting";
+  return a.outcome.status < 300 ? "success" : "error";
 }
 
 const TITLES = { APPROVED: "Approved", REJECTED: "Rejected", EXPIRED: "Expired", WITHDRAWN: "Withdrawn" } as const;

@@ -5,7 +5,7 @@ import { formatMarket, formatPrice } from "@/lib/shared/format";
 import type { FormControls } from "@/lib/shared/policy";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import { Button } from "../ui/button";
-import { ControlsNote, type Valued } from "./controls-note";
+import { ControlsNote, useControlsReading, type Valued } from "./controls-note";
 
 /**
  * How long the button that sends ignores activation after it appears. Enter in a field opens
@@ -66,6 +66,7 @@ export function ReviewPanel({
   const headingId = useId();
   const region = useRef<HTMLElement>(null);
   const armed = useArmed();
+  const reading = useControlsReading(controls?.rules, controls?.valued);
   // The question is read from its start, not from the button that would answer it.
   useEffect(() => region.current?.focus(), []);
   const [typed, setTyped] = useState("");
@@ -104,7 +105,7 @@ export function ReviewPanel({
             </div>
           ))}
       </dl>
-      {controls && <ControlsNote controls={controls.rules} valued={controls.valued} />}
+      {controls && <ControlsNote controls={controls.rules} reading={reading} />}
       {ask === "guard" && guard && (
         <div role="alert" className="space-y-2 text-sm" data-testid="price-guard">
           <p className="font-semibold text-warn">
@@ -138,7 +139,7 @@ export function ReviewPanel({
           data-armed={armed}
           className={armed ? "" : "opacity-60"}
         >
-          {pending ? "Sending…" : SEND_WORDS[ask]}
+          {pending ? "Sending…" : ask === "confirm" && reading.willHold ? "Submit for approval" : SEND_WORDS[ask]}
         </Button>
         <Button variant="secondary" onClick={ask === "repeat" ? onDecline : onEdit} disabled={pending}>
           {ask === "repeat" ? "Don't send" : "Edit"}

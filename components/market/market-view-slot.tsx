@@ -1,3 +1,6 @@
+/** The market view's height, from the first paint: the chart's and the ladder's (ten rows a side). */
+export const MARKET_VIEW_HEIGHT = "h-[53rem] lg:h-[35rem]";
+
 /** The id of the element the order ticket's market view is drawn into (components/orders/market-panel.tsx). */
 export const MARKET_VIEW_SLOT_ID = "market-view";
 
@@ -8,5 +11,5 @@ export const MARKET_VIEW_SLOT_ID = "market-view";
  * the book), so the table below never moves. The view and its placeholder fill it.
  */
 export function MarketViewSlot() {
-  return <div id={MARKET_VIEW_SLOT_ID} className="h-[53rem] lg:h-[35rem]" />;
+  return <div id={MARKET_VIEW_SLOT_ID} className={MARKET_VIEW_HEIGHT} />;
 }

@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf } from "@/lib/client/api";
 import type { Order } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 import { marketLabel } from "@/lib/spec/markets";
+import { isFinalOrder, orderEndNotice } from "./order-outcome";
 
 /** How long a row may say "Cancelling…" before it offers Cancel again, if the status never changes. */
 const CANCELLING_FOR_MS = 30_000;
@@ -16,29 +17,37 @@ const CANCELLING_FOR_MS = 30_000;
  * The orders whose cancel the service acknowledged: each says "Cancelling…" until its status
  * moves on (or CANCELLING_FOR_MS passes); and the last cancel the service refused.
  */
-export function useCancels() {
+export function useCancels(rows: readonly Order[] | undefined) {
   const notify = useToast();
   const [problem, setProblem] = useState<{ id: string; problem: Problem } | null>(null);
   const [cancelling, setCancelling] = useState<ReadonlySet<string>>(new Set());
+  const stopCancelling = useCallback(
+    (id: string) =>
+      setCancelling((s) => {
+        const next = new Set(s);
+        next.delete(id);
+        return next;
+      }),
+    [],
+  );
   const requested = useCallback(
     (order: Order) => {
-      notify({
-        title: `Cancel requested for order ${order.id.slice(0, 8)} — it will show CANCELLED shortly`,
-        tone: "info",
-      });
+      // The row says "Cancelling…" now; the one notice comes when the order has ended (below).
       setCancelling((s) => new Set(s).add(order.id));
-      setTimeout(
-        () =>
-          setCancelling((s) => {
-            const next = new Set(s);
-            next.delete(order.id);
-            return next;
-          }),
-        CANCELLING_FOR_MS,
-      );
+      setTimeout(() => stopCancelling(order.id), CANCELLING_FOR_MS);
     },
-    [notify],
+    [stopCancelling],
   );
+  // One notice per cancel, when the order the person cancelled ends: the same notice (by key)
+  // the ticket's result card gives when it follows that order.
+  const told = useRef(new Set<string>());
+  useEffect(() => {
+    for (const o of rows ?? []) {
+      if (!cancelling.has(o.id) || !isFinalOrder(o.status) || told.current.has(o.id)) continue;
+      told.current.add(o.id);
+      notify(orderEndNotice(o));
+    }
+  }, [rows, cancelling, notify]);
   const refused = useCallback((order: Order, p: Problem | null) => setProblem(p && { id: order.id, problem: p }), []);
   return { problem, cancelling, requested, refused };
 }

@@ -1,10 +1,12 @@
 "use client";
 
 import { DetailItem, DetailList, IdItem, MetadataItem } from "@/components/ui/row-details";
+import { ApprovedBy } from "@/components/ui/submitter-cell";
 import { formatAmount } from "@/lib/shared/format";
 import { hasFill } from "@/lib/shared/order-rows";
 import { Time } from "@/lib/client/time-zone";
 import type { Order } from "@/lib/spec/order";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
 
 /** What the row has no room for: ids, time in force and expiry, average price, who, metadata. */
 export function OrderDetails({
@@ -12,7 +14,7 @@ export function OrderDetails({
   submitter,
 }: {
   order: Order;
-  submitter: { user_email: string; user_role: string } | undefined;
+  submitter: Pick<JournalEntry, "user_email" | "user_role" | "approval"> | undefined;
 }) {
   return (
     <DetailList>
@@ -33,6 +35,11 @@ export function OrderDetails({
       <DetailItem label="Submitted by">
         {submitter ? `${submitter.user_email} (${submitter.user_role})` : "outside the dashboard"}
       </DetailItem>
+      {submitter?.approval && (
+        <DetailItem label="Approved">
+          <ApprovedBy entry={submitter} />
+        </DetailItem>
+      )}
       {o.recipient_profile_id && <DetailItem label="Recipient profile">{o.recipient_profile_id}</DetailItem>}
       {o.identity_id && (
         <DetailItem label="Identity">

@@ -1,3 +1,4 @@
+import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import { amountIfSet } from "@/lib/spec/decimal";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
@@ -41,4 +42,20 @@ export function describeOutcome(o: Order): string {
     default:
       return `Submitted: ${progress}`;
   }
+}
+
+export const isFinalOrder = (status: string): boolean => FINAL_ORDER_STATUSES.includes(status as OrderStatus);
+
+/**
+ * The one notice of an order's end (filled, cancelled, a GTT expiry, rejected), keyed by the
+ * order: the table that cancelled it and the ticket's card that follows it give the same one.
+ */
+export function orderEndNotice(order: Order) {
+  const detail = describeOutcome(order);
+  const key = `order-end:${order.id}`;
+  const id = order.id.slice(0, 8);
+  if (order.status === "FILLED") return { key, title: `Order ${id} filled`, detail, tone: "success" as const };
+  if (order.status === "REJECTED") return { key, title: `Order ${id} rejected`, detail, tone: "error" as const };
+  const title = expiredGtt(order) ? `GTT order ${id} expired` : `Order ${id} cancelled`;
+  return { key, title, detail, tone: "warning" as const };
 }

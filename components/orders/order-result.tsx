@@ -4,22 +4,11 @@ import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/shared/format";
 import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
-import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import type { Order } from "@/lib/spec/order";
 import { useFollowRecord } from "../forms/use-follow-record";
 import { StatusBadge } from "../ui/status-badge";
 import { useToast } from "../ui/toasts";
-import { describeOutcome, expiredGtt } from "./order-outcome";
-
-const isFinal = (status: string) => FINAL_ORDER_STATUSES.includes(status as OrderStatus);
-
-/** The notice when the order the card follows fills, is cancelled (a GTT expiry too) or is rejected. */
-function finalNotice(order: Order) {
-  const detail = describeOutcome(order);
-  if (order.status === "FILLED") return { title: "Order filled", detail, tone: "success" as const };
-  if (order.status === "REJECTED") return { title: "Order rejected", detail, tone: "error" as const };
-  return { title: expiredGtt(order) ? "GTT order expired" : "Order cancelled", detail, tone: "warning" as const };
-}
+import { describeOutcome, isFinalOrder, orderEndNotice } from "./order-outcome";
 
 /**
  * What the service answered, kept current until the order is final, in words next to what was
@@ -32,8 +21,8 @@ export function OrderResult({ order: created }: { order: Order }) {
     queryKey: keys.order(created.id),
     read: () =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(created.profile_id)}/orders/${encodeURIComponent(created.id)}`),
-    isFinal,
-    onFinal: (o) => notify(finalNotice(o)),
+    isFinal: isFinalOrder,
+    onFinal: (o) => notify(orderEndNotice(o)),
   });
   const filled = /[1-9]/.test(order.amount_filled);
   return (

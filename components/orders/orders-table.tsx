@@ -64,7 +64,7 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
   const list = useListPage<keyof typeof FILTERS, Page<Order>>(SPEC);
   const { nickname } = useProfileNames();
   const { isOpen, toggle } = useOpenRows<Order>(orderId);
-  const cancels = useCancels();
+  const cancels = useCancels(list.rows);
   const submitters = useSubmitters(
     "order",
     (list.rows ?? []).map((o) => o.ref_id ?? ""),

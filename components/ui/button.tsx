@@ -9,8 +9,14 @@ const VARIANTS = {
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
-/** "sm" fits a table row without making it taller. */
-const SIZES = { md: "px-3 py-2 text-sm", sm: "px-2 py-0.5 text-xs" } as const;
+/**
+ * Every button is at least 32 px tall, and 44 px where it is pressed with a finger (a touch
+ * screen, or a screen narrower than 640 px): a target a person can hit. "sm" is for a table row.
+ */
+const SIZES = {
+  md: "min-h-9 px-3 py-2 text-sm max-sm:min-h-11 pointer-coarse:min-h-11",
+  sm: "min-h-8 px-2.5 py-1 text-xs max-sm:min-h-11 pointer-coarse:min-h-11",
+} as const;
 
 export function Button({
   variant = "primary",

@@ -1,22 +1,37 @@
 import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { Time } from "@/lib/client/time-zone";
+
+type Submitter = Pick<JournalEntry, "user_email" | "user_role" | "approval">;
 
 /**
- * Who sent a create, from the journal. "—" when the journal has no entry: the record was
- * made outside the dashboard (directly at the service).
+ * Who sent a create, from the journal, and who approved it when it waited for four eyes. "—"
+ * when the journal has no entry: the record was made outside the dashboard (directly at the service).
  */
-export function SubmitterCell({
-  entry,
-  loading,
-}: {
-  entry: Pick<JournalEntry, "user_email" | "user_role"> | undefined;
-  loading: boolean;
-}) {
+export function SubmitterCell({ entry, loading }: { entry: Submitter | undefined; loading: boolean }) {
   if (entry) {
     return (
       <>
         {entry.user_email} <span className="text-xs text-ink-muted">{entry.user_role}</span>
+        <ApprovedBy entry={entry} className="block text-xs" />
       </>
     );
   }
   return loading ? <span aria-label="Loading">…</span> : "—";
+}
+
+/** "approved by approver@example.com, 2026-11-25 14:02:11 UTC": nothing for a create sent without approval. */
+export function ApprovedBy({ entry, className = "" }: { entry: Submitter; className?: string }) {
+  const votes = entry.approval?.approved_by ?? [];
+  if (votes.length === 0) return null;
+  return (
+    <span className={className} data-testid="approved-by">
+      approved by{" "}
+      {votes.map((v, i) => (
+        <span key={v.by}>
+          {i > 0 && " and "}
+          {v.by}, <Time iso={v.at} />
+        </span>
+      ))}
+    </span>
+  );
 }

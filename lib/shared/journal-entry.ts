@@ -37,6 +37,16 @@ export interface JournalEntry {
   result_id: string | null;
   /** The ref_id of the earlier create this one repeats, when the person was asked: sent anyway, or declined. */
   duplicate_of: string | null;
+  /**
+   * The four eyes a create was sent under, when it waited for approval: the request and who
+   * approved it when (GET /api/activity adds it; absent for a create sent without approval).
+   */
+  approval?: EntryApproval;
+}
+
+export interface EntryApproval {
+  id: string;
+  approved_by: { by: string; role: string; at: string }[];
 }
 
 /** What a cancel entry records: the order, and what was asked when the dashboard placed it. */

@@ -88,15 +88,19 @@ describe("four eyes in the browser", () => {
     await expectAccessible(approver, "the Approvals page");
 
     await inbox.getByRole("button", { name: "Approve and send" }).click();
-    // Decided: it leaves the waiting list, and shows under Approved with its history.
-    await expect.poll(() => inbox.count(), { timeout: 10_000 }).toBe(0);
+    // Decided: it stays in its place, saying the outcome, until dismissed; then it is under Approved with its history.
+    await expect
+      .poll(() => inbox.getByTestId("approval-result").textContent(), { timeout: 10_000 })
+      .toMatch(/^Approved and sent: transfer (PENDING|COMPLETED)$/);
     await expect.poll(() => navCount(approver).count(), { timeout: 10_000 }).toBe(0);
+    await inbox.getByRole("button", { name: "Dismiss" }).click();
+    await expect.poll(() => inbox.count()).toBe(0);
     await approver.getByRole("tab", { name: "Approved" }).click();
     const decided = card(approver, approval.id);
     await decided.waitFor();
     const history = await decided.getByTestId("approval-history").textContent();
     expect(history).toContain("Approved by approver@example.com (approver)");
-    expect(history).toMatch(/Sent once: the service answered 200/);
+    expect(history).toMatch(/Approved and sent: transfer (PENDING|COMPLETED)/);
 
     // Sent exactly once: one journal entry, one transfer (the service lists its DEBIT leg by our ref_id).
     const legs = await d.sandboxTransfers(ref);
@@ -170,8 +174,12 @@ describe("four eyes in the browser", () => {
 
     await reason.fill("Over the desk's budget for the week");
     await form.getByRole("button", { name: "Reject request" }).click();
-    await expect.poll(() => inbox.count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => inbox.getByTestId("approval-result").textContent(), { timeout: 10_000 })
+      .toBe("Rejected by approver@example.com: Over the desk's budget for the week");
     expect(rejects).toHaveLength(1);
+    await inbox.getByRole("button", { name: "Dismiss" }).click();
+    await expect.poll(() => inbox.count()).toBe(0);
 
     await approver.getByRole("tab", { name: "Rejected" }).click();
     const decided = card(approver, approval.id);
@@ -193,7 +201,11 @@ describe("four eyes in the browser", () => {
     const own = card(ops, approval.id);
     await expect.poll(() => own.count(), { timeout: 10_000 }).toBe(1);
     await own.getByRole("button", { name: "Withdraw request" }).click();
-    await expect.poll(() => own.count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => own.getByTestId("approval-result").textContent(), { timeout: 10_000 })
+      .toBe("Withdrawn by ops@example.com: never sent");
+    await own.getByRole("button", { name: "Dismiss" }).click();
+    await expect.poll(() => own.count()).toBe(0);
     await ops.getByRole("tab", { name: "Withdrawn" }).click();
     await card(ops, approval.id).waitFor();
     expect(await card(ops, approval.id).getByTestId("approval-history").textContent()).toContain(

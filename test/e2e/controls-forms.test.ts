@@ -47,7 +47,8 @@ describe("four eyes in the transfer form", () => {
     await poll(() => form.getByTestId("needs-approval").count()).toBe(1);
     expect(await form.getByTestId("needs-approval").innerText()).toContain("Needs approval by an approver");
     expect(await form.getByTestId("controls-note").innerText()).toContain("Worth about 20,000.17 USD.");
-    await (await armed(form.getByRole("button", { name: "Confirm and send" }))).click();
+    // Nothing is sent now: the button says what it does.
+    await (await armed(form.getByRole("button", { name: "Submit for approval" }))).click();
 
     const card = form.getByTestId("awaiting-approval");
     await poll(() => card.getByTestId("approval-status").textContent()).toBe("Awaiting approval");

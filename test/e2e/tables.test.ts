@@ -167,13 +167,17 @@ describe("cancel", () => {
     return { id, row: rows.filter({ has: page.locator(`[title="${id}"]`) }) };
   }
 
-  /** Cancel, then its confirm step; answers once the notice says the cancel was requested. */
+  /** Cancel, then its confirm step; answers once the confirm step has gone (the request is on its way). */
   async function cancel(page: Page, id: string, row: Locator) {
     await row.getByRole("button", { name: /^Cancel order / }).click();
     await row.getByRole("button", { name: "Cancel order", exact: true }).click();
-    await poll(() => page.getByTestId("toast").textContent()).toContain(
-      `Cancel requested for order ${id.slice(0, 8)} — it will show CANCELLED shortly`,
-    );
+    await poll(() => row.getByRole("group", { name: /^Confirm cancel/ }).count()).toBe(0);
+  }
+
+  /** One notice per cancel, once the order has ended: never "will show CANCELLED shortly" beside a row that says so. */
+  async function expectOneNotice(page: Page, id: string) {
+    const notices = page.getByTestId("toast");
+    await poll(() => notices.allTextContents()).toEqual([expect.stringContaining(`Order ${id.slice(0, 8)} cancelled`)]);
   }
 
   /** Holds every read of the list until `release()`: the page can learn the new status only otherwise. */
@@ -217,6 +221,7 @@ describe("cancel", () => {
     await page.unroute(list);
     await poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/CANCELLED/);
     expect(await cancelButtons(row).count()).toBe(0);
+    await expectOneNotice(page, id);
     await page.close();
   });
 
@@ -241,6 +246,7 @@ describe("cancel", () => {
     await cancel(page, id, row);
     await poll(() => row.textContent()).toMatch(/CANCELLED/);
     expect(await cancelButtons(row).count()).toBe(0);
+    await expectOneNotice(page, id);
     held.release();
     await page.close();
   });

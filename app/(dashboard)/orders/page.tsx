@@ -3,6 +3,7 @@ import { ControlsLine } from "@/components/forms/controls-line";
 import { OrderTicket } from "@/components/orders/lazy-order-ticket";
 import { OrdersTable } from "@/components/lazy-tables";
 import { MarketViewSlot } from "@/components/market/market-view-slot";
+import { MarketWatch } from "@/components/market/market-watch";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { can } from "@/lib/shared/roles";
 import { formControlsFor } from "@/lib/shared/policy";
@@ -33,7 +34,7 @@ export default async function OrdersPage() {
         <ReadOnlyNote>You can read orders; placing them needs the trader role.</ReadOnlyNote>
       )}
       <div className="min-w-0 space-y-6">
-        {trader && <MarketViewSlot />}
+        {trader && writable ? <MarketViewSlot /> : <MarketWatch />}
         <OrdersTable canCancel={can(user.role, "orders:cancel") && writable} />
       </div>
     </div>

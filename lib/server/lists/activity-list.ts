@@ -3,7 +3,8 @@ import * as z from "zod";
 import { ACTIVITY_CSV_HEADER, activityCsvRow } from "@/lib/shared/activity-rows";
 import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
-import { listEntries, MAX_PAGE_SIZE, type JournalQuery } from "../db/journal";
+import type { Db } from "../db";
+import { listEntries, MAX_PAGE_SIZE, type JournalPage, type JournalQuery } from "../db/journal";
 import { profileNicknames } from "./record-names";
 import { instantParam, limitParam, userParam } from "./list-query";
 import type { Runtime } from "../runtime";
@@ -45,7 +46,48 @@ const journalQuery = (q: z.output<z.ZodObject<typeof filters>>): JournalQuery =>
 /** GET /api/activity: one page of the journal, newest first. */
 export async function listActivity(rt: Runtime, url: URL) {
   const q = parseOr400(listQuery, queryOf(url, [...SCALARS, "limit", "cursor"], ["ref_ids"]));
-  return listEntries(rt.db, { ...journalQuery(q), refIds: q.ref_ids, limit: q.limit, cursor: q.cursor });
+  return withApprovals(
+    rt.db,
+    await listEntries(rt.db, { ...journalQuery(q), refIds: q.ref_ids, limit: q.limit, cursor: q.cursor }),
+  );
+}
+
+/**
+ * Each create sent under an approval, with who approved it and when: the tables show it beside
+ * who asked ("Approved by approver@… at 14:02").
+ */
+async function withApprovals(db: Db, page: JournalPage): Promise<JournalPage> {
+  const ids = page.items.map((e) => e.id);
+  if (ids.length === 0) return page;
+  const approved = await db
+    .selectFrom("journal")
+    .select(["id", "approval_id"])
+    .where("id", "in", ids)
+    .where("approval_id", "is not", null)
+    .execute();
+  if (approved.length === 0) return page;
+  const votes = await db
+    .selectFrom("approval_votes")
+    .selectAll()
+    .where(
+      "approval_id",
+      "in",
+      approved.map((r) => r.approval_id!),
+    )
+    .orderBy("at")
+    .execute();
+  const approvalOf = new Map(approved.map((r) => [r.id, r.approval_id!]));
+  return {
+    ...page,
+    items: page.items.map((e) => {
+      const id = approvalOf.get(e.id);
+      if (!id) return e;
+      const approved_by = votes
+        .filter((v) => v.approval_id === id)
+        .map((v) => ({ by: v.approver_email, role: v.approver_role, at: v.at }));
+      return { ...e, approval: { id, approved_by } };
+    }),
+  };
 }
 
 /** GET /api/activity/export.csv: every matching entry, newest first, as CSV rows a page at a time. */

@@ -67,6 +67,9 @@ async function sentDuring<T>(run: () => Promise<T>): Promise<{ result: T; sent: 
  * A fresh request held for approval, asked for by `who` when that role may ask (a large order
  * for a trader, a large transfer otherwise), so each allowed decision or withdrawal has its own.
  */
+/** The held request whose context every caller asks for. */
+let contextOf: Promise<string> | undefined;
+
 async function heldApproval(who: Who): Promise<string> {
   const asker = who === "trader" || who === "ops" || who === "admin" ? who : "ops";
   const res =
@@ -254,6 +257,17 @@ const ROUTES = [
     local: true,
   },
   {
+    route: "GET /api/approvals/{id}/context",
+    action: "approve",
+    // Read-only: the sending profile's balances now, for the approver's card.
+    // One request (a trader's order) for every caller: the suite's transfers fill ops's daily limit.
+    call: async () => ({
+      method: "GET",
+      path: `/api/approvals/${await (contextOf ??= heldApproval("trader"))}/context`,
+    }),
+    sends: [`GET /sandbox/v2/profiles/${TRADING}/balances`],
+  },
+  {
     route: "POST /api/approvals/{id}/approve",
     action: "approve",
     // An approver's approval sends the request: the one call to the service is the create.
@@ -362,6 +376,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/v2/transfer/internal":                   { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/approvals":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/approvals/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/approvals/{id}/context":                  { viewer: 403, trader: 403, ops: 403, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/approvals/{id}/approve":                 { viewer: 403, trader: 403, ops: 403, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/approvals/{id}/reject":                  { viewer: 403, trader: 403, ops: 403, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/approvals/{id}/withdraw":                { viewer: 403, trader: 200, ops: 200, approver: 403, admin: 200, anonymous: 401 },

@@ -148,7 +148,7 @@ export async function readFunds(rt: Runtime, create: Create): Promise<"ok" | "un
 }
 
 /** The asset and amount the create takes from its profile: a buy's quote (price × amount, or its quote amount), a sell's base. */
-function spendOf(create: Create): { asset: string; amount: string } | undefined {
+export function spendOf(create: Create): { asset: string; amount: string } | undefined {
   if (create.kind === "transfer") return { asset: create.request.asset, amount: create.request.amount };
   const o = create.request;
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[o.market];
@@ -157,7 +157,7 @@ function spendOf(create: Create): { asset: string; amount: string } | undefined 
   return o.price && o.base_amount ? { asset: quote, amount: multiplyDecimal(o.price, o.base_amount) } : undefined;
 }
 
-async function balancesOf(
+export async function balancesOf(
   rt: Runtime,
   profileId: string,
 ): Promise<{ asset: string; available: string }[] | "missing" | "unknown"> {

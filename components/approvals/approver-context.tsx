@@ -1,0 +1,136 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { api } from "@/lib/client/api";
+import { approvalKeys, type Approval } from "@/lib/client/approval-feed";
+import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { useTicker } from "@/lib/client/queries";
+import { levelPrice } from "@/lib/shared/ticker";
+import type { ApprovalContext, ApprovalSpend, RequesterSends } from "@/lib/shared/approval-context";
+import { addDecimal, compareDecimal } from "@/lib/spec/decimal";
+import type { Market } from "@/lib/spec/enums";
+import { marketLabel } from "@/lib/spec/markets";
+import { referencePriceOf } from "@/lib/spec/valuation";
+import { distanceWords } from "./decision-words";
+
+const usd = (value: string) => `${formatAmount(value, { min: 2, max: 2 })} USD`;
+const CONTEXT_EVERY_MS = 10_000;
+
+/**
+ * What an approver reads before deciding a held create (issue 20): the market now and how far
+ * the order's prices are from it, what the request spends against what its profile has, and
+ * the requester's sends of its kind today against their limits. Read while the request waits.
+ */
+export function ApproverContext({ approval: a, nickname }: { approval: Approval; nickname: (id: string) => string }) {
+  const context = useQuery({
+    queryKey: [...approvalKeys.one(a.id), "context"],
+    queryFn: ({ signal }) => api<ApprovalContext>(`/api/approvals/${encodeURIComponent(a.id)}/context`, { signal }),
+    refetchInterval: CONTEXT_EVERY_MS,
+  });
+  const c = context.data;
+  return (
+    <dl
+      aria-label="Before you decide"
+      data-testid="approver-context"
+      className="mt-3 grid gap-x-4 gap-y-1 rounded-md bg-surface-sunken p-3 text-sm sm:grid-cols-[auto_1fr]"
+    >
+      {a.kind === "order" && <MarketNow order={a.request as unknown as OrderPrices} />}
+      <dt className="font-medium text-ink-muted">Funds</dt>
+      <dd data-testid="context-funds">
+        {c ? <FundsWords spend={c.spend} nickname={nickname} /> : context.isError ? "Not known now" : "Reading…"}
+      </dd>
+      <dt className="font-medium text-ink-muted">Sent today</dt>
+      <dd data-testid="context-sends">
+        {c?.requester ? (
+          <SendsWords sends={c.requester} value={a.value_usd} />
+        ) : context.isError ? (
+          "Not known now"
+        ) : (
+          "Reading…"
+        )}
+      </dd>
+    </dl>
+  );
+}
+
+interface OrderPrices {
+  market: Market;
+  type: string;
+  price?: string;
+  stop_price?: string;
+}
+
+/** "BTC/USD mid 65,012.50 (bid 65,000.00, ask 65,025.00)" and each price's distance from the mid. */
+function MarketNow({ order }: { order: OrderPrices }) {
+  const ticker = useTicker(order.market);
+  const mid = referencePriceOf(ticker.data);
+  const bid = levelPrice(ticker.data?.best_bid);
+  const ask = levelPrice(ticker.data?.best_ask);
+  const prices: [string, string][] = [];
+  if (order.price) prices.push(["Limit", order.price]);
+  if (order.stop_price) prices.push(["Stop", order.stop_price]);
+  return (
+    <>
+      <dt className="font-medium text-ink-muted">Market now</dt>
+      <dd data-testid="context-market">
+        {mid ? (
+          <>
+            {marketLabel(order.market)} mid{" "}
+            <span className="font-semibold tabular-nums">{formatAmount(mid, { min: 2 })}</span>
+            {bid && ask && (
+              <span className="text-ink-muted">
+                {" "}
+                (bid {formatAmount(bid, { min: 2 })}, ask {formatAmount(ask, { min: 2 })})
+              </span>
+            )}
+            {prices.map(([label, price]) => (
+              <span key={label} className="block" data-testid="context-distance">
+                {label} {formatAmount(price, { min: 2 })}: {distanceWords(price, mid)}
+              </span>
+            ))}
+            {prices.length === 0 && <span className="block">At the market: it trades at the book&apos;s prices.</span>}
+          </>
+        ) : ticker.isPending ? (
+          "Reading…"
+        ) : (
+          "No price now"
+        )}
+      </dd>
+    </>
+  );
+}
+
+function FundsWords({ spend, nickname }: { spend: ApprovalSpend | null; nickname: (id: string) => string }) {
+  if (!spend) return <>It spends no amount known before it trades.</>;
+  const needs = `${formatAsset(spend.amount, spend.asset)} ${spend.asset}`;
+  if (spend.available === null) return <>Needs {needs}; the service cannot say now what the profile has.</>;
+  const short = compareDecimal(spend.amount, spend.available) > 0;
+  return (
+    <span className={short ? "font-semibold text-sell" : ""}>
+      {nickname(spend.profile_id)} has {formatAsset(spend.available, spend.asset)} {spend.asset} available; this needs{" "}
+      {needs}
+      {short ? ": not enough, the send will be refused." : "."}
+    </span>
+  );
+}
+
+function SendsWords({ sends, value }: { sends: RequesterSends; value: string | null }) {
+  const what = sends.kind === "order" ? "orders" : "transfers";
+  const withThis = value ? addDecimal(sends.today_usd, value) : null;
+  const over =
+    sends.daily_limit_usd !== null && withThis !== null && compareDecimal(withThis, sends.daily_limit_usd) > 0;
+  return (
+    <>
+      <span className={over ? "font-semibold text-sell" : ""}>
+        {sends.email}: {usd(sends.today_usd)} of {what} sent or waiting today
+        {sends.daily_limit_usd !== null ? `, of a ${usd(sends.daily_limit_usd)} daily limit` : ", no daily limit"}
+        {withThis && `; ${usd(withThis)} with this one`}
+        {over ? ": past the limit, the send will be refused." : "."}
+      </span>
+      <span className="block text-ink-muted">
+        {usd(sends.unapproved_24h_usd)} sent without approval in the last 24 h
+        {sends.max_order_usd !== null && `; largest order for their role ${usd(sends.max_order_usd)}`}.
+      </span>
+    </>
+  );
+}

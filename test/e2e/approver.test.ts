@@ -1,0 +1,423 @@
+import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
+import { newRef, SETTLEMENT, startDashboard, TRADING, TREASURY, type Dashboard } from "../support/dashboard";
+
+/**
+ * Issue 20, the approver's findings, at the sizes where they were seen (a laptop's 1280×800, a
+ * phone's 390×844): a decision never moves another request's button under the pointer and says
+ * its outcome in place; each card shows the market, the funds and the requester's day; the
+ * held create's own card says what waits and turns green once sent; one notice per cancel, never
+ * over the next Cancel on a phone; buttons a finger can hit; who approved, in the records.
+ */
+
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let d: Dashboard;
+let browser: Browser;
+beforeAll(async () => {
+  [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await d?.dispose();
+});
+
+async function signedIn(email: string, viewport = LAPTOP, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport, ...options });
+  const page = await context.newPage();
+  await signInAs(page, d.url, email);
+  return page;
+}
+
+/** A create asked from the person's own browser session, as the forms send it: held (202). */
+async function ask(page: Page, path: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const res = await page.evaluate(
+    async ([url, payload]) => {
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(payload),
+      });
+      return { status: r.status, body: await r.json() };
+    },
+    [path, body] as const,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.approval;
+}
+
+const transfer = (ref: string, amount: string) => ({
+  from_profile_id: TREASURY,
+  to_profile_id: SETTLEMENT,
+  asset: "USD",
+  amount,
+  ref_id: ref,
+  metadata: { test: ref },
+});
+
+/** 2 BTC at 1,000 USD: far under the market, worth over 100,000 USD at its prices, held for an approver. */
+const farOrder = (ref: string) => ({
+  market: "BTCUSD",
+  side: "BUY",
+  type: "LIMIT",
+  price: "1000.00",
+  base_amount: "2",
+  ref_id: ref,
+  metadata: { test: ref },
+});
+
+const card = (page: Page, id: string) => page.locator(`[data-approval-id="${id}"]`);
+
+async function openApprovals(page: Page) {
+  await page.goto(`${d.url}/approvals`);
+  await page.getByRole("tabpanel").waitFor();
+}
+
+/** The approver's context once read (no "Reading…" left), so the card's height is settled. */
+async function contextRead(c: Locator) {
+  const context = c.getByTestId("approver-context");
+  await expect.poll(() => context.textContent(), { timeout: 10_000 }).not.toMatch(/Reading…/);
+  return context;
+}
+
+/** The element the pointer is over at (x, y): its card and the button it is in, if any. */
+const underPointer = (page: Page, x: number, y: number) =>
+  page.evaluate(
+    ([px, py]) => {
+      const el = document.elementFromPoint(px, py);
+      return {
+        card: el?.closest("[data-approval-id]")?.getAttribute("data-approval-id") ?? null,
+        button: el?.closest("button")?.textContent ?? null,
+      };
+    },
+    [x, y] as const,
+  );
+
+const intersects = (
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe("approving cannot be misdirected (1280×800)", () => {
+  it("a decided card keeps its slot and says the outcome; no other request's button comes under the pointer", async () => {
+    const [ops, approver] = await Promise.all([signedIn("ops@example.com"), signedIn("approver@example.com")]);
+    const [refA, refB] = [newRef("e2e-slot-a"), newRef("e2e-slot-b")];
+    // Two 20,000 USD transfers, as in the walk that found it.
+    await ask(ops, "/api/v2/transfer/internal", transfer(refA, "20000"));
+    await ask(ops, "/api/v2/transfer/internal", transfer(refB, "20000.50"));
+    await openApprovals(approver);
+    const cards = approver.getByTestId("approval");
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    const [first, second] = await Promise.all([0, 1].map((i) => cards.nth(i).getAttribute("data-approval-id")));
+    const [top, next] = [card(approver, first!), card(approver, second!)];
+    await Promise.all([contextRead(top), contextRead(next)]);
+
+    const approve = top.getByRole("button", { name: "Approve and send" });
+    const box = (await approve.boundingBox())!;
+    const [topBox, nextButtonBox] = [
+      await top.boundingBox(),
+      await next.getByRole("button", { name: "Approve and send" }).boundingBox(),
+    ];
+    // The list read again without the approved request.
+    const reread = approver.waitForResponse(
+      async (r) => r.url().includes("/api/approvals?status=PENDING") && !(await r.text()).includes(first!),
+    );
+    await approve.click();
+    await reread;
+
+    const result = top.getByTestId("approval-result");
+    await expect
+      .poll(() => result.textContent(), { timeout: 10_000 })
+      .toMatch(/^Approved and sent: transfer (PENDING|COMPLETED)$/);
+    await expect
+      .poll(() => approver.getByTestId("toast").allTextContents())
+      .toContainEqual(expect.stringMatching(/Approved and sent: transfer/));
+    // The list has read the requests again without it: the card is still in its slot.
+    await expect.poll(() => top.getByRole("button", { name: "Dismiss" }).count()).toBe(1);
+    expect(await top.boundingBox()).toEqual(topBox);
+    expect(await next.getByRole("button", { name: "Approve and send" }).boundingBox()).toEqual(nextButtonBox);
+    expect(await underPointer(approver, box.x + box.width / 2, box.y + box.height / 2)).toEqual({
+      card: first,
+      button: null,
+    });
+    // Only the one approved was sent.
+    const sentRefs = [(await d.sandboxTransfers(refA)).length, (await d.sandboxTransfers(refB)).length].sort();
+    expect(sentRefs).toEqual([0, 1]);
+
+    // Dismissed, it goes; the other waits, untouched.
+    await top.getByRole("button", { name: "Dismiss" }).click();
+    await expect.poll(() => top.count()).toBe(0);
+    expect(await next.getByRole("button", { name: "Approve and send" }).isEnabled()).toBe(true);
+    await Promise.all([ops.context().close(), approver.context().close()]);
+  });
+});
+
+describe("the approver sees what they approve", () => {
+  let trader: Page;
+  let held: { id: string };
+  beforeAll(async () => {
+    // A BTCUSD book around 65,000 (bid 64,000, ask 66,000): the test service starts with none.
+    for (const [side, price] of [
+      ["BUY", "64000.00"],
+      ["SELL", "66000.00"],
+    ] as const) {
+      const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
+        market: "BTCUSD",
+        side,
+        type: "LIMIT",
+        price,
+        base_amount: "0.01",
+        ref_id: newRef("book"),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    trader = await signedIn("trader@example.com");
+    held = await ask(trader, `/api/v2/profiles/${TRADING}/orders`, farOrder(newRef("e2e-far")));
+  });
+  afterAll(async () => {
+    await trader.context().close();
+  });
+
+  for (const [size, viewport] of [
+    ["1280×800", LAPTOP],
+    ["390×844", PHONE],
+  ] as const) {
+    it(`each card shows the mid and the limit's distance, the funds, and the requester's day (${size})`, async () => {
+      const approver = await signedIn("approver@example.com", viewport);
+      await openApprovals(approver);
+      const c = card(approver, held.id);
+      await c.waitFor({ timeout: 10_000 });
+      await contextRead(c);
+      expect(await c.getByTestId("context-market").textContent()).toMatch(
+        /^BTC\/USD mid 65,000\.00 \(bid 64,000\.00, ask 66,000\.00\)/,
+      );
+      expect(await c.getByTestId("context-distance").textContent()).toBe("Limit 1,000.00: 98.46% below the mid");
+      expect(await c.getByTestId("context-funds").textContent()).toMatch(
+        /^Trading has [\d,]+\.\d{2} USD available; this needs 2,000\.00 USD\.$/,
+      );
+      expect(await c.getByTestId("context-sends").textContent()).toMatch(
+        /^trader@example\.com: [\d,]+\.\d{2} USD of orders sent or waiting today, of a 10,000,000\.00 USD daily limit; [\d,]+\.\d{2} USD with this one\./,
+      );
+      await expectNoSidewaysScroll(approver, `the Approvals page at ${size}`);
+      await approver.context().close();
+    });
+  }
+
+  it("the context is read-only and for approvers: anyone else is refused", async () => {
+    const path = `/api/approvals/${held.id}/context`;
+    const ok = await d.as.approver.call("GET", path);
+    expect(ok.status).toBe(200);
+    expect(ok.body.spend).toMatchObject({ profile_id: TRADING, asset: "USD", amount: "2000" });
+    for (const role of ["trader", "ops", "viewer"] as const) {
+      expect((await d.as[role].call("GET", path)).status, role).toBe(403);
+    }
+    expect((await d.as.approver.call("POST", path)).status).toBe(405);
+  });
+
+  it("a policy request shows only what changes, before → after", async () => {
+    const policy = (await d.as.admin.call("GET", "/api/policies")).body.policy;
+    const looser = {
+      ...policy,
+      approval_rules: policy.approval_rules.map((r: { kind: string }) =>
+        r.kind === "transfer" ? { ...r, threshold_usd: "12500" } : r,
+      ),
+    };
+    const res = await d.as.admin.call("PUT", "/api/policies", looser);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const approver = await signedIn("approver@example.com");
+    await openApprovals(approver);
+    const c = card(approver, res.body.approval.id);
+    await c.waitFor({ timeout: 10_000 });
+    expect(await c.getByTestId("policy-changes").locator("li").allTextContents()).toEqual([
+      "Approval of transfers: from 10,000 USD: 1 approval, open 120 min → from 12,500 USD: 1 approval, open 120 min (loosens)",
+    ]);
+    expect(await c.getByTestId("approver-context").count()).toBe(0);
+    // Rejected, so the rest of the file keeps the policy as it was.
+    await c.getByRole("button", { name: "Reject…" }).click();
+    await c.getByLabel("Reason for rejecting").fill("Not this week");
+    await c.getByRole("button", { name: "Reject request" }).click();
+    await expect.poll(() => c.getByTestId("approval-result").textContent()).toMatch(/^Rejected by approver/);
+    await approver.context().close();
+  });
+
+  it("approvers, ops and viewers get the market on /orders", async () => {
+    for (const email of ["approver@example.com", "ops@example.com", "viewer@example.com"]) {
+      const page = await signedIn(email);
+      const watch = page.getByTestId("market-watch");
+      await watch.waitFor();
+      await expect.poll(() => watch.getByTestId("depth-ladder").count(), { timeout: 15_000 }).toBe(1);
+      await watch.getByLabel("Market").selectOption("ETHUSD");
+      await expect.poll(() => watch.getByRole("heading", { name: "ETH/USD market" }).count()).toBe(1);
+      await page.context().close();
+    }
+  });
+});
+
+describe("the held create's own card (1280×800, light and dark)", () => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    it(`says what waits, was asked with "Submit for approval", and turns the success colour once sent (${colorScheme})`, async () => {
+      const ops = await signedIn("ops@example.com", LAPTOP, { colorScheme });
+      await ops.goto(`${d.url}/transfers`);
+      const form = ops.getByRole("form", { name: "Internal transfer" });
+      await expect.poll(() => form.getByLabel("From profile").locator("option").count()).toBeGreaterThan(1);
+      await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+      await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+      await form.getByLabel("Asset").selectOption("USD");
+      const amount = colorScheme === "light" ? "20000.25" : "20000.75";
+      await form.getByLabel("Amount", { exact: true }).fill(amount);
+      await form.getByRole("button", { name: "Review transfer" }).click();
+      await expect.poll(() => form.getByTestId("needs-approval").count()).toBe(1);
+      const submit = form.getByRole("button", { name: "Submit for approval" });
+      expect(await form.getByRole("button", { name: "Confirm and send" }).count()).toBe(0);
+      await expect.poll(() => submit.getAttribute("data-armed")).toBe("true");
+      await submit.click();
+
+      const held = form.getByTestId("awaiting-approval");
+      await expect.poll(() => held.getAttribute("data-status"), { timeout: 10_000 }).toBe("PENDING");
+      expect(await held.getByTestId("approval-what").textContent()).toBe(
+        `Move ${Number(amount).toLocaleString("en-US", { minimumFractionDigits: 2 })} USD from Treasury to Settlement.`,
+      );
+      const waiting = await held.evaluate((el) => getComputedStyle(el).backgroundColor);
+      const id = (await held.locator("p.font-mono").innerText()).replace("approval ", "");
+      expect((await d.as.approver.call("POST", `/api/approvals/${id}/approve`)).status).toBe(200);
+      await expect.poll(() => held.getAttribute("data-status"), { timeout: 10_000 }).toBe("APPROVED");
+      await expect.poll(() => held.getByTestId("transfer-result").count()).toBe(1);
+      expect(await held.getAttribute("class")).toContain("bg-buy-soft");
+      expect(await held.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(waiting);
+      await screenshot(ops, `awaiting-approval-approved-${colorScheme}`);
+
+      // Approval in the records: the transfer's row names who approved it, beside who asked.
+      await ops.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transfers" }).click();
+      const legs = await d.sandboxTransfers(await refOfApproval(id));
+      const groupId = (legs[0] as unknown as { group_id: string }).group_id;
+      const row = ops
+        .getByRole("table", { name: /Transfers/ })
+        .locator("tr", { has: ops.locator(`[title="${groupId}"]`) });
+      await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("ops@example.com");
+      await expect
+        .poll(() => row.getByTestId("approved-by").textContent())
+        .toMatch(/^approved by approver@example\.com, /);
+      await ops.context().close();
+    });
+  }
+});
+
+async function refOfApproval(id: string): Promise<string> {
+  const res = await d.as.approver.call("GET", `/api/approvals/${id}`);
+  return res.body.approval.request.ref_id;
+}
+
+describe("approval in an order's details (1280×800)", () => {
+  it("an approved order's details say who approved it and when, beside who submitted it", async () => {
+    const trader = await signedIn("trader@example.com");
+    const ref = newRef("e2e-approved-order");
+    const held = await ask(trader, `/api/v2/profiles/${TRADING}/orders`, { ...farOrder(ref), base_amount: "3" });
+    expect((await d.as.approver.call("POST", `/api/approvals/${held.id}/approve`)).status).toBe(200);
+    const [order] = await d.sandboxOrders(ref);
+    await trader.goto(`${d.url}/orders`);
+    const row = trader.locator("tr[data-row]", { has: trader.locator(`[title="${order!.id}"]`) });
+    await row.waitFor({ timeout: 15_000 });
+    await row.getByRole("button", { name: /Show the details of order/ }).click();
+    const details = trader.locator(`#order-details-${order!.id}`);
+    await expect.poll(() => details.textContent()).toContain("trader@example.com (trader)");
+    expect(await details.getByTestId("approved-by").textContent()).toMatch(/^approved by approver@example\.com, /);
+    await trader.context().close();
+  });
+});
+
+describe("one notice per cancel, never over the next Cancel on a phone; buttons a finger can hit", () => {
+  async function openOrders(count: number, prefix: string) {
+    for (let i = 0; i < count; i++) {
+      const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, {
+        market: "ETHUSD",
+        side: "BUY",
+        type: "LIMIT",
+        price: "100.00",
+        base_amount: `0.0${i + 1}`,
+        ref_id: newRef(prefix),
+        metadata: { test: prefix },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+  }
+
+  for (const [size, viewport, least] of [
+    ["390×844", PHONE, 44],
+    ["1280×800", LAPTOP, 32],
+  ] as const) {
+    it(`cancel at ${size}: one notice, clear of the next order's Cancel; Cancel and Keep at least ${least} px`, async () => {
+      await openOrders(3, `e2e-toast-${viewport.width}`);
+      const page = await signedIn("trader@example.com", viewport);
+      const cancels = page.getByRole("button", { name: /^Cancel order / });
+      await expect.poll(() => cancels.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+      const first = cancels.first();
+      const label = (await first.getAttribute("aria-label"))!;
+      const id8 = label.split(" ").at(-1)!;
+      await first.scrollIntoViewIfNeeded();
+      expect((await first.boundingBox())!.height).toBeGreaterThanOrEqual(least);
+      await first.click();
+      const confirm = page.getByRole("group", {
+        name: `Confirm cancel of order ${label.replace("Cancel order ", "")}`,
+      });
+      for (const name of ["Keep", "Cancel order"]) {
+        expect((await confirm.getByRole("button", { name, exact: true }).boundingBox())!.height).toBeGreaterThanOrEqual(
+          least,
+        );
+      }
+      await confirm.getByRole("button", { name: "Cancel order", exact: true }).click();
+      const toasts = page.getByTestId("toast");
+      await expect
+        .poll(() => toasts.allTextContents(), { timeout: 15_000 })
+        .toEqual([expect.stringContaining(`Order ${id8} cancelled`)]);
+      const nextCancel = page.getByRole("button", { name: /^Cancel order / }).first();
+      expect(await nextCancel.getAttribute("aria-label")).not.toBe(label);
+      const toastBox = (await toasts.first().boundingBox())!;
+      expect(intersects(toastBox, (await nextCancel.boundingBox())!), "the notice covers the next Cancel").toBe(false);
+      await page.context().close();
+    });
+  }
+
+  it("the Approvals page's buttons are 44 px tall on a phone (390×844)", async () => {
+    const ops = await signedIn("ops@example.com");
+    const held = await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-phone"), "30000"));
+    const approver = await signedIn("approver@example.com", PHONE);
+    await openApprovals(approver);
+    const c = card(approver, held.id);
+    await c.waitFor({ timeout: 10_000 });
+    for (const name of ["Approve and send", "Reject…"]) {
+      expect((await c.getByRole("button", { name }).boundingBox())!.height, name).toBeGreaterThanOrEqual(44);
+    }
+    for (const tab of await approver.getByRole("tab").all()) {
+      expect((await tab.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    }
+    await Promise.all([ops.context().close(), approver.context().close()]);
+  });
+});
+
+describe("screenshots of the Approvals page", () => {
+  it("at 1280 and 390, light and dark: a waiting order with its context, and a decided card kept in place", async () => {
+    const ops = await signedIn("ops@example.com");
+    const decided = await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-a"), "25000"));
+    await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-b"), "26000"));
+    for (const viewport of [LAPTOP, PHONE]) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const approver = await signedIn("approver@example.com", viewport, { colorScheme });
+        await openApprovals(approver);
+        const cards = approver.getByTestId("approval");
+        await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+        for (const c of await cards.all())
+          if ((await c.getByTestId("approver-context").count()) > 0) await contextRead(c);
+        if (viewport === LAPTOP && colorScheme === "light") {
+          await card(approver, decided.id).getByRole("button", { name: "Approve and send" }).click();
+          await expect.poll(() => card(approver, decided.id).getByTestId("approval-result").count()).toBe(1);
+        }
+        await expectNoSidewaysScroll(approver, `the Approvals page at ${viewport.width} px, ${colorScheme}`);
+        await screenshot(approver, `approvals-${viewport.width}-${colorScheme}`);
+        await approver.context().close();
+      }
+    }
+    await ops.context().close();
+  });
+});

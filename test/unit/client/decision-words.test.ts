@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { decisionTone, decisionWords, distanceWords } from "@/components/approvals/decision-words";
+import type { Approval } from "@/lib/shared/approval";
+
+const base: Approval = {
+  id: "a1",
+  status: "PENDING",
+  kind: "order",
+  request: {},
+  profile_id: "p",
+  value_usd: "150000",
+  rule: { kind: "order", threshold_usd: "100000", approvals_needed: 1, open_minutes: 120 },
+  hold_reason: null,
+  requested_by: "trader@example.com",
+  requested_name: "Trader",
+  requested_role: "trader",
+  created_at: "2026-11-25T14:00:00.000Z",
+  expires_at: "2026-11-25T16:00:00.000Z",
+  approvals_needed: 1,
+  approvals: [],
+  decided_at: null,
+  decided_by: null,
+  reason: null,
+  outcome: null,
+};
+const approved = (outcome: Approval["outcome"], kind: Approval["kind"] = "order"): Approval => ({
+  ...base,
+  kind,
+  status: "APPROVED",
+  decided_by: "approver@example.com",
+  approvals: [{ by: "approver@example.com", role: "approver", at: "2026-11-25T14:01:00.000Z" }],
+  outcome,
+});
+
+describe("a decision in the desk's words", () => {
+  it("says what an approval sent, in the record's own status, never the HTTP exchange", () => {
+    const sent = approved({ status: 200, body: { id: "412974fb-aaaa", status: "SUBMITTED" } });
+    expect(decisionWords(sent)).toBe("Approved and sent: order SUBMITTED");
+    expect(decisionTone(sent)).toBe("success");
+    expect(decisionWords(approved({ status: 200, body: { status: "PENDING" } }, "transfer"))).toBe(
+      "Approved and sent: transfer PENDING",
+    );
+  });
+
+  it("says a refusal at send and the service's refusal apart, both red", () => {
+    const notSent = approved({ status: 403, body: { detail: "insufficient USD funds" }, sent: false });
+    expect(decisionWords(notSent)).toBe(
+      "Approved, not sent: checked again at send, it was refused: insufficient USD funds",
+    );
+    expect(decisionTone(notSent)).toBe("error");
+    expect(decisionWords(approved({ status: 422, body: { detail: "bad tick" } }))).toBe(
+      "Approved and sent; the service refused it: bad tick",
+    );
+  });
+
+  it("names who rejected and why, a withdrawal, an expiry, and an approval still waiting for more", () => {
+    expect(
+      decisionWords({ ...base, status: "REJECTED", decided_by: "approver@example.com", reason: "Over budget" }),
+    ).toBe("Rejected by approver@example.com: Over budget");
+    expect(decisionWords({ ...base, status: "WITHDRAWN", decided_by: "trader@example.com" })).toBe(
+      "Withdrawn by trader@example.com: never sent",
+    );
+    expect(decisionWords({ ...base, status: "EXPIRED" })).toBe("Expired before anyone decided it: never sent");
+    expect(
+      decisionWords({
+        ...base,
+        approvals_needed: 2,
+        approvals: [{ by: "approver@example.com", role: "approver", at: "2026-11-25T14:01:00.000Z" }],
+      }),
+    ).toBe("Approved by approver@example.com; waiting for one more approval");
+  });
+});
+
+describe("a price's distance from the mid", () => {
+  it("in percent to two places, below or above, with grouping", () => {
+    expect(distanceWords("1000", "65000")).toBe("98.46% below the mid");
+    expect(distanceWords("71500", "65000")).toBe("10.00% above the mid");
+    expect(distanceWords("65000", "65000")).toBe("at the mid");
+    expect(distanceWords("2000000", "100")).toBe("1,999,900.00% above the mid");
+  });
+});
