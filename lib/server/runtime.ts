@@ -16,6 +16,7 @@ import { createUpstreamClient, type UpstreamClient } from "./upstream/client";
 import { log } from "./ops/log";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
+import { listedMarketsOnly } from "./upstream/listed-markets";
 import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore, penaltyMsFromEnv } from "./upstream/limiter";
 import { meteredFetch } from "./upstream/metered-fetch";
 import { postgresBudgetStore } from "./upstream/postgres-budget";
@@ -111,8 +112,9 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   });
   bus.subscribe((message) => message.kind === "session-ended" && sessions.ended(message.session));
   // Identical reads in the same moment (many screens, the watcher) share one call to the service,
-  // and market data for a moment longer: every screen polls its book.
-  const reads = singleFlight(upstream, { keepMs: marketDataKeep });
+  // and market data for a moment longer: every screen polls its book. Market data of a market the
+  // service does not list (the spec's GOLDUSD) is not asked for.
+  const reads = listedMarketsOnly(singleFlight(upstream, { keepMs: marketDataKeep }));
   const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus });
   const service = { token: () => tokens.getToken(scopes), lockedUntil: () => limiter.lockedUntil() };
   return { db, upstream: reads, sandbox, audit, sessions, live, metrics, lifecycle: createLifecycle(), service };

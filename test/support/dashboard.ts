@@ -85,7 +85,8 @@ export async function freshPostgresDatabase(): Promise<string> {
   return url.href;
 }
 
-async function signInAll(target: { url: string }): Promise<Record<Role, Client>> {
+/** A signed-in client for each demo role. */
+export async function signInAll(target: { url: string }): Promise<Record<Role, Client>> {
   const entries = await Promise.all(
     (Object.keys(ROLE_EMAILS) as Role[]).map(async (role) => {
       const client = await signIn(target, ROLE_EMAILS[role]);
