@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { marketsOffered } from "@/lib/client/markets";
-import type { Role } from "@/lib/roles";
+import { marketsOffered } from "@/lib/shared/markets-offered";
+import type { Role } from "@/lib/shared/roles";
 import { marketsToValue } from "@/lib/spec/valuation";
 import { startApp, type AppServer } from "../../support/app-server";
 import { openStream } from "../../support/event-stream";
