@@ -90,7 +90,8 @@ describe("dark mode", () => {
     expect(await htmlClass(page)).toBe("");
     expect(await background(page)).toBe(DARK_BACKGROUND);
     await page.close();
-  });
+    // Two axe scans of every page: more than the project's minute on a busy 2-core machine.
+  }, 240_000);
 
   it("redraws the price chart in the theme's colours", async () => {
     const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
