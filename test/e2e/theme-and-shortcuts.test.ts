@@ -130,8 +130,16 @@ describe("keyboard shortcuts", () => {
     const page = await ordersPage();
     const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" });
     await link.focus();
-    await page.keyboard.press("?");
-    await dialog(page).waitFor();
+    // The shortcuts' listener may attach a moment after the page first answers: "?" again until it is heard.
+    await expect
+      .poll(
+        async () => {
+          if ((await dialog(page).count()) === 0) await page.keyboard.press("?");
+          return dialog(page).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     expect(await dialog(page).getAttribute("aria-modal")).toBe("true");
     for (const words of ["Buy side", "Sell side", "table's filter", "Show this list", "Close this list"]) {
       expect(await dialog(page).getByText(words).count(), words).toBe(1);
