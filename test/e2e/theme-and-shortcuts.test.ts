@@ -134,7 +134,12 @@ describe("keyboard shortcuts", () => {
     await expect
       .poll(
         async () => {
-          if ((await dialog(page).count()) === 0) await page.keyboard.press("?");
+          if ((await dialog(page).count()) === 0) {
+            await page.keyboard.press("?");
+            await dialog(page)
+              .waitFor({ timeout: 2_000 })
+              .catch(() => undefined); // not heard yet: pressed again on the next round
+          }
           return dialog(page).count();
         },
         { timeout: 15_000 },
