@@ -11,10 +11,10 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // Vitest's default on this 2-core machine is one worker (cores - 1): every file after the
-    // other, 26 minutes. Most integration and e2e files wait on a server or a browser, not on a
-    // core: two at a time, one per core (three overloaded a machine shared with other work).
-    maxWorkers: 2,
+    // One file at a time on this 2-core machine: each integration or e2e file runs a built app
+    // server and often a browser, which keep both cores busy; two files at once took each about
+    // twice as long (no gain overall) and pushed state waits past their time limits.
+    maxWorkers: 1,
     projects: [
       {
         resolve: { alias },

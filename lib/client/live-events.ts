@@ -28,17 +28,29 @@ export function startLiveEvents(client: QueryClient): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wasDown = false;
 
+  // Make before break: the stream for the new screen opens before the open one closes, so an
+  // event published while the new one connects (its profiles are checked first) still arrives
+  // on the old one. An event seen on both is applied twice, which changes nothing.
+  let serving: EventSource[] = [];
+  const retire = () => {
+    for (const old of serving) old.close();
+    serving = [];
+  };
   const open = () => {
-    source?.close();
+    if (source?.readyState === EventSource.OPEN) serving.push(source);
+    else source?.close();
     const es = new EventSource(url);
     source = es;
     es.onopen = () => {
+      retire();
       setStatus("up");
       // Events missed while down: read the screen again once.
       if (wasDown) void client.invalidateQueries({ predicate: isStreamed });
       wasDown = false;
     };
     es.onerror = () => {
+      if (es !== source) return; // a replaced stream says nothing of the current one
+      retire();
       if (!wasDown) {
         wasDown = true;
         setStatus("down");
@@ -69,6 +81,7 @@ export function startLiveEvents(client: QueryClient): () => void {
   return () => {
     unsubscribe();
     clearTimeout(timer);
+    retire();
     source?.close();
     setStatus("connecting");
   };

@@ -90,7 +90,8 @@ describe("dark mode", () => {
     expect(await htmlClass(page)).toBe("");
     expect(await background(page)).toBe(DARK_BACKGROUND);
     await page.close();
-  });
+    // Two axe scans of every page: more than the project's minute on a busy 2-core machine.
+  }, 240_000);
 
   it("redraws the price chart in the theme's colours", async () => {
     const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
@@ -129,8 +130,21 @@ describe("keyboard shortcuts", () => {
     const page = await ordersPage();
     const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" });
     await link.focus();
-    await page.keyboard.press("?");
-    await dialog(page).waitFor();
+    // The shortcuts' listener may attach a moment after the page first answers: "?" again until it is heard.
+    await expect
+      .poll(
+        async () => {
+          if ((await dialog(page).count()) === 0) {
+            await page.keyboard.press("?");
+            await dialog(page)
+              .waitFor({ timeout: 2_000 })
+              .catch(() => undefined); // not heard yet: pressed again on the next round
+          }
+          return dialog(page).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     expect(await dialog(page).getAttribute("aria-modal")).toBe("true");
     for (const words of ["Buy side", "Sell side", "table's filter", "Show this list", "Close this list"]) {
       expect(await dialog(page).getByText(words).count(), words).toBe(1);

@@ -1,6 +1,6 @@
-import { QueryClient } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
-import { HANDLERS } from "@/lib/client/live-events";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { HANDLERS, startLiveEvents } from "@/lib/client/live-events";
 import { keys } from "@/lib/client/queries";
 
 const ORDER_ID = "6c9aed2e-8b4f-4edf-8dc4-42a86ba426cf";
@@ -34,5 +34,94 @@ describe("an order event in the cache", () => {
     HANDLERS.order!(client, open);
     expect(client.getQueryData(keys.order(ORDER_ID))).toEqual(open);
     expect(client.getQueryData(keys.transfer(ORDER_ID))).toBeUndefined();
+  });
+});
+
+/** Just enough of EventSource to open, fail and deliver by hand. */
+class FakeSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static made: FakeSource[] = [];
+  readyState = FakeSource.CONNECTING;
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  private listeners = new Map<string, (e: { data: string }) => void>();
+  constructor(readonly url: string) {
+    FakeSource.made.push(this);
+  }
+  addEventListener(name: string, fn: (e: { data: string }) => void) {
+    this.listeners.set(name, fn);
+  }
+  close() {
+    this.readyState = FakeSource.CLOSED;
+  }
+  opened() {
+    this.readyState = FakeSource.OPEN;
+    this.onopen?.();
+  }
+  deliver(name: string, data: unknown) {
+    if (this.readyState !== FakeSource.CLOSED) this.listeners.get(name)?.({ data: JSON.stringify(data) });
+  }
+}
+
+describe("the page's stream when the screen changes", () => {
+  beforeEach(() => {
+    FakeSource.made = [];
+    vi.useFakeTimers();
+    vi.stubGlobal("EventSource", FakeSource);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("keeps the open stream until the new one is open, so an event sent in between is not lost", async () => {
+    const client = new QueryClient();
+    const stop = startLiveEvents(client);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const [first] = FakeSource.made;
+    first!.opened();
+
+    // A balance appears on screen: the stream for the new screen connects...
+    const shown = new QueryObserver(client, { queryKey: keys.balances("P1"), queryFn: () => [], enabled: false });
+    const unsubscribe = shown.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(1_000);
+    const second = FakeSource.made[1]!;
+    expect(second.url).toBe("/api/events?profiles=P1");
+    expect(first!.readyState, "the open stream stays open while the new one connects").toBe(FakeSource.OPEN);
+
+    // ...and an order placed meanwhile arrives on the old one.
+    const list = keys.orders({ limit: 25 });
+    client.setQueryData(list, { items: [submitted] });
+    first!.deliver("order", open);
+    expect(client.getQueryData(list)).toEqual({ items: [open], extra: undefined });
+
+    second.opened();
+    expect(first!.readyState, "closed once the new one is open").toBe(FakeSource.CLOSED);
+    unsubscribe();
+    stop();
+    expect(second.readyState).toBe(FakeSource.CLOSED);
+  });
+
+  it("closes a stream that never opened when the screen changes again", async () => {
+    const client = new QueryClient();
+    const stop = startLiveEvents(client);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const first = FakeSource.made[0]!;
+    first.opened();
+    const a = new QueryObserver(client, { queryKey: keys.balances("P1"), queryFn: () => [], enabled: false });
+    const offA = a.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(1_000);
+    const b = new QueryObserver(client, { queryKey: keys.balances("P2"), queryFn: () => [], enabled: false });
+    const offB = b.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(1_000);
+    const [, connecting, third] = FakeSource.made;
+    expect(connecting!.readyState, "the one still connecting is dropped").toBe(FakeSource.CLOSED);
+    third!.opened();
+    expect(FakeSource.made.filter((s) => s.readyState !== FakeSource.CLOSED)).toEqual([third]);
+    offA();
+    offB();
+    stop();
   });
 });
