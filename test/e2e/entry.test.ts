@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp, type AppServer } from "../support/app-server";
+import { formatMoney } from "@/lib/shared/format";
 import {
   armed,
   expectAccessible,
@@ -507,7 +508,7 @@ describe("the result follows its record until final, with a notice", () => {
     await poll(() => ticket.getByTestId("order-outcome").textContent(), { timeout: 10_000 }).toMatch(
       /^Bought [\d.]+ BTC for 100\.00 USD at avg [\d,]+\.\d\d USD$/,
     );
-    await poll(() => page.getByTestId("toast").filter({ hasText: "Order filled" }).count()).toBe(1);
+    await poll(() => page.getByTestId("toast").filter({ hasText: /Order \S+ filled/ }).count()).toBe(1);
     await screenshot(page, "entry-order-filled-phone");
     await expectNoSidewaysScroll(page, "the filled order at 390 px");
     await page.close();
@@ -525,7 +526,7 @@ describe("the result follows its record until final, with a notice", () => {
     const outcome = ticket.getByTestId("order-outcome");
     await poll(() => outcome.textContent()).toBe("Resting: 0 of 0.0123 BTC filled");
     await poll(() => outcome.textContent(), { timeout: 40_000 }).toBe("Expired (GTT): 0 of 0.0123 BTC filled");
-    await poll(() => page.getByTestId("toast").filter({ hasText: "GTT order expired" }).count()).toBe(1);
+    await poll(() => page.getByTestId("toast").filter({ hasText: /GTT order \S+ expired/ }).count()).toBe(1);
     await page.close();
   });
 
@@ -543,7 +544,7 @@ describe("the result follows its record until final, with a notice", () => {
       expect(await form.getByTestId("transfer-review").textContent()).toContain("to Settlement");
       await form.getByRole("button", { name: "Confirm and send" }).click();
       const outcome = form.getByTestId("transfer-outcome");
-      const words = `${Number(amount).toLocaleString("en-US")} EUR from Treasury to Settlement`;
+      const words = `${formatMoney(amount, "EUR")} from Treasury to Settlement`;
       await poll(() => outcome.textContent()).toBe(`Sending ${words} — PENDING`);
       await poll(() => focusedLabel(page)).toBe("Amount");
       expect(await field(form, "Amount").inputValue()).toBe("");
