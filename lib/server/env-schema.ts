@@ -96,8 +96,11 @@ export const envSchema = z
     DEMO_USERS: onOff("DEMO_USERS").optional(),
     NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
     NEXTAUTH_URL: url("NEXTAUTH_URL").optional(),
-    // A session unused this long ends; it never outlives 8 hours from sign-in either way.
-    SESSION_IDLE_MINUTES: positiveInt("SESSION_IDLE_MINUTES")
+    // A session unused this long ends; it never outlives 8 hours from sign-in either way. A
+    // fraction is allowed (0.5 is 30 s): the end is checked at its deadline, not once a minute.
+    SESSION_IDLE_MINUTES: z.coerce
+      .number({ error: "SESSION_IDLE_MINUTES must be a number of minutes such as 30 or 0.5" })
+      .min(0.5, "SESSION_IDLE_MINUTES must be at least 0.5 (30 seconds)")
       .max(480, "SESSION_IDLE_MINUTES may be at most 480")
       .default(30),
     AUDIT_SECRET: z.string().min(32, "AUDIT_SECRET must be at least 32 characters").optional(),

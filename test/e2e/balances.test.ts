@@ -8,6 +8,7 @@ import {
   launchBrowser,
   screenshot,
   signInAs,
+  LAYOUT_WIDTHS,
   WIDTHS,
 } from "../support/browser";
 import { SETTLEMENT, TRADING, TREASURY } from "../support/dashboard";
@@ -150,7 +151,7 @@ describe("the Balances page", () => {
   });
 
   describe.each(ROLES)("for the %s role", (role) => {
-    it.each(Object.entries(WIDTHS))("fits at %s width (%i px), accessible", async (name, width) => {
+    it.each(LAYOUT_WIDTHS)("fits at %s width (%i px), accessible", async (name, width) => {
       const page = await balancesPage(`${role}@example.com`, width);
       const expected = await expectedValues();
       expect(await page.getByTestId("usd-total").innerText()).toBe(`Total value ${expected.total} USD`);

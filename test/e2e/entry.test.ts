@@ -13,6 +13,7 @@ import {
   signedIn as signedInPage,
   signInAs,
   watchWrites,
+  LAYOUT_WIDTHS,
   WIDTHS,
 } from "../support/browser";
 
@@ -40,7 +41,7 @@ afterAll(async () => {
   await app?.dispose();
 });
 
-const SIZES = Object.entries(WIDTHS) as [keyof typeof WIDTHS, number][];
+const SIZES = LAYOUT_WIDTHS;
 /** An amount of each width's own, so that one width's order is no repeat of another's. */
 const OWN: Record<keyof typeof WIDTHS, string> = { desk: "0.0144", laptop: "0.0128", phone: "0.0039" };
 const signedIn = (email: string, width: number = WIDTHS.desk) => signedInPage(browser, app.url, email, width);

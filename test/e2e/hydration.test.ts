@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, settled, signInAs, WIDTHS } from "../support/browser";
+import { launchBrowser, settled, signInWithForm, WIDTHS } from "../support/browser";
 import { sharedApp } from "../support/shared-app";
 
 /**
@@ -37,7 +37,7 @@ describe("hydration", () => {
       const errors: string[] = [];
       let at = "/signin";
       page.on("pageerror", (e) => errors.push(`${at}: ${e.message.slice(0, 300)}`));
-      await signInAs(page, app.url, email);
+      await signInWithForm(page, app.url, email);
       for (const path of paths) {
         at = path;
         await page.goto(`${app.url}${path}`);

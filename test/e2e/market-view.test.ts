@@ -7,6 +7,7 @@ import {
   launchBrowser,
   screenshot,
   signInAs,
+  LAYOUT_WIDTHS,
   WIDTHS,
 } from "../support/browser";
 import { sharedApp } from "../support/shared-app";
@@ -170,7 +171,7 @@ describe("the price chart", () => {
 });
 
 describe("at the desk's widths", () => {
-  it.each(Object.entries(WIDTHS))("fits at %s width (%i px), accessible", async (name, width) => {
+  it.each(LAYOUT_WIDTHS)("fits at %s width (%i px), accessible", async (name, width) => {
     const { page } = await traderPage(width);
     await expect.poll(() => page.getByTestId("price-chart").locator("canvas").count()).toBeGreaterThan(0);
     // Treasury's balances are the biggest: they still fit the market panel under the ticket.

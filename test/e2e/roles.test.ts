@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, startApp, type AppServer } from "../support/app-server";
-import { expectAccessible, launchBrowser, signInAs } from "../support/browser";
+import { expectAccessible, launchBrowser, signInWithForm } from "../support/browser";
 import type { Market } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import { newRef, smallOrder, TRADING } from "../support/dashboard";
@@ -54,7 +54,7 @@ async function expectCancelUsable(page: Page) {
 describe("signing in as each role", () => {
   it.each(ROLES)("$role sees what the $role role may use", async ({ email, role, ticket, transferForm, cancel }) => {
     const page = await browser.newPage();
-    await signInAs(page, app.url, email);
+    await signInWithForm(page, app.url, email);
     await expect.poll(() => page.getByTestId("role").textContent()).toBe(role);
     expect(await page.getByRole("form", { name: "Order ticket" }).count()).toBe(ticket ? 1 : 0);
     const { button } = await cancelButtonOfOpenOrder(page);
@@ -98,7 +98,7 @@ describe("accessibility (axe-core)", () => {
 
   it.each(["/orders", "/transfers", "/activity"])("has no serious or critical violation on %s", async (path) => {
     const page = await browser.newPage();
-    await signInAs(page, app.url, "admin@example.com");
+    await signInWithForm(page, app.url, "admin@example.com");
     await page.goto(`${app.url}${path}`);
     await page.waitForLoadState("networkidle");
     await expectAccessible(page, path);

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, startApp, type AppServer } from "../support/app-server";
-import { expectNoSidewaysScroll, launchBrowser, poll, screenshot, signInAs, WIDTHS } from "../support/browser";
+import {
+  expectNoSidewaysScroll,
+  launchBrowser,
+  poll,
+  screenshot,
+  signInAs,
+  LAYOUT_WIDTHS,
+  WIDTHS,
+} from "../support/browser";
 import { newRef, smallOrder, smallTransfer, TRADING } from "../support/dashboard";
 
 /**
@@ -46,8 +54,7 @@ afterAll(async () => {
 
 async function pageAs(email: string, width: number, path = "/orders"): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
-  await signInAs(page, app.url, email);
-  if (path !== "/orders") await page.goto(`${app.url}${path}`);
+  await signInAs(page, app.url, email, undefined, path);
   return page;
 }
 
@@ -80,7 +87,7 @@ async function inViewWidth(page: Page, element: Locator): Promise<boolean> {
   }, width);
 }
 
-describe.each(Object.entries(WIDTHS))("at the %s's width (%i px)", (name, width) => {
+describe.each(LAYOUT_WIDTHS)("at the %s's width (%i px)", (name, width) => {
   it("SELL finds the SELL orders of page 2; the filter is in the URL and survives a reload; CSV holds every match", async () => {
     const page = await pageAs("trader@example.com", width);
     const orders = rowsOf(page, "Orders");

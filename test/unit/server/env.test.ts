@@ -159,6 +159,14 @@ describe("production defaults", () => {
     expect(() => parseEnv({ [name]: value })).toThrow(message);
   });
 
+  it("takes SESSION_IDLE_MINUTES as minutes, a fraction allowed, from 0.5 to 480", () => {
+    expect(parseEnv({}).SESSION_IDLE_MINUTES).toBe(30);
+    expect(parseEnv({ SESSION_IDLE_MINUTES: "0.5" }).SESSION_IDLE_MINUTES).toBe(0.5);
+    expect(() => parseEnv({ SESSION_IDLE_MINUTES: "0.2" })).toThrow(/SESSION_IDLE_MINUTES: .*at least 0\.5/);
+    expect(() => parseEnv({ SESSION_IDLE_MINUTES: "481" })).toThrow(/SESSION_IDLE_MINUTES: .*at most 480/);
+    expect(() => parseEnv({ SESSION_IDLE_MINUTES: "soon" })).toThrow(/SESSION_IDLE_MINUTES: .*number of minutes/);
+  });
+
   it("defaults LOG_LEVEL to info and SHUTDOWN_GRACE_SECONDS to 20", () => {
     expect(parseEnv({})).toMatchObject({ LOG_LEVEL: "info", SHUTDOWN_GRACE_SECONDS: 20 });
   });
