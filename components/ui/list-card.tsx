@@ -78,7 +78,9 @@ export function ListCard<Row>({
           placeholderRows={10}
         />
       </FetchShade>
-      <Pager label={`${words.title} pages`} {...list.pager} />
+      {/* Drawn with the first page: a pager moved from under the loading rows to under fewer
+          (or more) real ones would be a layout shift; a new element is none. */}
+      {!list.list.isPending && <Pager label={`${words.title} pages`} {...list.pager} />}
     </Card>
   );
 }

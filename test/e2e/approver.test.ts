@@ -231,7 +231,7 @@ describe("the approver sees what they approve", () => {
     const c = card(approver, res.body.approval.id);
     await c.waitFor({ timeout: 10_000 });
     expect(await c.getByTestId("policy-changes").locator("li").allTextContents()).toEqual([
-      "Approval of transfers: from 10,000 USD: 1 approval, open 120 min → from 12,500 USD: 1 approval, open 120 min (loosens)",
+      "Approval of transfers: from 10,000.00 USD: 1 approval, open 120 min → from 12,500.00 USD: 1 approval, open 120 min (loosens)",
     ]);
     expect(await c.getByTestId("approver-context").count()).toBe(0);
     // Rejected, so the rest of the file keeps the policy as it was.

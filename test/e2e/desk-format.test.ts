@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
+import { expectNoSidewaysScroll, launchBrowser, screenshot, settled, signInAs } from "../support/browser";
 import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
 
 /**
@@ -27,12 +27,12 @@ afterAll(async () => {
 });
 
 /** A person's own browser (own cookies, own session) at a size, with the page's errors collected. */
-async function pageAs(email: string, viewport = LAPTOP): Promise<{ page: Page; errors: string[] }> {
+async function pageAs(email: string, viewport = LAPTOP, path = "/orders"): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await signInAs(page, d.url, email);
+  await signInAs(page, d.url, email, undefined, path);
   return { page, errors };
 }
 
@@ -40,8 +40,7 @@ const done = async (page: Page) => page.context().close();
 
 describe("the Policies form (1280 px)", () => {
   it("shows limits grouped, refuses 'abc' and '-5abc' in words on the field without throwing, and takes 900,000 and '4 %'", async () => {
-    const { page, errors } = await pageAs("admin@example.com");
-    await page.goto(`${d.url}/policies`);
+    const { page, errors } = await pageAs("admin@example.com", LAPTOP, "/policies");
     const form = page.getByRole("form", { name: "Policy" });
     const daily = form.getByLabel("Orders per person per UTC day (USD)");
     await daily.waitFor();
@@ -94,8 +93,7 @@ describe("the audit trail's details (1280 px)", () => {
     });
     expect(asked.status, JSON.stringify(asked.body)).toBe(202);
 
-    const { page } = await pageAs("admin@example.com");
-    await page.goto(`${d.url}/activity?view=audit`);
+    const { page } = await pageAs("admin@example.com", LAPTOP, "/activity?view=audit");
     const trail = page.getByRole("table", { name: /Audit trail/ });
     const rowOf = (event: string) => trail.locator("tbody tr").filter({ hasText: event }).first();
     await expect.poll(() => rowOf("Policy changed").count(), { timeout: 10_000 }).toBe(1);
@@ -121,8 +119,7 @@ describe("the audit trail's details (1280 px)", () => {
 describe("/sessions on a phone (390 px)", () => {
   it("fits without sideways scroll, one line per time in the chosen zone, marks this session, asks before ending one and says it is done", async () => {
     const trader = await pageAs("trader@example.com");
-    const { page } = await pageAs("admin@example.com", PHONE);
-    await page.goto(`${d.url}/sessions`);
+    const { page } = await pageAs("admin@example.com", PHONE, "/sessions");
     const table = page.getByRole("table", { name: "Active sessions" });
     await expect.poll(() => table.locator("[data-row]").count()).toBeGreaterThan(1);
     await expectNoSidewaysScroll(page, "/sessions at 390 px");
@@ -160,8 +157,7 @@ describe("/sessions on a phone (390 px)", () => {
 
 describe("balances (1280 px)", () => {
   it("names its columns so none reads as the profile called Trading", async () => {
-    const { page } = await pageAs("trader@example.com");
-    await page.goto(`${d.url}/balances`);
+    const { page } = await pageAs("trader@example.com", LAPTOP, "/balances");
     const trading = page.getByRole("table", { name: "Balances of Trading" });
     await trading.waitFor();
     const headers = await page.locator("table:visible th[scope=col]").allInnerTexts();
@@ -265,9 +261,8 @@ describe("the smaller findings", () => {
   });
 
   it("laptop (1280 px): sign-out says so", async () => {
-    const { page } = await pageAs("trader@example.com");
     // Once the page has come alive (its balances are read in the browser), Sign out is clicked.
-    await page.goto(`${d.url}/balances`);
+    const { page } = await pageAs("trader@example.com", LAPTOP, "/balances");
     await page.getByTestId("usd-total").waitFor();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/signin/);
@@ -290,8 +285,9 @@ describe("the smaller findings", () => {
   });
 
   it("laptop (1280 px): date filters are written 2026-11-25 and an inverted range says so", async () => {
-    const { page } = await pageAs("ops@example.com");
-    await page.goto(`${d.url}/transfers`);
+    const { page } = await pageAs("ops@example.com", LAPTOP, "/transfers");
+    // Typed once the page is live: a value typed before hydration is replaced by the URL's.
+    await settled(page);
     const from = page.getByLabel("From (UTC)");
     expect(await from.getAttribute("type")).toBe("text");
     expect(await from.getAttribute("placeholder")).toBe("YYYY-MM-DD");

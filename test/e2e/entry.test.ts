@@ -359,6 +359,8 @@ describe("refusals in the desk's words; a retry only where it can help", () => {
     // order limit and the service's maximum, and sent without approval while the rule is raised.
     const restore = await raiseOrderApprovalThreshold();
     try {
+      // The page read the policy when it opened: it says "Confirm and send" once it reads the raised one.
+      await page.reload();
       const ask = await page.evaluate(() =>
         fetch("/api/v2/markets/LINKUSD/ticker").then(
           async (r) => ((await r.json()) as { best_ask: { price: string } }).best_ask.price,
