@@ -511,7 +511,12 @@ describe("the result follows its record until final, with a notice", () => {
     await poll(() => ticket.getByTestId("order-outcome").textContent(), { timeout: 10_000 }).toMatch(
       /^Bought [\d.]+ BTC for 100\.00 USD at avg [\d,]+\.\d\d USD$/,
     );
-    await poll(() => page.getByTestId("toast").filter({ hasText: /Order \S+ filled/ }).count()).toBe(1);
+    await poll(() =>
+      page
+        .getByTestId("toast")
+        .filter({ hasText: /Order \S+ filled/ })
+        .count(),
+    ).toBe(1);
     await screenshot(page, "entry-order-filled-phone");
     await expectNoSidewaysScroll(page, "the filled order at 390 px");
     await page.close();
@@ -529,7 +534,12 @@ describe("the result follows its record until final, with a notice", () => {
     const outcome = ticket.getByTestId("order-outcome");
     await poll(() => outcome.textContent()).toBe("Resting: 0 of 0.0123 BTC filled");
     await poll(() => outcome.textContent(), { timeout: 40_000 }).toBe("Expired (GTT): 0 of 0.0123 BTC filled");
-    await poll(() => page.getByTestId("toast").filter({ hasText: /GTT order \S+ expired/ }).count()).toBe(1);
+    await poll(() =>
+      page
+        .getByTestId("toast")
+        .filter({ hasText: /GTT order \S+ expired/ })
+        .count(),
+    ).toBe(1);
     await page.close();
   });
 

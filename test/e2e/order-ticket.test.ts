@@ -169,8 +169,12 @@ describe("placing orders", () => {
       await expect.poll(() => row(id).textContent(), { timeout: 10_000, message: kind }).toMatch(expected[kind]);
     }
     // Who submitted it is in the row's details (issue 20: the table keeps to what fits at 1280 px).
-    await row(placed.LIMIT).getByRole("button", { name: /Show the details of order/ }).click();
-    await expect.poll(() => page.locator(`#order-details-${placed.LIMIT}`).textContent()).toContain("trader@example.com");
+    await row(placed.LIMIT)
+      .getByRole("button", { name: /Show the details of order/ })
+      .click();
+    await expect
+      .poll(() => page.locator(`#order-details-${placed.LIMIT}`).textContent())
+      .toContain("trader@example.com");
 
     // Cancel the resting limit order, with its confirm step.
     const short = `BUY BTC/USD ${placed.LIMIT.slice(0, 8)}`;

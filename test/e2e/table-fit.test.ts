@@ -38,10 +38,16 @@ const LAPTOP = { width: WIDTHS.laptop, height: 800 };
 
 async function pageAs(email: string, path: string): Promise<Page> {
   const page = await browser.newPage({ viewport: LAPTOP });
-  await signInAs(page, app.url, email);
-  if (path !== "/orders") await page.goto(`${app.url}${path}`);
+  await signInAs(page, app.url, email, undefined, path);
   return page;
 }
+
+/** One signed-in page per role, kept for the file: each table is opened in it in turn. */
+const rolePages = new Map<string, Promise<Page>>();
+const pageOfRole = (role: string) => {
+  if (!rolePages.has(role)) rolePages.set(role, pageAs(`${role}@example.com`, "/orders"));
+  return rolePages.get(role)!;
+};
 
 /** The scroll box of the table captioned `caption`, once it holds rows. */
 async function scrollerOf(page: Page, caption: string) {
@@ -71,14 +77,14 @@ const CASES = TABLES.flatMap((t) => t.roles.map((role) => ({ ...t, role })));
 
 describe("at a laptop's 1280 × 800", () => {
   it.each(CASES)("$path fits for $role: no sideways scroll in its table", async ({ path, caption, role }) => {
-    const page = await pageAs(`${role}@example.com`, path);
+    const page = await pageOfRole(role);
+    await page.goto(`${app.url}${path}`);
     const scroller = await scrollerOf(page, caption);
     const { scrollWidth, clientWidth } = await overflow(scroller);
     if (scrollWidth > clientWidth) await screenshot(page, `fit-${role}-${path}`);
     expect(scrollWidth, `${path} as ${role} scrolls sideways`).toBeLessThanOrEqual(clientWidth);
     // Nothing scrolls, so nothing says it does.
     expect(await page.getByTestId("table-scroll-hint").isVisible()).toBe(false);
-    await page.close();
   });
 
   it("says so when a table does scroll: technical columns shown beside the order ticket", async () => {
