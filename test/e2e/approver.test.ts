@@ -24,10 +24,15 @@ afterAll(async () => {
   await d?.dispose();
 });
 
-async function signedIn(email: string, viewport = LAPTOP, options: BrowserContextOptions = {}): Promise<Page> {
+async function signedIn(
+  email: string,
+  viewport = LAPTOP,
+  options: BrowserContextOptions = {},
+  path = "/orders",
+): Promise<Page> {
   const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
-  await signInAs(page, d.url, email);
+  await signInAs(page, d.url, email, undefined, path);
   return page;
 }
 
@@ -73,6 +78,13 @@ const card = (page: Page, id: string) => page.locator(`[data-approval-id="${id}"
 async function openApprovals(page: Page) {
   await page.goto(`${d.url}/approvals`);
   await page.getByRole("tabpanel").waitFor();
+}
+
+/** An approver signed in straight onto the Approvals page. */
+async function approverOnApprovals(viewport = LAPTOP, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await signedIn("approver@example.com", viewport, options, "/approvals");
+  await page.getByRole("tabpanel").waitFor();
+  return page;
 }
 
 /** The approver's context once read (no "Reading…" left), so the card's height is settled. */
@@ -185,8 +197,7 @@ describe("the approver sees what they approve", () => {
     ["390×844", PHONE],
   ] as const) {
     it(`each card shows the mid and the limit's distance, the funds, and the requester's day (${size})`, async () => {
-      const approver = await signedIn("approver@example.com", viewport);
-      await openApprovals(approver);
+      const approver = await approverOnApprovals(viewport);
       const c = card(approver, held.id);
       await c.waitFor({ timeout: 10_000 });
       await contextRead(c);
@@ -226,8 +237,7 @@ describe("the approver sees what they approve", () => {
     };
     const res = await d.as.admin.call("PUT", "/api/policies", looser);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const approver = await signedIn("approver@example.com");
-    await openApprovals(approver);
+    const approver = await approverOnApprovals();
     const c = card(approver, res.body.approval.id);
     await c.waitFor({ timeout: 10_000 });
     expect(await c.getByTestId("policy-changes").locator("li").allTextContents()).toEqual([
@@ -258,8 +268,7 @@ describe("the approver sees what they approve", () => {
 describe("the held create's own card (1280×800, light and dark)", () => {
   for (const colorScheme of ["light", "dark"] as const) {
     it(`says what waits, was asked with "Submit for approval", and turns the success colour once sent (${colorScheme})`, async () => {
-      const ops = await signedIn("ops@example.com", LAPTOP, { colorScheme });
-      await ops.goto(`${d.url}/transfers`);
+      const ops = await signedIn("ops@example.com", LAPTOP, { colorScheme }, "/transfers");
       const form = ops.getByRole("form", { name: "Internal transfer" });
       await expect.poll(() => form.getByLabel("From profile").locator("option").count()).toBeGreaterThan(1);
       await form.getByLabel("From profile").selectOption({ label: "Treasury" });
@@ -382,8 +391,7 @@ describe("one notice per cancel, never over the next Cancel on a phone; buttons 
   it("the Approvals page's buttons are 44 px tall on a phone (390×844)", async () => {
     const ops = await signedIn("ops@example.com");
     const held = await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-phone"), "30000"));
-    const approver = await signedIn("approver@example.com", PHONE);
-    await openApprovals(approver);
+    const approver = await approverOnApprovals(PHONE);
     const c = card(approver, held.id);
     await c.waitFor({ timeout: 10_000 });
     for (const name of ["Approve and send", "Reject…"]) {
@@ -403,8 +411,7 @@ describe("screenshots of the Approvals page", () => {
     await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-b"), "26000"));
     for (const viewport of [LAPTOP, PHONE]) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const approver = await signedIn("approver@example.com", viewport, { colorScheme });
-        await openApprovals(approver);
+        const approver = await approverOnApprovals(viewport, { colorScheme });
         const cards = approver.getByTestId("approval");
         await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
         for (const c of await cards.all())
