@@ -46,9 +46,9 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
   const cell = (label: string, value: string | undefined, tone = "") => (
     <div className="min-w-0">
       <dt className="text-xs text-ink-muted">{label}</dt>
-      {/* A number never breaks: a long one is set smaller instead. */}
+      {/* A number never breaks: a long one ("25,000,000.00" and up) is set smaller instead. */}
       <dd
-        className={`min-h-5 whitespace-nowrap font-mono tabular-nums ${(value?.length ?? 0) > 13 ? "text-xs leading-5" : "text-sm"} ${tone}`}
+        className={`min-h-5 whitespace-nowrap font-mono tabular-nums ${(value?.length ?? 0) > 12 ? "text-xs leading-5" : "text-sm"} ${tone}`}
       >
         {value ?? "…"}
       </dd>
