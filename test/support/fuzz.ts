@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import type { Client } from "./dashboard";
@@ -227,17 +226,4 @@ export async function fuzz(
   const started = Date.now();
   await Promise.all(Array.from({ length: concurrency }, () => worker(warmup + total)));
   return { failures, byStatus, seconds: (Date.now() - started) / 1000, routes: TARGETS.length };
-}
-
-export const rssBytes = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
-
-/** The lowest of ten samples over ten quiet seconds: what the server keeps, not what a GC has yet to return. */
-export async function settledRss(pid: number) {
-  let lowest = Infinity;
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    lowest = Math.min(lowest, rssBytes(pid));
-  }
-  return lowest;
 }

@@ -23,8 +23,11 @@ export { APPROVAL_STATUSES, type Approval, type ApprovalStatus };
 
 export async function getApproval(rt: Runtime, id: string): Promise<Approval> {
   await expireDue(rt);
-  return approvalView(rt.db, await loadApproval(rt.db, id));
+  return current(rt, id);
 }
+
+/** The request as it stands now, read again. */
+const current = async (rt: Runtime, id: string) => approvalView(rt.db, await loadApproval(rt.db, id));
 
 export async function listApprovals(rt: Runtime, status?: ApprovalStatus, limit = 200): Promise<Approval[]> {
   await expireDue(rt);
@@ -59,18 +62,16 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
     .where("approval_id", "=", id)
     .execute();
   if (votes.length >= row.approvals_needed && (await decide(rt, id, "APPROVED", user.email, null))) {
-    announced(rt, await approvalView(rt.db, await loadApproval(rt.db, id)));
+    announced(rt, await current(rt, id));
     const outcome = row.kind === "policy" ? await applyApprovedPolicy(rt, row, user, ip) : await sendApproved(rt, row);
     await recordOutcome(rt.db, id, outcome);
   }
-  return announced(rt, await approvalView(rt.db, await loadApproval(rt.db, id)));
+  return announced(rt, await current(rt, id));
 }
 
 export async function reject(rt: Runtime, user: SignedInUser, id: string, reason: string, ip: string | null) {
   const row = await decidable(rt, user, id, "reject", ip);
-  if (!(await decide(rt, id, "REJECTED", user.email, reason))) {
-    throw conflict(alreadyDecided(await loadApproval(rt.db, id)));
-  }
+  await decideOr409(rt, id, "REJECTED", user.email, reason);
   await rt.audit.append({
     action: "approval.rejected",
     actor: user,
@@ -78,7 +79,7 @@ export async function reject(rt: Runtime, user: SignedInUser, id: string, reason
     subject: id,
     detail: { kind: row.kind, ref_id: row.ref_id, reason },
   });
-  return announced(rt, await approvalView(rt.db, await loadApproval(rt.db, id)));
+  return announced(rt, await current(rt, id));
 }
 
 /** The requester takes the request back before it is decided. */
@@ -88,9 +89,7 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
     throw new ProblemError(problem(403, "Forbidden", "Only the person who asked for this request may withdraw it."));
   }
   await expireDue(rt);
-  if (!(await decide(rt, id, "WITHDRAWN", user.email, null))) {
-    throw conflict(alreadyDecided(await loadApproval(rt.db, id)));
-  }
+  await decideOr409(rt, id, "WITHDRAWN", user.email, null);
   await rt.audit.append({
     action: "approval.withdrawn",
     actor: user,
@@ -98,7 +97,7 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
     subject: id,
     detail: { kind: row.kind, ref_id: row.ref_id },
   });
-  return announced(rt, await approvalView(rt.db, await loadApproval(rt.db, id)));
+  return announced(rt, await current(rt, id));
 }
 
 /** Every PENDING request past its time becomes EXPIRED, once, and is audited. */
@@ -114,7 +113,7 @@ export async function expireDue(rt: Runtime, now = new Date()): Promise<number> 
     if (!(await decide(rt, id, "EXPIRED", null, null, now))) continue;
     expired++;
     await rt.audit.append({ action: "approval.expired", subject: id, detail: { kind, ref_id } });
-    announced(rt, await approvalView(rt.db, await loadApproval(rt.db, id)));
+    announced(rt, await current(rt, id));
   }
   return expired;
 }
@@ -166,6 +165,17 @@ async function decide(
     .where("status", "=", "PENDING")
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** `decide`, or the 409 that says who decided it first. */
+async function decideOr409(
+  rt: Runtime,
+  id: string,
+  status: "REJECTED" | "WITHDRAWN",
+  by: string,
+  reason: string | null,
+): Promise<void> {
+  if (!(await decide(rt, id, status, by, reason))) throw conflict(alreadyDecided(await loadApproval(rt.db, id)));
 }
 
 const conflict = (detail: string) => new ProblemError(problem(409, "Conflict", detail));
