@@ -130,27 +130,33 @@ describe("keyboard shortcuts", () => {
     return page;
   }
   const dialog = (page: Page) => page.getByRole("dialog", { name: "Keyboard shortcuts" });
-  const focusInside = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("dialog[open]")));
-
-  it('"?" lists the shortcuts in a modal dialog that keeps focus and gives it back on Esc', async () => {
-    const page = await ordersPage();
-    const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" });
-    await link.focus();
-    // The shortcuts' listener may attach a moment after the page first answers: "?" again until it is heard.
+  /**
+   * Opens the list by `act` (a key or a click), again until it is heard: the shell's listener and
+   * button may hydrate a moment after the page's first answer.
+   */
+  async function openShortcuts(page: Page, act: () => Promise<void>) {
     await expect
       .poll(
         async () => {
           if ((await dialog(page).count()) === 0) {
-            await page.keyboard.press("?");
+            await act();
             await dialog(page)
               .waitFor({ timeout: 2_000 })
-              .catch(() => undefined); // not heard yet: pressed again on the next round
+              .catch(() => undefined); // not heard yet: again on the next round
           }
           return dialog(page).count();
         },
         { timeout: 15_000 },
       )
       .toBe(1);
+  }
+  const focusInside = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("dialog[open]")));
+
+  it('"?" lists the shortcuts in a modal dialog that keeps focus and gives it back on Esc', async () => {
+    const page = await ordersPage();
+    const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" });
+    await link.focus();
+    await openShortcuts(page, () => page.keyboard.press("?"));
     expect(await dialog(page).getAttribute("aria-modal")).toBe("true");
     for (const words of ["Buy side", "Sell side", "table's filter", "Show this list", "Close this list"]) {
       expect(await dialog(page).getByText(words).count(), words).toBe(1);
@@ -173,7 +179,7 @@ describe("keyboard shortcuts", () => {
   it("opens from the header's ? button too, and Close gives focus back to it", async () => {
     const page = await ordersPage();
     const button = page.getByRole("button", { name: "Keyboard shortcuts" });
-    await button.click();
+    await openShortcuts(page, () => button.click());
     await dialog(page).getByRole("button", { name: "Close" }).click();
     await expect.poll(() => dialog(page).count()).toBe(0);
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
