@@ -52,11 +52,7 @@ export function RevokeSessionButton({ id, user, own = false }: { id: string; use
     );
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <Button
-        variant="secondary"
-        onClick={() => setState({ step: "confirm" })}
-        aria-label={`End the session of ${user}`}
-      >
+      <Button variant="secondary" onClick={() => setState({ step: "confirm" })} aria-label={`End session of ${user}`}>
         End session
       </Button>
       {state.step === "failed" && (

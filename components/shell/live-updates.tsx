@@ -2,6 +2,7 @@
 
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { useHydrated } from "@/lib/client/hydrated";
 import { useLiveStatus } from "@/lib/client/live-status";
 
 /** Opens the page's live stream, and says so while it is down (the page polls meanwhile). */
@@ -20,7 +21,9 @@ export function LiveUpdates() {
     };
   }, [client]);
   const status = useLiveStatus();
-  // How many queries are in flight, for tests that wait for the page to settle (test/support/browser.ts).
+  // Whether the shell answers clicks yet, and how many queries are in flight: for tests that wait
+  // for the page to be ready or to settle (test/support/browser.ts).
+  const hydrated = useHydrated();
   const fetching = useIsFetching();
   // Plain text: this sits in every page's first script, so it is kept small.
   return (
@@ -28,6 +31,7 @@ export function LiveUpdates() {
       role="status"
       data-testid="live-status"
       data-status={status}
+      data-hydrated={hydrated}
       data-fetching={fetching}
       className="text-xs text-warn"
     >

@@ -266,51 +266,55 @@ describe("the approver sees what they approve", () => {
 });
 
 describe("the held create's own card (1280×800, light and dark)", () => {
-  for (const colorScheme of ["light", "dark"] as const) {
-    it(`says what waits, was asked with "Submit for approval", and turns the success colour once sent (${colorScheme})`, async () => {
-      const ops = await signedIn("ops@example.com", LAPTOP, { colorScheme }, "/transfers");
-      const form = ops.getByRole("form", { name: "Internal transfer" });
-      await expect.poll(() => form.getByLabel("From profile").locator("option").count()).toBeGreaterThan(1);
-      await form.getByLabel("From profile").selectOption({ label: "Treasury" });
-      await form.getByLabel("To profile").selectOption({ label: "Settlement" });
-      await form.getByLabel("Asset").selectOption("USD");
-      const amount = colorScheme === "light" ? "20000.25" : "20000.75";
-      await form.getByLabel("Amount", { exact: true }).fill(amount);
-      await form.getByRole("button", { name: "Review transfer" }).click();
-      await expect.poll(() => form.getByTestId("needs-approval").count()).toBe(1);
-      const submit = form.getByRole("button", { name: "Submit for approval" });
-      expect(await form.getByRole("button", { name: "Confirm and send" }).count()).toBe(0);
-      await expect.poll(() => submit.getAttribute("data-armed")).toBe("true");
-      await submit.click();
+  it('says what waits, was asked with "Submit for approval", and turns the success colour once sent, in each theme', async () => {
+    const ops = await signedIn("ops@example.com", LAPTOP, { colorScheme: "light" }, "/transfers");
+    const form = ops.getByRole("form", { name: "Internal transfer" });
+    await expect.poll(() => form.getByLabel("From profile").locator("option").count()).toBeGreaterThan(1);
+    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
+    await form.getByLabel("To profile").selectOption({ label: "Settlement" });
+    await form.getByLabel("Asset").selectOption("USD");
+    const amount = "20000.25";
+    await form.getByLabel("Amount", { exact: true }).fill(amount);
+    await form.getByRole("button", { name: "Review transfer" }).click();
+    await expect.poll(() => form.getByTestId("needs-approval").count()).toBe(1);
+    const submit = form.getByRole("button", { name: "Submit for approval" });
+    expect(await form.getByRole("button", { name: "Confirm and send" }).count()).toBe(0);
+    await expect.poll(() => submit.getAttribute("data-armed")).toBe("true");
+    await submit.click();
 
-      const held = form.getByTestId("awaiting-approval");
-      await expect.poll(() => held.getAttribute("data-status"), { timeout: 10_000 }).toBe("PENDING");
-      expect(await held.getByTestId("approval-what").textContent()).toBe(
-        `Move ${Number(amount).toLocaleString("en-US", { minimumFractionDigits: 2 })} USD from Treasury to Settlement.`,
-      );
-      const waiting = await held.evaluate((el) => getComputedStyle(el).backgroundColor);
-      const id = (await held.locator("p.font-mono").innerText()).replace("approval ", "");
-      expect((await d.as.approver.call("POST", `/api/approvals/${id}/approve`)).status).toBe(200);
-      await expect.poll(() => held.getAttribute("data-status"), { timeout: 10_000 }).toBe("APPROVED");
-      await expect.poll(() => held.getByTestId("transfer-result").count()).toBe(1);
-      expect(await held.getAttribute("class")).toContain("bg-buy-soft");
-      expect(await held.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(waiting);
+    const held = form.getByTestId("awaiting-approval");
+    await expect.poll(() => held.getAttribute("data-status"), { timeout: 10_000 }).toBe("PENDING");
+    expect(await held.getByTestId("approval-what").textContent()).toBe(
+      `Move ${Number(amount).toLocaleString("en-US", { minimumFractionDigits: 2 })} USD from Treasury to Settlement.`,
+    );
+    const colourIn = async (colorScheme: "light" | "dark") => {
+      await ops.emulateMedia({ colorScheme });
+      return held.evaluate((el) => getComputedStyle(el).backgroundColor);
+    };
+    const waiting = { light: await colourIn("light"), dark: await colourIn("dark") };
+    const id = (await held.locator("p.font-mono").innerText()).replace("approval ", "");
+    expect((await d.as.approver.call("POST", `/api/approvals/${id}/approve`)).status).toBe(200);
+    await expect.poll(() => held.getAttribute("data-status"), { timeout: 10_000 }).toBe("APPROVED");
+    await expect.poll(() => held.getByTestId("transfer-result").count()).toBe(1);
+    expect(await held.getAttribute("class")).toContain("bg-buy-soft");
+    for (const colorScheme of ["light", "dark"] as const) {
+      expect(await colourIn(colorScheme), colorScheme).not.toBe(waiting[colorScheme]);
       await screenshot(ops, `awaiting-approval-approved-${colorScheme}`);
+    }
 
-      // Approval in the records: the transfer's row names who approved it, beside who asked.
-      await ops.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transfers" }).click();
-      const legs = await d.sandboxTransfers(await refOfApproval(id));
-      const groupId = (legs[0] as unknown as { group_id: string }).group_id;
-      const row = ops
-        .getByRole("table", { name: /Transfers/ })
-        .locator("tr", { has: ops.locator(`[title="${groupId}"]`) });
-      await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("ops@example.com");
-      await expect
-        .poll(() => row.getByTestId("approved-by").textContent())
-        .toMatch(/^approved by approver@example\.com, /);
-      await ops.context().close();
-    });
-  }
+    // Approval in the records: the transfer's row names who approved it, beside who asked.
+    await ops.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transfers" }).click();
+    const legs = await d.sandboxTransfers(await refOfApproval(id));
+    const groupId = (legs[0] as unknown as { group_id: string }).group_id;
+    const row = ops
+      .getByRole("table", { name: /Transfers/ })
+      .locator("tr", { has: ops.locator(`[title="${groupId}"]`) });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("ops@example.com");
+    await expect
+      .poll(() => row.getByTestId("approved-by").textContent())
+      .toMatch(/^approved by approver@example\.com, /);
+    await ops.context().close();
+  });
 });
 
 async function refOfApproval(id: string): Promise<string> {
@@ -405,25 +409,27 @@ describe("one notice per cancel, never over the next Cancel on a phone; buttons 
 });
 
 describe("screenshots of the Approvals page", () => {
-  it("at 1280 and 390, light and dark: a waiting order with its context, and a decided card kept in place", async () => {
+  // Each width and each theme once: light at 1280, dark at 390.
+  it("at 1280 (light) and 390 (dark): a waiting order with its context, and a decided card kept in place", async () => {
     const ops = await signedIn("ops@example.com");
     const decided = await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-a"), "25000"));
     await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-b"), "26000"));
-    for (const viewport of [LAPTOP, PHONE]) {
-      for (const colorScheme of ["light", "dark"] as const) {
-        const approver = await approverOnApprovals(viewport, { colorScheme });
-        const cards = approver.getByTestId("approval");
-        await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-        for (const c of await cards.all())
-          if ((await c.getByTestId("approver-context").count()) > 0) await contextRead(c);
-        if (viewport === LAPTOP && colorScheme === "light") {
-          await card(approver, decided.id).getByRole("button", { name: "Approve and send" }).click();
-          await expect.poll(() => card(approver, decided.id).getByTestId("approval-result").count()).toBe(1);
-        }
-        await expectNoSidewaysScroll(approver, `the Approvals page at ${viewport.width} px, ${colorScheme}`);
-        await screenshot(approver, `approvals-${viewport.width}-${colorScheme}`);
-        await approver.context().close();
+    for (const [viewport, colorScheme] of [
+      [LAPTOP, "light"],
+      [PHONE, "dark"],
+    ] as const) {
+      const approver = await approverOnApprovals(viewport, { colorScheme });
+      const cards = approver.getByTestId("approval");
+      await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      for (const c of await cards.all())
+        if ((await c.getByTestId("approver-context").count()) > 0) await contextRead(c);
+      if (viewport === LAPTOP) {
+        await card(approver, decided.id).getByRole("button", { name: "Approve and send" }).click();
+        await expect.poll(() => card(approver, decided.id).getByTestId("approval-result").count()).toBe(1);
       }
+      await expectNoSidewaysScroll(approver, `the Approvals page at ${viewport.width} px, ${colorScheme}`);
+      await screenshot(approver, `approvals-${viewport.width}-${colorScheme}`);
+      await approver.context().close();
     }
     await ops.context().close();
   });

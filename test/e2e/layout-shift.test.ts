@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LAYOUT_WIDTHS, launchBrowser, signInAs } from "../support/browser";
+import { expectNoSidewaysScroll, LAYOUT_WIDTHS, launchBrowser, screenshot, signInAs } from "../support/browser";
 import { sharedApp } from "../support/shared-app";
 
 /**
@@ -86,7 +86,9 @@ describe("layout shift of /orders", () => {
 
 /**
  * Every other page, as an admin (who sees them all): from the first paint until its last
- * placeholder and "Loading…" are replaced and its own parts are in, under the same limit.
+ * placeholder and "Loading…" are replaced and its own parts are in, under the same limit. Once
+ * in, the page does not scroll sideways, and its screenshot (light) is kept for a person to look
+ * at; the dark theme's are taken in theme-and-shortcuts and desk-format.
  */
 const PAGES: { path: string; ready?: (page: Page) => Promise<unknown> }[] = [
   { path: "/transfers" },
@@ -133,6 +135,8 @@ describe("layout shift of every page", () => {
         const { sum, moved } = await shiftsSoFar(page);
         console.info(`layout shift of ${path} at ${width} px: ${sum.toFixed(4)}`);
         expect(sum, `what moved:\n${moved.join("\n")}`).toBeLessThan(SHIFT_LIMIT);
+        await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+        await screenshot(page, `light-${path.replace(/\W+/g, "-")}-${width}`);
       });
     }
   }

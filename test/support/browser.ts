@@ -55,6 +55,12 @@ export async function signInAs(
   await page.goto(`${base}${path}`);
   // Signed in: not sent back to /signin.
   expect(new URL(page.url()).pathname, `${email} opens ${path}`).toBe(new URL(path, base).pathname);
+  await hydrated(page);
+}
+
+/** Waits until the shell has hydrated: its header's buttons answer clicks from then on. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator('[data-testid="live-status"][data-hydrated="true"]').waitFor({ state: "attached" });
 }
 
 /** A new page of its own (own browser context: own cookies), `width` wide, signed in as `email`. */
