@@ -20,7 +20,8 @@ export const dynamic = "force-dynamic";
  * The signed-in shell: navigation, who is signed in and as what, the sandbox badge, the time
  * zone and theme choices, and the keyboard shortcuts. On a phone it keeps to three short rows
  * (about 120 px): the name, badge and Sign out; the pages, in one row that scrolls inside
- * itself; the choices and the role. From `md` up it is one or two rows as before.
+ * itself; the choices and the role. From `md` up it is one or two rows, Sign out kept with the
+ * choices and the name so it never wraps onto a row of its own (one button shown at each width).
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
@@ -65,8 +66,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 <span data-testid="role">{user.role}</span>
               </span>
             </span>
+            <span className="max-md:hidden">
+              <SignOutButton />
+            </span>
           </div>
-          <span className="order-2 ml-auto md:order-none md:ml-0">
+          <span className="order-2 ml-auto md:hidden">
             <SignOutButton />
           </span>
         </nav>

@@ -149,7 +149,7 @@ export function ApprovalCard({
       <p className="mt-1 text-sm text-ink-muted">
         Asked by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
         {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a)});{" "}
-        {(changed ? asListed : a).approvals.length} so far.
+        {a.approvals.length} so far.
       </p>
       <History approval={changed ? asListed : a} />
       {problem && (

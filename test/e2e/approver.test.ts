@@ -90,7 +90,8 @@ async function approverOnApprovals(viewport = LAPTOP, options: BrowserContextOpt
 /** The approver's context once read (no "Reading…" left), so the card's height is settled. */
 async function contextRead(c: Locator) {
   const context = c.getByTestId("approver-context");
-  await expect.poll(() => context.textContent(), { timeout: 10_000 }).not.toMatch(/Reading…/);
+  // Read, and the profile named: its name arrives with the page's own read of the profiles.
+  await expect.poll(() => context.textContent(), { timeout: 10_000 }).not.toMatch(/Reading…|[0-9a-f]{8}-[0-9a-f]{4}-/);
   return context;
 }
 
@@ -143,6 +144,7 @@ describe("approving cannot be misdirected (1280×800)", () => {
     await expect
       .poll(() => result.textContent(), { timeout: 10_000 })
       .toMatch(/^Approved and sent: transfer (PENDING|COMPLETED)$/);
+    expect(await top.textContent(), "the decision counted").toContain("1 so far.");
     await expect
       .poll(() => approver.getByTestId("toast").allTextContents())
       .toContainEqual(expect.stringMatching(/Approved and sent: transfer/));

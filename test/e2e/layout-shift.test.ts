@@ -79,6 +79,7 @@ describe("layout shift of /orders", () => {
         room: card.parentElement!.clientHeight,
       }));
       expect(view.content).toBeLessThanOrEqual(view.room);
+      await screenshot(page, `light-orders-${width}`);
       await page.close();
     });
   }
@@ -136,7 +137,7 @@ describe("layout shift of every page", () => {
         console.info(`layout shift of ${path} at ${width} px: ${sum.toFixed(4)}`);
         expect(sum, `what moved:\n${moved.join("\n")}`).toBeLessThan(SHIFT_LIMIT);
         await expectNoSidewaysScroll(page, `${path} at ${width} px`);
-        await screenshot(page, `light-${path.replace(/\W+/g, "-")}-${width}`);
+        await screenshot(page, `light-${path.slice(1).replace(/\W+/g, "-")}-${width}`);
       });
     }
   }

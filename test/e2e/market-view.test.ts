@@ -190,13 +190,14 @@ describe("at the desk's widths", () => {
     await page.close();
   });
 
-  it("shows a viewer a note where the ticket would be, and no market view", async () => {
+  it("shows a viewer a note where the ticket would be, and the market to watch (issue 20)", async () => {
     const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
     await signInAs(page, app.url, "viewer@example.com");
     const note = page.getByTestId("read-only-note");
     expect(await note.textContent()).toContain("You can read orders; placing them needs the trader role.");
     expect(await page.getByRole("form", { name: "Order ticket" }).count()).toBe(0);
-    expect(await page.getByTestId("depth-ladder").count()).toBe(0);
+    const watch = page.getByTestId("market-watch");
+    await expect.poll(() => watch.getByTestId("depth-ladder").count()).toBe(1);
     await note.getByRole("link", { name: "See the balances" }).click();
     await page.waitForURL(/\/balances$/);
     await page.close();
