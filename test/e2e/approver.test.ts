@@ -1,7 +1,15 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
-import { newRef, SETTLEMENT, startDashboard, TRADING, TREASURY, type Dashboard } from "../support/dashboard";
+import {
+  newRef,
+  SETTLEMENT,
+  startDashboard,
+  TRADING,
+  TREASURY,
+  type Client,
+  type Dashboard,
+} from "../support/dashboard";
 
 /**
  * Issue 20, the approver's findings, at the sizes where they were seen (a laptop's 1280×800, a
@@ -36,19 +44,9 @@ async function signedIn(
   return page;
 }
 
-/** A create asked from the person's own browser session, as the forms send it: held (202). */
-async function ask(page: Page, path: string, body: Record<string, unknown>): Promise<{ id: string }> {
-  const res = await page.evaluate(
-    async ([url, payload]) => {
-      const r = await fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(payload),
-      });
-      return { status: r.status, body: await r.json() };
-    },
-    [path, body] as const,
-  );
+/** A create asked as the person (their own session, over HTTP, as the forms send it): held (202). */
+async function ask(who: Client, path: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const res = await who.call("POST", path, body);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.approval;
 }
@@ -115,11 +113,11 @@ const intersects = (
 
 describe("approving cannot be misdirected (1280×800)", () => {
   it("a decided card keeps its slot and says the outcome; no other request's button comes under the pointer", async () => {
-    const [ops, approver] = await Promise.all([signedIn("ops@example.com"), signedIn("approver@example.com")]);
+    const approver = await signedIn("approver@example.com");
     const [refA, refB] = [newRef("e2e-slot-a"), newRef("e2e-slot-b")];
     // Two 20,000 USD transfers, as in the walk that found it.
-    await ask(ops, "/api/v2/transfer/internal", transfer(refA, "20000"));
-    await ask(ops, "/api/v2/transfer/internal", transfer(refB, "20000.50"));
+    await ask(d.as.ops, "/api/v2/transfer/internal", transfer(refA, "20000"));
+    await ask(d.as.ops, "/api/v2/transfer/internal", transfer(refB, "20000.50"));
     await openApprovals(approver);
     const cards = approver.getByTestId("approval");
     await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
@@ -164,12 +162,11 @@ describe("approving cannot be misdirected (1280×800)", () => {
     await top.getByRole("button", { name: "Dismiss" }).click();
     await expect.poll(() => top.count()).toBe(0);
     expect(await next.getByRole("button", { name: "Approve and send" }).isEnabled()).toBe(true);
-    await Promise.all([ops.context().close(), approver.context().close()]);
+    await approver.context().close();
   });
 });
 
 describe("the approver sees what they approve", () => {
-  let trader: Page;
   let held: { id: string };
   beforeAll(async () => {
     // A BTCUSD book around 65,000 (bid 64,000, ask 66,000): the test service starts with none.
@@ -187,11 +184,7 @@ describe("the approver sees what they approve", () => {
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    trader = await signedIn("trader@example.com");
-    held = await ask(trader, `/api/v2/profiles/${TRADING}/orders`, farOrder(newRef("e2e-far")));
-  });
-  afterAll(async () => {
-    await trader.context().close();
+    held = await ask(d.as.trader, `/api/v2/profiles/${TRADING}/orders`, farOrder(newRef("e2e-far")));
   });
 
   for (const [size, viewport] of [
@@ -328,7 +321,7 @@ describe("approval in an order's details (1280×800)", () => {
   it("an approved order's details say who approved it and when, beside who submitted it", async () => {
     const trader = await signedIn("trader@example.com");
     const ref = newRef("e2e-approved-order");
-    const held = await ask(trader, `/api/v2/profiles/${TRADING}/orders`, { ...farOrder(ref), base_amount: "3" });
+    const held = await ask(d.as.trader, `/api/v2/profiles/${TRADING}/orders`, { ...farOrder(ref), base_amount: "3" });
     expect((await d.as.approver.call("POST", `/api/approvals/${held.id}/approve`)).status).toBe(200);
     const [order] = await d.sandboxOrders(ref);
     await trader.goto(`${d.url}/orders`);
@@ -395,8 +388,7 @@ describe("one notice per cancel, never over the next Cancel on a phone; buttons 
   }
 
   it("the Approvals page's buttons are 44 px tall on a phone (390×844)", async () => {
-    const ops = await signedIn("ops@example.com");
-    const held = await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-phone"), "30000"));
+    const held = await ask(d.as.ops, "/api/v2/transfer/internal", transfer(newRef("e2e-phone"), "30000"));
     const approver = await approverOnApprovals(PHONE);
     const c = card(approver, held.id);
     await c.waitFor({ timeout: 10_000 });
@@ -406,16 +398,15 @@ describe("one notice per cancel, never over the next Cancel on a phone; buttons 
     for (const tab of await approver.getByRole("tab").all()) {
       expect((await tab.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
-    await Promise.all([ops.context().close(), approver.context().close()]);
+    await approver.context().close();
   });
 });
 
 describe("screenshots of the Approvals page", () => {
   // Each width and each theme once: light at 1280, dark at 390.
   it("at 1280 (light) and 390 (dark): a waiting order with its context, and a decided card kept in place", async () => {
-    const ops = await signedIn("ops@example.com");
-    const decided = await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-a"), "25000"));
-    await ask(ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-b"), "26000"));
+    const decided = await ask(d.as.ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-a"), "25000"));
+    await ask(d.as.ops, "/api/v2/transfer/internal", transfer(newRef("e2e-shot-b"), "26000"));
     for (const [viewport, colorScheme] of [
       [LAPTOP, "light"],
       [PHONE, "dark"],
@@ -433,6 +424,5 @@ describe("screenshots of the Approvals page", () => {
       await screenshot(approver, `approvals-${viewport.width}-${colorScheme}`);
       await approver.context().close();
     }
-    await ops.context().close();
   });
 });

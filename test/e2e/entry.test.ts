@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
+import { signIn, startApp, type AppServer } from "../support/app-server";
 import { formatMoney } from "@/lib/shared/format";
 import {
   armed,
@@ -83,29 +83,16 @@ const orderPosts = (writes: string[]) => writes.filter((w) => /^POST .*\/orders$
  * in another: raising it loosens the controls); returns what puts it back (tightening: at once).
  */
 async function raiseOrderApprovalThreshold(): Promise<() => Promise<void>> {
-  const [admin, approver] = await Promise.all([signedIn("admin@example.com"), signedIn("approver@example.com")]);
-  const call = (page: Page, method: string, url: string, body?: unknown) =>
-    page.evaluate(
-      ([method, url, body]) =>
-        fetch(url, {
-          method,
-          headers: body ? { "Content-Type": "application/json" } : {},
-          body: body ?? undefined,
-        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { approval?: { id: string } } })),
-      [method, url, body === undefined ? null : JSON.stringify(body)] as const,
-    );
+  // Over HTTP as the admin and the approver: the policy's four eyes, not a page, are what is needed.
+  const [admin, approver] = await Promise.all([signIn(app, "admin@example.com"), signIn(app, "approver@example.com")]);
   type Rules = { approval_rules: { kind: string; threshold_usd: string }[] };
-  const { policy } = await admin.evaluate(() =>
-    fetch("/api/policies").then((r) => r.json() as Promise<{ policy: Rules }>),
-  );
+  const { policy } = (await admin.call("GET", "/api/policies")).body as { policy: Rules };
   const raised = policy.approval_rules.map((r) => (r.kind === "order" ? { ...r, threshold_usd: "100000000" } : r));
-  const asked = await call(admin, "PUT", "/api/policies", { ...policy, approval_rules: raised });
-  expect(asked.status).toBe(202);
-  expect((await call(approver, "POST", `/api/approvals/${asked.body.approval!.id}/approve`)).status).toBe(200);
-  await approver.close();
+  const asked = await admin.call("PUT", "/api/policies", { ...policy, approval_rules: raised });
+  expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+  expect((await approver.call("POST", `/api/approvals/${asked.body.approval.id}/approve`)).status).toBe(200);
   return async () => {
-    expect((await call(admin, "PUT", "/api/policies", policy)).status).toBe(200);
-    await admin.close();
+    expect((await admin.call("PUT", "/api/policies", policy)).status).toBe(200);
   };
 }
 
