@@ -118,43 +118,19 @@ describe("dark mode", () => {
 describe("keyboard shortcuts", () => {
   async function ordersPage(): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    // Returns once the shell has hydrated: its shortcuts listen and its ? button answers.
     await signInAs(page, app.url, "trader@example.com");
-    // The ticket's profiles arrive from the browser's own fetch: the page has hydrated, and the
-    // shortcuts listen. (The server's HTML shows the ticket before any key is heard.)
-    const ticket = page.getByRole("form", { name: "Order ticket" });
-    await expect
-      .poll(() => ticket.getByLabel("Profile").locator("option").count(), { timeout: 15_000 })
-      .toBeGreaterThan(1);
     return page;
   }
   const dialog = (page: Page) => page.getByRole("dialog", { name: "Keyboard shortcuts" });
-  /**
-   * Opens the list by `act` (a key or a click), again until it is heard: the shell's listener and
-   * button may hydrate a moment after the page's first answer.
-   */
-  async function openShortcuts(page: Page, act: () => Promise<void>) {
-    await expect
-      .poll(
-        async () => {
-          if ((await dialog(page).count()) === 0) {
-            await act();
-            await dialog(page)
-              .waitFor({ timeout: 2_000 })
-              .catch(() => undefined); // not heard yet: again on the next round
-          }
-          return dialog(page).count();
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(1);
-  }
   const focusInside = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest("dialog[open]")));
 
   it('"?" lists the shortcuts in a modal dialog that keeps focus and gives it back on Esc', async () => {
     const page = await ordersPage();
     const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" });
     await link.focus();
-    await openShortcuts(page, () => page.keyboard.press("?"));
+    await page.keyboard.press("?");
+    await dialog(page).waitFor(); // the list's code arrives on first use
     expect(await dialog(page).getAttribute("aria-modal")).toBe("true");
     for (const words of ["Buy side", "Sell side", "table's filter", "Show this list", "Close this list"]) {
       expect(await dialog(page).getByText(words).count(), words).toBe(1);
@@ -177,7 +153,7 @@ describe("keyboard shortcuts", () => {
   it("opens from the header's ? button too, and Close gives focus back to it", async () => {
     const page = await ordersPage();
     const button = page.getByRole("button", { name: "Keyboard shortcuts" });
-    await openShortcuts(page, () => button.click());
+    await button.click();
     await dialog(page).getByRole("button", { name: "Close" }).click();
     await expect.poll(() => dialog(page).count()).toBe(0);
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
