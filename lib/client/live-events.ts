@@ -125,7 +125,11 @@ function upsert<T extends Order | Transfer>(client: QueryClient, kind: "orders" 
   const replaces = (r: T) => r.id === record.id && !isOlderState(record, r);
   for (const query of client.getQueryCache().findAll({ queryKey: [kind] })) {
     const data = query.state.data as Listed<T> | T | undefined;
-    if (!data) continue;
+    if (!data) {
+      // Its first read, if under way, may have been answered before this record existed.
+      if (query.state.fetchStatus === "fetching") readAgain(client, query);
+      continue;
+    }
     if (!isList(data)) {
       if (replaces(data)) client.setQueryData(query.queryKey, record);
       continue;
@@ -133,8 +137,9 @@ function upsert<T extends Order | Transfer>(client: QueryClient, kind: "orders" 
     const swap = (list: T[] | undefined) => list?.map((r) => (replaces(r) ? record : r));
     const found = [...data.items, ...(data.extra ?? [])].some((r) => r.id === record.id);
     if (found) client.setQueryData(query.queryKey, { ...data, items: swap(data.items), extra: swap(data.extra) });
-    // New to this list: whether it belongs (filters, sort, page) is the server's to say.
-    else void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    // New to this list: whether it belongs (filters, sort, page) is the server's to say. Shown
+    // in it, but with a read under way: that read may answer the older state over this one.
+    if (!found || query.state.fetchStatus === "fetching") readAgain(client, query);
   }
   // A result card opened after this event (its create's answer may arrive later than the
   // watcher's news of it) starts from the newer state, not the answer's.
@@ -142,11 +147,35 @@ function upsert<T extends Order | Transfer>(client: QueryClient, kind: "orders" 
   if (client.getQueryData(one) === undefined) client.setQueryData(one, record);
 }
 
+/** Queries to read once more when their read under way ends. */
+const rereads = new WeakSet<Query>();
+
+/**
+ * Reads `query` again for an event it does not reflect. A read under way is never cancelled
+ * for it: while other people's orders arrive faster than a list is read (a busy desk, a slow
+ * service), cancelling would restart the read at each event and the list would never come. The
+ * read under way ends, and one more read follows for every event that came meanwhile.
+ */
+function readAgain(client: QueryClient, query: Query): void {
+  const refetch = () => void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  if (query.state.fetchStatus !== "fetching") return refetch();
+  if (rereads.has(query)) return;
+  rereads.add(query);
+  const unsubscribe = client.getQueryCache().subscribe((e) => {
+    if (e.query !== query || (e.type !== "removed" && query.state.fetchStatus === "fetching")) return;
+    unsubscribe();
+    rereads.delete(query);
+    if (e.type !== "removed") refetch();
+  });
+}
+
 /** What each event (its `data` the record as JSON) does to the cache; exported for its tests. */
 export const HANDLERS: Record<string, (client: QueryClient, data: unknown) => void> = {
   order: (client, order) => upsert(client, "orders", order as Order),
   transfer: (client, transfer) => upsert(client, "transfers", transfer as Transfer),
-  approval: (client) => void client.invalidateQueries({ queryKey: ["approvals"] }),
+  approval: (client) => {
+    for (const query of client.getQueryCache().findAll({ queryKey: ["approvals"] })) readAgain(client, query);
+  },
   balances: (client, data) => {
     const b = data as { profile_id: string; items: Balance[] };
     client.setQueryData(keys.balances(b.profile_id), b.items);

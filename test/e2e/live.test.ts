@@ -32,6 +32,13 @@ describe("live updates in two browsers", () => {
   it("shows an order placed in one browser in the other's orders table, pushed while its stream is up", async () => {
     const [trader, viewer] = await Promise.all([pageAs("trader@example.com"), pageAs("viewer@example.com")]);
     const status = viewer.getByTestId("live-status");
+    // What the viewer's page asked for and got, for the message should the row not come.
+    const seen: string[] = [];
+    viewer.on("response", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === "/api/events" || path === "/api/orders") seen.push(`${path} ${r.status()}`);
+    });
+    viewer.on("requestfailed", (r) => seen.push(`${new URL(r.url()).pathname} failed: ${r.failure()?.errorText}`));
     // The viewer's screen has its stream and its table read: the row can then only come pushed.
     await settled(viewer);
 
@@ -50,7 +57,13 @@ describe("live updates in two browsers", () => {
     // While the stream is up the table does not poll: the row can only come pushed. How fast is
     // bench:push's figure (test/bench/push.ts), not a threshold here.
     const row = viewer.locator(`tr[data-row="${placed.id}"]`);
-    await row.waitFor({ state: "attached", timeout: 15_000 });
+    const marker = seen.length;
+    await row.waitFor({ state: "attached", timeout: 15_000 }).catch(async (error: Error) => {
+      const now = `${await status.getAttribute("data-status")} ${await status.getAttribute("data-fetching")}`;
+      throw new Error(
+        `${error.message}\nlive status now: ${now}; before the create: ${seen.slice(0, marker).join(", ")}; after: ${seen.slice(marker).join(", ")}`,
+      );
+    });
     expect(await status.getAttribute("data-status"), "the stream stayed up").toBe("up");
   });
 

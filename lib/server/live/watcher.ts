@@ -1,8 +1,8 @@
 import "server-only";
 import { FINAL_ORDER_STATUSES, FINAL_TRANSFER_STATUSES, type Order, type Transfer } from "@/lib/spec";
-import { nextCursor } from "../lists/page-walk";
+import { nextCursor, SERVICE_MAX_LIMIT } from "../lists/page-walk";
 import { log } from "../ops/log";
-import type { UpstreamClient } from "../upstream/client";
+import type { QueryValue, UpstreamClient } from "../upstream/client";
 import { RecordTracker, ValueTracker } from "./diff";
 import type { LiveEvent } from "./events";
 import type { Watched } from "./interests";
@@ -16,8 +16,13 @@ export const WATCH_EVERY_MS = 500;
 const VALUES_EVERY_LOOKS = 2;
 /** Records a page of the watcher's reads holds (the newest transfers: their list is documented newest first). */
 const NEWEST = 100;
-/** Open records off the newest page read one by one per look, at most (the longest unread first). */
-const OFF_PAGE_PER_LOOK = 20;
+/**
+ * Open records off what the lists answered, read one by one per look, at most (the longest
+ * unread first): an order that just left the OPEN list, a transfer that just left the PENDING
+ * one. Few at a time, so the watcher never spends the read budget the desk's pages wait on
+ * (two looks a second: 6 of the sandbox's 32 reads a second, per kind, at most).
+ */
+export const OFF_PAGE_PER_LOOK = 3;
 
 export interface Watcher {
   start(): void;
@@ -72,9 +77,8 @@ export function createWatcher(options: {
     );
   };
 
-  const newOrders = orderWindow(upstream);
-  const newestTransfers = async () =>
-    ((await read("/transfer/transfers", { limit: NEWEST })) as { items?: Transfer[] } | undefined)?.items;
+  const readOrders = ordersToFollow(upstream);
+  const readTransfers = transfersToFollow(upstream);
 
   const values = async (
     tracker: ValueTracker,
@@ -95,9 +99,8 @@ export function createWatcher(options: {
     if (w.streams === 0) return;
     const valuesDue = looks++ % VALUES_EVERY_LOOKS === 0;
     await Promise.all([
-      newOrders().then((page) => follow("order", orders, page, (o) => `/profiles/${o.profile_id}/orders/${o.id}`)),
-      // List Transfers is documented newest first ("reverse chronological ... by creation time").
-      newestTransfers().then((page) => follow("transfer", transfers, page, (t) => `/transfer/transfers/${t.id}`)),
+      readOrders().then((page) => follow("order", orders, page, (o) => `/profiles/${o.profile_id}/orders/${o.id}`)),
+      readTransfers().then((page) => follow("transfer", transfers, page, (t) => `/transfer/transfers/${t.id}`)),
       valuesDue && lookAtValues(w),
     ]);
   };
@@ -151,47 +154,43 @@ const REFUSED = Symbol("refused");
 /**
  * Orders the service's clock says are this recent (or newer) are read each look: List Orders
  * promises no order, so "its first page" is not "the newest orders". The window reaches this far
- * back from the newest created_at seen: an order that shows up in the list late is still read,
- * and a fresh resting order is followed with the window rather than read on its own.
+ * back from the newest created_at seen: an order that shows up in the list late is still read.
  */
 export const ORDER_WINDOW_MS = 5 * 60_000;
-/** Records one read of a list takes at most (every page of it); past it the pages' own reads catch up. */
+/** Records one read of a list takes at most (every page of it); past it the one-by-one reads catch up. */
 const LIST_CAP = 1000;
 
 /**
  * The orders to look at each look: those of the time window, by `order_time.begin` (List Orders'
- * documented filter); at the first look also every OPEN order, whatever its age, so that a
- * resting order placed before anyone watched is followed too. A service that refuses the time
- * filter (a 400) gets its first page instead, taken for the newest: the only choice left, said
- * once in the log.
+ * documented filter), and every OPEN order, whatever its age, by `status`. A desk's resting
+ * orders so cost one page a look, not one read each: read one by one, a few hundred of them
+ * took the whole read budget and the desk's own pages queued behind the watcher. A service that
+ * refuses the time filter (a 400) gets its first page instead, taken for the newest: the only
+ * choice left, said once in the log.
  */
-export function orderWindow(
+export function ordersToFollow(
   upstream: Pick<UpstreamClient, "request">,
   now: () => number = Date.now,
 ): () => Promise<Order[] | undefined> {
   let newest: number | undefined;
   let refused = false;
-  let first = true;
   return async () => {
-    let items = refused ? undefined : await readAll(upstream, "/orders", { "order_time.begin": since() });
+    const [windowed, open] = await Promise.all([
+      refused ? undefined : readAll<Order>(upstream, "/orders", { "order_time.begin": since() }),
+      readAll<Order>(upstream, "/orders", { status: "OPEN" }),
+    ]);
+    let items = windowed;
     if (items === REFUSED) {
       refused = true;
       log.warn("live: the service refused order_time.begin on GET /orders; following its first page instead");
     }
     if (refused) items = await firstPage(upstream);
-    if (!Array.isArray(items)) return undefined;
+    if (!Array.isArray(items) || !Array.isArray(open)) return undefined;
     for (const o of items) {
       const at = Date.parse(o.created_at);
       if (!Number.isNaN(at) && at > (newest ?? -Infinity)) newest = at;
     }
-    if (first) {
-      const open = await readAll(upstream, "/orders", { status: "OPEN" });
-      if (!Array.isArray(open)) return undefined;
-      first = false;
-      const ids = new Set(items.map((o) => o.id));
-      items = [...items, ...open.filter((o) => !ids.has(o.id))];
-    }
-    return items;
+    return union(items, open);
   };
 
   function since(): string {
@@ -201,25 +200,46 @@ export function orderWindow(
   }
 }
 
+/**
+ * The transfers to look at each look: the newest page (List Transfers is documented newest
+ * first, "reverse chronological ... by creation time") and every PENDING one, by `statuses`.
+ */
+export function transfersToFollow(upstream: Pick<UpstreamClient, "request">): () => Promise<Transfer[] | undefined> {
+  return async () => {
+    const [newest, pending] = await Promise.all([
+      upstream.request({ method: "GET", path: "/transfer/transfers", query: { limit: NEWEST } }),
+      readAll<Transfer>(upstream, "/transfer/transfers", { statuses: ["PENDING"] }),
+    ]);
+    const items = newest.status === 200 ? listItems<Transfer>(newest.body) : undefined;
+    return items && Array.isArray(pending) ? union(items, pending) : undefined;
+  };
+}
+
+/** `first`, then the records of `then` that `first` does not hold. */
+function union<T extends { id: string }>(first: T[], then: T[]): T[] {
+  const ids = new Set(first.map((r) => r.id));
+  return [...first, ...then.filter((r) => !ids.has(r.id))];
+}
+
 /** Every page of a list under `query` (bounded by LIST_CAP), REFUSED for a 400, undefined for another failure. */
-async function readAll(
+async function readAll<T>(
   upstream: Pick<UpstreamClient, "request">,
   path: string,
-  query: Record<string, string>,
-): Promise<Order[] | typeof REFUSED | undefined> {
-  const items: Order[] = [];
+  query: Record<string, QueryValue>,
+): Promise<T[] | typeof REFUSED | undefined> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
     const res = await upstream.request({
       method: "GET",
       path,
-      query: { ...query, limit: NEWEST, page_cursor: cursor },
+      query: { ...query, limit: SERVICE_MAX_LIMIT, page_cursor: cursor },
     });
     if (res.status === 400) return REFUSED;
-    const page = res.status === 200 ? listItems<Order>(res.body) : undefined;
+    const page = res.status === 200 ? listItems<T>(res.body) : undefined;
     if (!page) return undefined;
     items.push(...page);
-    cursor = nextCursor({ items: page, next_page_cursor: cursorOf(res.body) }, NEWEST, cursor);
+    cursor = nextCursor({ items: page, next_page_cursor: cursorOf(res.body) }, SERVICE_MAX_LIMIT, cursor);
   } while (cursor && items.length < LIST_CAP);
   return items;
 }

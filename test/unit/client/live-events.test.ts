@@ -37,6 +37,67 @@ describe("an order event in the cache", () => {
   });
 });
 
+describe("a list read while events arrive", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** A list on screen whose read takes 100 ms and answers what the service held when it began. */
+  function slowList(held: () => object[]) {
+    const client = new QueryClient();
+    const key = keys.orders({ limit: 25 });
+    const reads = { begun: 0, answered: 0 };
+    const observer = new QueryObserver(client, {
+      queryKey: key,
+      queryFn: async ({ signal }) => {
+        reads.begun++;
+        const items = [...held()];
+        await new Promise((resolve, reject) => {
+          const t = setTimeout(resolve, 100);
+          signal.addEventListener("abort", () => (clearTimeout(t), reject(new Error("cancelled"))));
+        });
+        reads.answered++;
+        return { items };
+      },
+    });
+    const off = observer.subscribe(() => {});
+    return { client, key, reads, off };
+  }
+
+  it("is never cancelled by the next event: with an order every 50 ms, lists still come, and a last one holds every order", async () => {
+    const placed: { id: string; status: string; modified_at: string }[] = [];
+    const { client, key, reads, off } = slowList(() => placed);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(reads.answered).toBe(1);
+    for (let i = 0; i < 20; i++) {
+      const o = { id: `order-${i}`, status: "OPEN", modified_at: "2026-11-24T10:00:00Z" };
+      placed.push(o);
+      HANDLERS.order!(client, o);
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    // Events twice as fast as a read: each read ends, and one more follows for those meanwhile.
+    expect(reads.answered).toBeGreaterThanOrEqual(5);
+    await vi.advanceTimersByTimeAsync(500);
+    expect((client.getQueryData(key) as { items: unknown[] }).items).toHaveLength(20);
+    expect(reads.begun - reads.answered, "no read was cancelled").toBe(0);
+    off();
+  });
+
+  it("reads again when a shown order changes while a read is under way, so the read's older state does not stay", async () => {
+    let held = [submitted];
+    const { client, key, off } = slowList(() => held);
+    await vi.advanceTimersByTimeAsync(150);
+    // A read begins (the service still says SUBMITTED), then the order opens and its event arrives.
+    void client.invalidateQueries({ queryKey: key });
+    await vi.advanceTimersByTimeAsync(10);
+    held = [open];
+    HANDLERS.order!(client, open);
+    expect(client.getQueryData(key)).toMatchObject({ items: [open] });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(client.getQueryData(key)).toMatchObject({ items: [open] });
+    off();
+  });
+});
+
 /** Just enough of EventSource to open, fail and deliver by hand. */
 class FakeSource {
   static readonly CONNECTING = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LiveEvent } from "@/lib/server/live/events";
 import { Interests } from "@/lib/server/live/interests";
-import { createWatcher } from "@/lib/server/live/watcher";
+import { createWatcher, OFF_PAGE_PER_LOOK } from "@/lib/server/live/watcher";
 import type { UpstreamRequest } from "@/lib/server/upstream/client";
 import { servicePageOf } from "../../../support/service-lists";
 
@@ -75,10 +75,13 @@ describe("watcher", () => {
 describe("the watcher's orders, whatever order List Orders answers in", () => {
   const HOUR = 3_600_000;
   const now = Date.now();
-  /** 150 orders of the last two hours, listed OLDEST first (nothing in the reference says newest first). */
-  const history = () =>
+  /**
+   * 150 orders of the last two hours, listed OLDEST first (nothing in the reference says newest
+   * first); `resting` of them (from the 120th) still OPEN.
+   */
+  const history = (resting = 1) =>
     Array.from({ length: 150 }, (_, i) => ({
-      ...order(`old-${String(i).padStart(3, "0")}`, i === 120 ? "OPEN" : "FILLED"),
+      ...order(`old-${String(i).padStart(3, "0")}`, i >= 120 && i < 120 + resting ? "OPEN" : "FILLED"),
       created_at: new Date(now - 2 * HOUR + i * 40_000).toISOString(),
     }));
 
@@ -141,7 +144,7 @@ describe("the watcher's orders, whatever order List Orders answers in", () => {
     }
   });
 
-  it("follows an OPEN order older than the window to its fill: learned by status at the first look", async () => {
+  it("follows an OPEN order older than the window to its fill: the OPEN list each look, then one read as it leaves it", async () => {
     const orders = history();
     const s = ordersService(orders);
     const { w, published } = await watching(s.upstream);
@@ -165,6 +168,92 @@ describe("the watcher's orders, whatever order List Orders answers in", () => {
       orders.push({ ...order("new-one", "OPEN"), created_at: new Date().toISOString() });
       await expect.poll(published).toContain("new-one");
       expect(s.calls.filter((c) => c.query?.["order_time.begin"] !== undefined)).toHaveLength(1);
+    } finally {
+      w.stop();
+    }
+  });
+
+  /** The one-by-one reads of each look: those between one look's OPEN list and the next's. */
+  const singlesPerLook = (calls: UpstreamRequest[]) => {
+    const looks: number[] = [];
+    for (const c of calls) {
+      if (c.path === "/orders" && c.query?.status === "OPEN") looks.push(0);
+      else if (c.path.startsWith("/profiles/") && looks.length) looks[looks.length - 1]!++;
+    }
+    return looks;
+  };
+
+  it("30 resting orders older than the window cost the OPEN list a look, not a read each; a partial fill still arrives", async () => {
+    const orders = history(30);
+    const s = ordersService(orders);
+    const { w, published } = await watching(s.upstream);
+    try {
+      await expect.poll(() => singlesPerLook(s.calls).length).toBeGreaterThan(5);
+      expect(singlesPerLook(s.calls).every((n) => n === 0)).toBe(true);
+      orders[125] = { ...orders[125]!, amount_filled: "0.5" };
+      await expect.poll(published).toContain("old-125");
+      expect(s.calls.some((c) => c.path === "/profiles/p1/orders/old-125")).toBe(false);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it(`when 30 resting orders fill at once, a look reads at most ${OFF_PAGE_PER_LOOK} of them on their own, and every fill arrives`, async () => {
+    const orders = history(30);
+    const s = ordersService(orders);
+    const { w, published } = await watching(s.upstream);
+    try {
+      await expect.poll(() => singlesPerLook(s.calls).length).toBeGreaterThan(2);
+      for (let i = 120; i < 150; i++) orders[i] = { ...orders[i]!, status: "FILLED", amount_filled: "1" };
+      await expect.poll(() => new Set(published()).size, { timeout: 5_000 }).toBe(30);
+      expect(Math.max(...singlesPerLook(s.calls))).toBeLessThanOrEqual(OFF_PAGE_PER_LOOK);
+    } finally {
+      w.stop();
+    }
+  });
+});
+
+describe("the watcher's transfers", () => {
+  const transfer = (id: string, status: string) => ({ id, status, profile_id: "p1" });
+
+  it("follows a PENDING transfer off the newest page by the PENDING list, and pushes its completion", async () => {
+    // The newest 100 transfers are complete; an older one is still pending.
+    const transfers = [
+      ...Array.from({ length: 100 }, (_, i) => transfer(`new-${i}`, "COMPLETED")),
+      transfer("old-pending", "PENDING"),
+    ];
+    const calls: UpstreamRequest[] = [];
+    const upstream = {
+      async request(r: UpstreamRequest) {
+        calls.push(r);
+        const statuses = r.query?.statuses as string[] | undefined;
+        const body =
+          r.path === "/transfer/transfers"
+            ? servicePageOf(transfers, r.query, (t) => !statuses || statuses.includes(t.status))
+            : r.path === "/orders"
+              ? { items: [] }
+              : (transfers.find((t) => r.path === `/transfer/transfers/${t.id}`) ?? null);
+        return { status: body ? 200 : 404, body, headers: new Headers() };
+      },
+    };
+    const interests = new Interests();
+    const events: LiveEvent[] = [];
+    const w = createWatcher({
+      upstream,
+      watched: () => interests.watched(),
+      publish: (e) => events.push(e),
+      everyMs: 10,
+    });
+    interests.add({ profiles: [], markets: [] });
+    w.start();
+    try {
+      const pendingReads = () => calls.filter((c) => (c.query?.statuses as string[] | undefined)?.includes("PENDING"));
+      await expect.poll(() => pendingReads().length).toBeGreaterThan(3);
+      expect(calls.some((c) => c.path === "/transfer/transfers/old-pending")).toBe(false);
+      transfers[100] = transfer("old-pending", "COMPLETED");
+      await expect
+        .poll(() => events.filter((e) => e.name === "transfer").map((e) => (e.data as { id: string }).id))
+        .toContain("old-pending");
     } finally {
       w.stop();
     }
