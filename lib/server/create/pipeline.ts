@@ -26,11 +26,11 @@ import { sendOnce } from "./send-once";
  * steps in order:
  * 1. parse (parse.ts);
  * 2. bind the ref_id (bind-ref-id.ts): a replay or a held ref_id is answered here;
- * 3. the repeat question (repeat-question.ts);
- * 4. the controls' verdict (controls/): read what they weigh, then, in the person's lock, their
- *    totals, the verdict, and the write it calls for, as one atomic step;
- * 5. hold (hold.ts, 202), or send once (send-once.ts).
- * An approver's deferred send (sendApproved) enters at step 4, weighed again with today's
+ * 3. the controls' verdict (controls/): read what they weigh, then, in the person's lock, the
+ *    repeat question (repeat-question.ts), their totals, the verdict, and the write it calls
+ *    for, as one atomic step;
+ * 4. hold (hold.ts, 202), or send once (send-once.ts).
+ * An approver's deferred send (sendApproved) enters at step 3, without the repeat question, weighed again with today's
  * policy, prices, the requester's role and the funds.
  */
 
@@ -49,14 +49,14 @@ export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: C
 async function createThrough(rt: Runtime, create: Create, ctx: CreateContext): Promise<CreateResult> {
   const binding = await bindRefId(rt, create, ctx.user);
   if ("answer" in binding) return binding.answer;
-  const repeatOf = await askAboutRepeats(rt, ctx.user, create, ctx.confirmRepeatOf);
   const facts = await readFacts(rt, create, ctx.user.role, ctx.user.email);
   const step = await weighAndWrite(rt, create, {
     requester: ctx.user,
     facts,
     confirmedMarket: ctx.confirmedMarket,
-    repeatOf,
+    confirmRepeatOf: ctx.confirmRepeatOf,
   });
+  const repeatOf = step.repeatOf ?? null;
   await auditGuardConfirmed(rt, ctx.user, create, step.verdict, ctx.ip);
   if ("refuse" in step.verdict) {
     await auditRefusal(rt, ctx.user, create, step.verdict.refuse, ctx.ip);
@@ -147,20 +147,23 @@ interface Weighed {
   entry?: JournalEntry;
   /** The request written for a hold. */
   held?: ApprovalRow;
+  /** The earlier create this one was confirmed to repeat (the repeat question's answer). */
+  repeatOf?: string | null;
 }
 
 interface Weighing {
   requester: SignedInUser;
   facts: Facts;
   confirmedMarket?: string | null;
-  repeatOf?: string | null;
+  /** The Confirm-Duplicate header: the earlier create the person confirmed to repeat. */
+  confirmRepeatOf?: string | null;
   approved?: { id: string; guardConfirmed: PriceGuard | null };
 }
 
 /**
- * In the requester's lock: their totals, the verdict, and what it calls for written (the
- * journal entry of a send, the request of a hold), so that parallel creates by one person
- * are weighed one after another against what the others wrote. A hold needs the funds read
+ * In the requester's lock: the repeat question, their totals, the verdict, and what it calls
+ * for written (the journal entry of a send, the request of a hold), so that parallel creates
+ * by one person are weighed one after another against what the others wrote. A hold needs the funds read
  * first (a request the service would surely refuse is refused at once, never held): when they
  * were not, the lock is let go, they are read, and the create weighed again.
  */
@@ -168,6 +171,8 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
   let facts = w.facts;
   for (;;) {
     const step = await inPersonLock(rt.db, w.requester.email, async (tx): Promise<Weighed | "funds"> => {
+      // An approved request was asked about when it was held.
+      const repeatOf = w.approved ? null : await askAboutRepeats(tx, w.requester, create, w.confirmRepeatOf);
       const totals = await totalsOf(tx, { email: w.requester.email, kind: create.kind, refId: refIdOf(create) });
       const verdict = verdictOf({
         create,
@@ -180,9 +185,9 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
       if ("hold" in verdict) {
         if (facts.funds === undefined) return "funds";
         await earlierEntry(tx, create, w.requester);
-        return { verdict, held: await writeHold(tx, w.requester, create, verdict.hold) };
+        return { verdict, repeatOf, held: await writeHold(tx, w.requester, create, verdict.hold) };
       }
-      return { verdict, entry: await writeEntry(tx, create, w, verdict.send.valueUsd) };
+      return { verdict, repeatOf, entry: await writeEntry(tx, create, w, verdict.send.valueUsd, repeatOf) };
     }).catch((error: unknown) => {
       // Someone else took the ref_id in the same instant: the unique constraint caught it.
       if (error instanceof JournalRefIdTaken || isUniqueViolation(error)) throw refIdTaken(create);
@@ -194,7 +199,13 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
 }
 
 /** The journal entry of a send: a new one, or the requester's own failed one reopened for another attempt. */
-async function writeEntry(tx: Kysely<Database>, create: Create, w: Weighing, valueUsd: string | null) {
+async function writeEntry(
+  tx: Kysely<Database>,
+  create: Create,
+  w: Weighing,
+  valueUsd: string | null,
+  repeatOf: string | null,
+) {
   const failed = await earlierEntry(tx, create, w.requester);
   const attempt = { userRole: w.requester.role, valueUsd, approvalId: w.approved?.id ?? null };
   if (failed) {
@@ -211,7 +222,7 @@ async function writeEntry(tx: Kysely<Database>, create: Create, w: Weighing, val
     toProfileId: toProfileOf(create),
     request: create.request,
     valueUsd,
-    repeatOf: w.repeatOf,
+    repeatOf,
     approvalId: w.approved?.id,
   });
 }

@@ -3,8 +3,8 @@ import { CONFIRM_REPEAT_HEADER, REPEAT_QUESTION_TYPE, repeatQuestion, type Previ
 import { ProblemError, type Problem } from "@/lib/spec";
 import { heldRepeatsSince } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
+import type { Db } from "../db";
 import { listRepeatsSince } from "../db/journal";
-import type { Runtime } from "../runtime";
 import { refIdOf, type Create } from "./create";
 
 /**
@@ -15,7 +15,9 @@ import { refIdOf, type Create } from "./create";
  * the window, sent or waiting for approval (two held twins could both be approved); if so, the
  * create is refused with a 409 that asks "Send another?" until the person answers: "send
  * another" is the Confirm-Duplicate header naming the earlier ref_id, "don't send" is a
- * 'declined' journal entry (decline-repeat.ts). Both answers are journaled.
+ * 'declined' journal entry (decline-repeat.ts). Both answers are journaled. Asked in the
+ * person's lock (pipeline.ts), against what their parallel creates wrote: ten identical
+ * requests at once are one send and nine questions, not ten sends.
  */
 
 /** How long after a create the same request by the same person is asked about. */
@@ -27,7 +29,7 @@ export const REPEAT_WINDOW_MS = 60_000;
  * it was confirmed to repeat, for the journal, or null when it repeats nothing.
  */
 export async function askAboutRepeats(
-  rt: Runtime,
+  db: Db,
   user: SignedInUser,
   create: Create,
   confirmedOf: string | null | undefined,
@@ -40,7 +42,8 @@ export async function askAboutRepeats(
     request: create.request,
     since: new Date(now.getTime() - REPEAT_WINDOW_MS),
   };
-  const [sent, held] = await Promise.all([listRepeatsSince(rt.db, filter), heldRepeatsSince(rt.db, filter)]);
+  const sent = await listRepeatsSince(db, filter);
+  const held = await heldRepeatsSince(db, filter);
   const twin = [...sent, ...held.map((h) => ({ ...h, held: true }))]
     .filter((e) => e.ref_id !== refIdOf(create))
     .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];

@@ -266,6 +266,23 @@ describe.each<Database>(["sqlite", "postgres"])("the daily limit on %s", (databa
       used: "120000.00",
     });
   });
+
+  it("takes one of 10 identical orders sent at once (sent, or held), and asks about the other nine", async () => {
+    // The same request apart from its ref_id, ten times at once: the repeat question is asked in
+    // the person's lock, against what the others wrote.
+    const refs = Array.from({ length: 10 }, () => newRef("twin"));
+    const same = { market: "LTCUSD", side: "BUY", type: "LIMIT", price: "50.00", base_amount: "1" };
+    const answers = await Promise.all(refs.map((ref_id) => d.as.trader.call("POST", ORDERS, { ...same, ref_id })));
+    // The one taken is sent (200), or held (202) where the trader's rolling total, after the
+    // tests above, passes the approval threshold; either way the other nine are asked about it.
+    const taken = answers.filter((a) => a.status === 200 || a.status === 202);
+    expect(taken, answers.map((a) => `${a.status} ${a.body?.title ?? ""}`).join(", ")).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.title)).toEqual(
+      Array(9).fill("Possible Duplicate"),
+    );
+    const made = (await Promise.all(refs.map((ref) => d.sandboxOrders(ref)))).flat();
+    expect(made).toHaveLength(taken[0]!.status === 200 ? 1 : 0);
+  });
 });
 
 describe("four eyes that hold", () => {

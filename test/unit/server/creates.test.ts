@@ -333,6 +333,21 @@ describe("a create that repeats one the same person sent moments ago", () => {
     expect(posted()).toHaveLength(2);
   });
 
+  it("sends one of ten identical orders sent at once, and asks about the other nine", async () => {
+    const { runtime, posted } = await setUp([sendAll]);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        createOrder(runtime, "trading", { ...limitBuy, ref_id: `twin-${i}` }, asTrader).then(
+          (r) => r.status,
+          (e: { problem?: { status: number; title: string } }) => e.problem?.title ?? String(e),
+        ),
+      ),
+    );
+    expect(answers.filter((a) => a === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a === "Possible Duplicate")).toHaveLength(9);
+    expect(posted()).toHaveLength(1);
+  });
+
   it("asks about a transfer repeated while the first is still being sent", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
