@@ -12,15 +12,18 @@ import type { Watched } from "./interests";
  * about this (the desk asks for a second, measured by npm run bench:desk).
  */
 export const WATCH_EVERY_MS = 500;
-/** Balances and tickers are read every this many looks: a second is fresh enough for them, and there are many. */
-const VALUES_EVERY_LOOKS = 2;
+/**
+ * Balances, tickers and the lists of open orders and pending transfers are read every this many
+ * looks: a second is fresh enough for what was already there, and they are many, or long.
+ */
+const EVERY_OTHER_LOOK = 2;
 /** Records a page of the watcher's reads holds (the newest transfers: their list is documented newest first). */
 const NEWEST = 100;
 /**
  * Open records off what the lists answered, read one by one per look, at most (the longest
  * unread first): an order that just left the OPEN list, a transfer that just left the PENDING
  * one. Few at a time, so the watcher never spends the read budget the desk's pages wait on
- * (two looks a second: 6 of the sandbox's 32 reads a second, per kind, at most).
+ * (on the looks that read the lists, once a second: 3 of the 32 reads a second, per kind).
  */
 export const OFF_PAGE_PER_LOOK = 3;
 
@@ -56,15 +59,20 @@ export function createWatcher(options: {
     return res.status === 200 ? res.body : res.status === 404 ? null : undefined;
   };
 
-  /** The records `page` read this look: the changed ones published, the open ones off it read one by one. */
+  /**
+   * The records `page` read this look: the changed ones published; when the page holds the
+   * open lists too (`complete`), the open ones off it read one by one.
+   */
   const follow = async <T extends { id: string; status: string }>(
     name: "order" | "transfer",
     tracker: RecordTracker<T>,
     page: T[] | undefined,
+    complete: boolean,
     onePath: (r: T) => string,
   ) => {
     if (!page) return;
     for (const record of tracker.page(page)) publish({ name, data: record });
+    if (!complete) return;
     await Promise.all(
       tracker
         .openOffPage(page)
@@ -97,11 +105,14 @@ export function createWatcher(options: {
   const look = async () => {
     const w = options.watched();
     if (w.streams === 0) return;
-    const valuesDue = looks++ % VALUES_EVERY_LOOKS === 0;
+    // Every other look: the open lists, the balances and tickers (the new records every look).
+    const due = looks++ % EVERY_OTHER_LOOK === 0;
     await Promise.all([
-      readOrders().then((page) => follow("order", orders, page, (o) => `/profiles/${o.profile_id}/orders/${o.id}`)),
-      readTransfers().then((page) => follow("transfer", transfers, page, (t) => `/transfer/transfers/${t.id}`)),
-      valuesDue && lookAtValues(w),
+      readOrders(due).then((page) =>
+        follow("order", orders, page, due, (o) => `/profiles/${o.profile_id}/orders/${o.id}`),
+      ),
+      readTransfers(due).then((page) => follow("transfer", transfers, page, due, (t) => `/transfer/transfers/${t.id}`)),
+      due && lookAtValues(w),
     ]);
   };
 
@@ -162,7 +173,7 @@ const LIST_CAP = 1000;
 
 /**
  * The orders to look at each look: those of the time window, by `order_time.begin` (List Orders'
- * documented filter), and every OPEN order, whatever its age, by `status`. A desk's resting
+ * documented filter), and with `withOpen` every OPEN order, whatever its age, by `status`. A desk's resting
  * orders so cost one page a look, not one read each: read one by one, a few hundred of them
  * took the whole read budget and the desk's own pages queued behind the watcher. A service that
  * refuses the time filter (a 400) gets its first page instead, taken for the newest: the only
@@ -171,13 +182,13 @@ const LIST_CAP = 1000;
 export function ordersToFollow(
   upstream: Pick<UpstreamClient, "request">,
   now: () => number = Date.now,
-): () => Promise<Order[] | undefined> {
+): (withOpen: boolean) => Promise<Order[] | undefined> {
   let newest: number | undefined;
   let refused = false;
-  return async () => {
+  return async (withOpen) => {
     const [windowed, open] = await Promise.all([
       refused ? undefined : readAll<Order>(upstream, "/orders", { "order_time.begin": since() }),
-      readAll<Order>(upstream, "/orders", { status: "OPEN" }),
+      withOpen ? readAll<Order>(upstream, "/orders", { status: "OPEN" }) : [],
     ]);
     let items = windowed;
     if (items === REFUSED) {
@@ -202,13 +213,16 @@ export function ordersToFollow(
 
 /**
  * The transfers to look at each look: the newest page (List Transfers is documented newest
- * first, "reverse chronological ... by creation time") and every PENDING one, by `statuses`.
+ * first, "reverse chronological ... by creation time") and with `withPending` every PENDING
+ * one, by `statuses`.
  */
-export function transfersToFollow(upstream: Pick<UpstreamClient, "request">): () => Promise<Transfer[] | undefined> {
-  return async () => {
+export function transfersToFollow(
+  upstream: Pick<UpstreamClient, "request">,
+): (withPending: boolean) => Promise<Transfer[] | undefined> {
+  return async (withPending) => {
     const [newest, pending] = await Promise.all([
       upstream.request({ method: "GET", path: "/transfer/transfers", query: { limit: NEWEST } }),
-      readAll<Transfer>(upstream, "/transfer/transfers", { statuses: ["PENDING"] }),
+      withPending ? readAll<Transfer>(upstream, "/transfer/transfers", { statuses: ["PENDING"] }) : [],
     ]);
     const items = newest.status === 200 ? listItems<Transfer>(newest.body) : undefined;
     return items && Array.isArray(pending) ? union(items, pending) : undefined;

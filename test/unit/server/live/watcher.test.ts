@@ -59,8 +59,10 @@ describe("watcher", () => {
     expect(named()).toEqual(["ticker:BTCUSD"]);
     events.length = 0;
 
-    // o1 falls off the newest page: it is read on its own until final.
+    // o1 leaves the lists: it is read on its own at the next look that reads them (every other one).
     orders = [order("o2", "OPEN")];
+    await look();
+    expect(calls).not.toContain("/profiles/p1/orders/o1");
     await look();
     expect(calls).toContain("/profiles/p1/orders/o1");
     expect(events.map((e) => (e.data as { status: string }).status)).toEqual(["FILLED"]);
