@@ -30,8 +30,8 @@ import { sendOnce } from "./send-once";
  *    repeat question (repeat-question.ts), their totals, the verdict, and the write it calls
  *    for, as one atomic step;
  * 4. hold (hold.ts, 202), or send once (send-once.ts).
- * An approver's deferred send (sendApproved) enters at step 3, without the repeat question, weighed again with today's
- * policy, prices, the requester's role and the funds.
+ * An approver's deferred send (sendApproved) enters at step 3, without the repeat question,
+ * weighed again with today's policy, prices, the requester's role and the funds.
  */
 
 export type { CreateContext, CreateResult };
@@ -163,9 +163,9 @@ interface Weighing {
 /**
  * In the requester's lock: the repeat question, their totals, the verdict, and what it calls
  * for written (the journal entry of a send, the request of a hold), so that parallel creates
- * by one person are weighed one after another against what the others wrote. A hold needs the funds read
- * first (a request the service would surely refuse is refused at once, never held): when they
- * were not, the lock is let go, they are read, and the create weighed again.
+ * by one person are weighed one after another against what the others wrote. A hold needs the
+ * funds read first (a request the service would surely refuse is refused at once, never held):
+ * when they were not, the lock is let go, they are read, and the create weighed again.
  */
 async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<Weighed> {
   let facts = w.facts;

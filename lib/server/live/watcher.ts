@@ -172,12 +172,12 @@ export const ORDER_WINDOW_MS = 5 * 60_000;
 const LIST_CAP = 1000;
 
 /**
- * The orders to look at each look: those of the time window, by `order_time.begin` (List Orders'
- * documented filter), and with `withOpen` every OPEN order, whatever its age, by `status`. A desk's resting
- * orders so cost one page a look, not one read each: read one by one, a few hundred of them
- * took the whole read budget and the desk's own pages queued behind the watcher. A service that
- * refuses the time filter (a 400) gets its first page instead, taken for the newest: the only
- * choice left, said once in the log.
+ * The orders to look at each look: those of the time window, by `order_time.begin` (List
+ * Orders' documented filter), and with `withOpen` every OPEN order, whatever its age, by
+ * `status`. A desk's resting orders so cost one list, not a read each: read one by one, twenty
+ * a look, they took more than the whole read budget and the desk's own pages queued behind
+ * the watcher. A service that refuses the time filter (a 400) gets its first page instead,
+ * taken for the newest: the only choice left, said once in the log.
  */
 export function ordersToFollow(
   upstream: Pick<UpstreamClient, "request">,
