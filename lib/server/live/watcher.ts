@@ -195,7 +195,7 @@ export function ordersToFollow(
       refused = true;
       log.warn("live: the service refused order_time.begin on GET /orders; following its first page instead");
     }
-    if (refused) items = await firstPage(upstream);
+    if (refused) items = await firstPage<Order>(upstream, "/orders");
     if (!Array.isArray(items) || !Array.isArray(open)) return undefined;
     for (const o of items) {
       const at = Date.parse(o.created_at);
@@ -221,11 +221,10 @@ export function transfersToFollow(
 ): (withPending: boolean) => Promise<Transfer[] | undefined> {
   return async (withPending) => {
     const [newest, pending] = await Promise.all([
-      upstream.request({ method: "GET", path: "/transfer/transfers", query: { limit: NEWEST } }),
+      firstPage<Transfer>(upstream, "/transfer/transfers"),
       withPending ? readAll<Transfer>(upstream, "/transfer/transfers", { statuses: ["PENDING"] }) : [],
     ]);
-    const items = newest.status === 200 ? listItems<Transfer>(newest.body) : undefined;
-    return items && Array.isArray(pending) ? union(items, pending) : undefined;
+    return newest && Array.isArray(pending) ? union(newest, pending) : undefined;
   };
 }
 
@@ -258,9 +257,10 @@ async function readAll<T>(
   return items;
 }
 
-async function firstPage(upstream: Pick<UpstreamClient, "request">): Promise<Order[] | undefined> {
-  const res = await upstream.request({ method: "GET", path: "/orders", query: { limit: NEWEST } });
-  return res.status === 200 ? listItems<Order>(res.body) : undefined;
+/** The first page (NEWEST records) of a list, undefined when it cannot be read. */
+async function firstPage<T>(upstream: Pick<UpstreamClient, "request">, path: string): Promise<T[] | undefined> {
+  const res = await upstream.request({ method: "GET", path, query: { limit: NEWEST } });
+  return res.status === 200 ? listItems<T>(res.body) : undefined;
 }
 
 const listItems = <T>(body: unknown): T[] | undefined => {
