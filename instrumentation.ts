@@ -10,7 +10,8 @@ import type { Instrumentation } from "next";
  * 4. the runtime is built (the embedded sandbox with its market maker starts quoting); journal
  *    entries a crash left pending are reconciled with the service; and approval requests past
  *    their time are expired (and audited) every half minute, whether or not anyone looks.
- *    A database down at start is tried again every few seconds (readiness answers 503 meanwhile).
+ *    A database down at start is tried again every few seconds (readiness answers 503 meanwhile);
+ * 5. under a test harness only (DASHBOARD_TEST_CONTROL), its control of the runtime is served.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -22,7 +23,7 @@ export async function register(): Promise<void> {
   const { watchRequests } = await import("./lib/server/http/incoming");
   const requests = watchRequests(trustedProxies(env.TRUSTED_PROXY_IPS));
 
-  const { builtRuntime, closeRuntime, runtime } = await import("./lib/server/runtime");
+  const { builtRuntime, closeRuntime } = await import("./lib/server/runtime");
   const { takeOverStopSignals } = await import("./lib/server/ops/shutdown");
   takeOverStopSignals({
     runtime: builtRuntime,
@@ -31,20 +32,18 @@ export async function register(): Promise<void> {
     close: closeRuntime,
   });
 
-  const { reconcileInBackground } = await import("./lib/server/reconcile");
-  const { expireInBackground } = await import("./lib/server/approvals/decisions");
+  const { startRuntime } = await import("./lib/server/ops/start");
   const { log } = await import("./lib/server/ops/log");
-  const start = async () => {
-    const rt = await runtime();
-    requests.attach(rt.lifecycle);
-    reconcileInBackground(rt);
-    expireInBackground(rt);
-  };
   const attempt = () =>
-    start().catch((error: unknown) => {
+    startRuntime(requests).catch((error: unknown) => {
       log.error({ err: error }, "start: the runtime could not be built; trying again in 5 s");
       setTimeout(attempt, START_RETRY_MS).unref();
     });
+  // Only a test harness starts the server with it: the control of the runtime (test-control.ts).
+  if (env.DASHBOARD_TEST_CONTROL) {
+    const { serveTestControl } = await import("./lib/server/ops/test-control");
+    serveTestControl(requests, env.DASHBOARD_TEST_CONTROL);
+  }
   await attempt();
 }
 

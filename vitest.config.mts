@@ -29,6 +29,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: "routes",
+          include: ["test/routes/**/*.test.ts"],
+          environment: "node",
+          // The route handlers in process (test/support/in-process.ts): the session secret is
+          // given, so none is written into ./data; the runtime's log lines are silent.
+          env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
+          globalSetup: ["./test/support/postgres.ts"],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",

@@ -11,7 +11,7 @@ import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import { ThemeToggle } from "@/lib/client/theme";
 import { TimeZoneToggle } from "@/lib/client/time-zone";
 import { requireUser } from "@/lib/server/auth/require-user";
-import { env } from "@/lib/server/env";
+import { runtime } from "@/lib/server/runtime";
 import { THEME_COOKIE, themeClass } from "@/lib/shared/theme-choice";
 
 export const dynamic = "force-dynamic";
@@ -25,6 +25,7 @@ export const dynamic = "force-dynamic";
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  const { config } = await runtime();
   const theme = themeClass((await cookies()).get(THEME_COOKIE)?.value) ?? "system";
   return (
     <Providers user={user.email}>
@@ -44,7 +45,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <img src="/logo.svg" alt="" width={24} height={24} />
             Treasury<span className="max-md:hidden"> Dashboard</span>
           </Link>
-          {env.service.isSandbox && (
+          {config.service.isSandbox && (
             <span className="order-1 md:order-none">
               <SandboxBadge />
             </span>

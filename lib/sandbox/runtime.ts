@@ -25,7 +25,8 @@ export class SandboxRuntime {
   readonly tokens: TokenIssuer;
   readonly clients: ReadonlyMap<string, Client>;
   readonly limiter: RateLimiter;
-  private marketMaker?: MarketMaker;
+  private marketMaker!: MarketMaker;
+  private marketMakerOn: boolean;
   private timers: NodeJS.Timeout[] = [];
   private processing = false;
 
@@ -34,6 +35,7 @@ export class SandboxRuntime {
     readonly now: () => number = Date.now,
     storeFile = join(config.dataDir, "sandbox.db"),
   ) {
+    this.marketMakerOn = config.marketMaker;
     this.store = new SandboxStore(storeFile);
     this.load();
     let key = this.store.meta("token_key");
@@ -63,7 +65,7 @@ export class SandboxRuntime {
     } else {
       this.store.loadInto(this.exchange);
     }
-    this.marketMaker = this.config.marketMaker ? new MarketMaker(this.exchange, { seed: this.config.seed }) : undefined;
+    this.marketMaker = new MarketMaker(this.exchange, { seed: this.config.seed });
     // The book rebuilt, then what fell due while stopped: cancels acknowledged before a restart
     // take effect now (a fill restored before them has won), as do GTT expiries and settlements.
     this.run((ex) => {
@@ -130,15 +132,19 @@ export class SandboxRuntime {
       this.timers.push(timer);
     };
     every(ADVANCE_EVERY_MS, () => this.run((ex) => ex.advance()));
-    if (this.marketMaker) {
-      every(MARKET_MAKER_EVERY_MS, () =>
-        this.run((ex) => {
-          this.marketMaker!.step();
-          ex.processSubmitted();
-        }),
-      );
-    }
+    every(MARKET_MAKER_EVERY_MS, () => {
+      if (!this.marketMakerOn) return;
+      this.run((ex) => {
+        this.marketMaker.step();
+        ex.processSubmitted();
+      });
+    });
     return this;
+  }
+
+  /** Starts or stops the house market maker's quoting and trading (SANDBOX_MARKET_MAKER at start). */
+  setMarketMaker(on: boolean): void {
+    this.marketMakerOn = on;
   }
 
   stop(): void {

@@ -31,6 +31,7 @@ export async function cancelOrder(
     userRole: user.role,
     profileId,
     request,
+    at: new Date(rt.clock.now()),
   });
   const audited = { actor: user, ip, subject: orderId };
   await rt.audit.append({ action: "cancel.requested", ...audited, detail: { ref_id: entry.ref_id, ...request } });

@@ -119,8 +119,22 @@ export const envSchema = z
     SHUTDOWN_GRACE_SECONDS: positiveInt("SHUTDOWN_GRACE_SECONDS")
       .max(3600, "SHUTDOWN_GRACE_SECONDS may be at most 3600")
       .default(20),
+    // Set only by the test harness (test/support/app-server.ts): its secret for the runtime's test
+    // control (lib/server/ops/test-control.ts). Unset, no such control exists.
+    DASHBOARD_TEST_CONTROL: z
+      .string()
+      .min(24, "DASHBOARD_TEST_CONTROL must be at least 24 characters (the test harness sets it)")
+      .optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.DASHBOARD_TEST_CONTROL && env.SERVICE_BASE_URL) {
+      // A deployment that talks to a real service can never have a surface that resets or moves it.
+      ctx.addIssue({
+        code: "custom",
+        path: ["DASHBOARD_TEST_CONTROL"],
+        message: "DASHBOARD_TEST_CONTROL is for the test harness only: it must not be set with SERVICE_BASE_URL",
+      });
+    }
     const need = (names: (keyof typeof env)[], when: string) => {
       for (const name of names) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required ${when}` });

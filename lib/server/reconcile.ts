@@ -59,20 +59,25 @@ export function reconcileInBackground(rt: Runtime, attempts = 30, delayMs = 2000
     rt.lifecycle
       .track(reconcilePending(rt, before))
       .then((n) => void (n > 0 && log.info({ entries: n }, "journal: reconciled pending entries")));
-  const startedAt = new Date();
+  const startedAt = new Date(rt.clock.now());
+  const stops: (() => void)[] = [];
   const attempt = (left: number) => {
     if (rt.lifecycle.stopping) return;
     run(startedAt).catch((error: unknown) => {
-      if (left > 1) setTimeout(() => attempt(left - 1), delayMs).unref();
+      if (left > 1) stops.push(rt.clock.after(delayMs, () => attempt(left - 1)));
       else log.error({ err: error }, "journal: reconciliation failed");
     });
   };
-  setTimeout(() => attempt(attempts), 500).unref();
-  setInterval(() => {
-    if (rt.lifecycle.stopping) return;
-    // A service still refusing us is asked again at the next sweep.
-    run(staleBefore()).catch((error: unknown) =>
-      log.warn({ err: error }, "journal: the sweep of pending entries will try again"),
-    );
-  }, sweepEveryMs).unref();
+  stops.push(rt.clock.after(500, () => attempt(attempts)));
+  stops.push(
+    rt.clock.every(sweepEveryMs, () => {
+      if (rt.lifecycle.stopping) return;
+      // A service still refusing us is asked again at the next sweep.
+      run(staleBefore(rt.clock.now())).catch((error: unknown) =>
+        log.warn({ err: error }, "journal: the sweep of pending entries will try again"),
+      );
+    }),
+  );
+  // Until the runtime stops: a test's reset, or the shutdown.
+  rt.lifecycle.signal.addEventListener("abort", () => stops.forEach((stop) => stop()), { once: true });
 }

@@ -3,6 +3,7 @@ import { sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { serveSandbox } from "@/lib/sandbox/http/serve";
 import { SandboxRuntime } from "@/lib/sandbox/runtime";
 import { auditCheckpointFile, createAuditTrail, type AuditTrail } from "./audit-trail";
+import { movableClock, systemClock, type Clock } from "./clock";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
@@ -28,6 +29,10 @@ import { createTokenCache } from "./upstream/token-cache";
  * whatever needs it: route handlers get it from `withRole`, start-up work from `runtime()`.
  */
 export interface Runtime {
+  /** The configuration it was built from: the environment's, or a test's (ops/test-control.ts). */
+  config: Env;
+  /** Its time: the machine's, or one a test moves (ops/test-control.ts). */
+  clock: Clock;
   /** The journal database (SQLite, or PostgreSQL with DATABASE_URL), migrated. */
   db: Db;
   /** The one client of the service, with its token cache. */
@@ -55,25 +60,37 @@ export interface ServiceAccess {
   lockedUntil(): Promise<number>;
 }
 
+export interface RuntimeOptions {
+  /** Default: the machine's clock. */
+  clock?: Clock;
+  /** What the calls to the service go through before the budget's door; a test's faults (default: as they are). */
+  serviceFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+}
+
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
-export async function createRuntime(config: Env): Promise<Runtime> {
+export async function createRuntime(
+  config: Env,
+  { clock = systemClock, serviceFetch = (f) => f }: RuntimeOptions = {},
+): Promise<Runtime> {
   const db = await createDb(dbConfigFromEnv(config));
   const sandbox =
     config.SANDBOX === "on"
-      ? new SandboxRuntime({
-          ...sandboxConfigFromEnv(config),
-          onError: (what, err) => log.error({ err }, what),
-        }).start()
+      ? new SandboxRuntime(
+          { ...sandboxConfigFromEnv(config), onError: (what, err) => log.error({ err }, what) },
+          clock.now,
+        ).start()
       : null;
   // The dashboard's own calls to its embedded sandbox stay in this process.
-  const direct =
-    sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch;
+  const direct = serviceFetch(
+    sandbox && config.service.isSandbox ? inProcessFetch((r) => serveSandbox(r, sandbox)) : globalThis.fetch,
+  );
   // One budget for every call to the service; on PostgreSQL shared by every instance.
-  const store = config.DATABASE_URL ? await postgresBudgetStore(db) : memoryBudgetStore();
+  const store = config.DATABASE_URL ? await postgresBudgetStore(db) : memoryBudgetStore(clock.now);
   const limiter = createUpstreamLimiter({
     rates: budgetRatesFromEnv(config),
     penaltyMs: penaltyMsFromEnv(config),
     store,
+    now: clock.now,
   });
   const metrics = createMetrics();
   metrics.watchLockout(() => limiter.lockedUntil());
@@ -84,12 +101,14 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     baseUrl: config.service.baseUrl,
     tokenUrl: config.service.authUrl,
     defaultTimeoutMs: config.SERVICE_TIMEOUT_MS,
+    now: clock.now,
   });
   const tokens = createTokenCache({
     tokenUrl: config.service.authUrl,
     clientId: config.service.clientId,
     clientSecret: config.service.clientSecret,
     fetch,
+    now: clock.now,
   });
   // One token for the configured scopes: readiness asks for the very token the client uses.
   const scopes = config.SERVICE_SCOPES;
@@ -99,15 +118,18 @@ export async function createRuntime(config: Env): Promise<Runtime> {
     fetch,
     tokens,
     scopes,
+    now: clock.now,
   });
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET), {
     checkpointFile: auditCheckpointFile(config.DATA_DIR),
+    now: () => new Date(clock.now()),
   });
   // One bus between the instances (LISTEN/NOTIFY on PostgreSQL): live events, and session ends,
   // which every instance refuses at once and closes the streams of.
   const bus = config.DATABASE_URL ? pgBus(config.DATABASE_URL) : memoryBus();
   const sessions = createSessionStore(db, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
+    clock,
     announce: (session) => void bus.publish({ kind: "session-ended", session }).catch(() => undefined),
   });
   bus.subscribe((message) => message.kind === "session-ended" && sessions.ended(message.session));
@@ -117,7 +139,8 @@ export async function createRuntime(config: Env): Promise<Runtime> {
   const reads = listedMarketsOnly(singleFlight(upstream, { keepMs: marketDataKeep }));
   const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus });
   const service = { token: () => tokens.getToken(scopes), lockedUntil: () => limiter.lockedUntil() };
-  return { db, upstream: reads, sandbox, audit, sessions, live, metrics, lifecycle: createLifecycle(), service };
+  const lifecycle = createLifecycle();
+  return { config, clock, db, upstream: reads, sandbox, audit, sessions, live, metrics, lifecycle, service };
 }
 
 /**
@@ -127,32 +150,44 @@ export async function createRuntime(config: Env): Promise<Runtime> {
  * cache and one sandbox. This is the only process-wide slot the server has.
  */
 export function runtime(): Promise<Runtime> {
-  const holder = globalThis as { [SLOT]?: Promise<Runtime> };
-  if (!holder[SLOT]) {
-    const building = createRuntime(env);
-    holder[SLOT] = building;
-    // A failed start (database down) is tried again by the next caller, not kept forever.
-    building.catch(() => {
-      if (holder[SLOT] === building) delete holder[SLOT];
-    });
-  }
-  return holder[SLOT];
+  return (holder()[SLOT] ??= install(
+    // Under a test harness's control (DASHBOARD_TEST_CONTROL) time can be moved from the start.
+    createRuntime(env, { clock: env.DASHBOARD_TEST_CONTROL ? movableClock() : systemClock }),
+  ));
+}
+
+/**
+ * Makes `building` the process's runtime, in place of any other (ops/test-control.ts's reset,
+ * once it closed the one before). A failed start (database down) is tried again by the next
+ * caller, not kept forever.
+ */
+export function install(building: Promise<Runtime>): Promise<Runtime> {
+  holder()[SLOT] = building;
+  building.catch(() => {
+    if (holder()[SLOT] === building) delete holder()[SLOT];
+  });
+  return building;
 }
 
 /** The process's runtime if one was built or is being built; never starts one. */
 export function builtRuntime(): Promise<Runtime> | undefined {
-  return (globalThis as { [SLOT]?: Promise<Runtime> })[SLOT];
+  return holder()[SLOT];
 }
 
-/** Stops the sandbox and closes the database of the process's runtime, if one was built. */
+/**
+ * Closes the process's runtime, if one was built: its background work and streams stop (its
+ * lifecycle ends), then the live hub, the sandbox and the database close.
+ */
 export async function closeRuntime(): Promise<void> {
-  const holder = globalThis as { [SLOT]?: Promise<Runtime> };
-  const building = holder[SLOT];
-  delete holder[SLOT];
+  const building = holder()[SLOT];
+  delete holder()[SLOT];
   const rt = await building?.catch(() => undefined);
-  await rt?.live.stop();
-  rt?.sandbox?.stop();
-  await rt?.db.destroy();
+  if (!rt) return;
+  rt.lifecycle.begin("closed");
+  await rt.live.stop();
+  rt.sandbox?.stop();
+  await rt.db.destroy();
 }
 
 const SLOT = Symbol.for("treasury-dashboard.runtime");
+const holder = () => globalThis as { [SLOT]?: Promise<Runtime> };

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testControl, type TestControl } from "./test-control";
 
 /** A free loopback port. */
 export function freePort(): Promise<number> {
@@ -23,6 +25,10 @@ export interface AppServer {
   process: ChildProcess;
   /** Output so far, for a failing test's message. */
   log(): string;
+  /** The runtime's test control, when started with `control` (test/support/test-control.ts). */
+  control?: TestControl;
+  /** Its secret, to hand to another test process (shared-app.ts). */
+  controlSecret?: string;
   /** SIGTERM (or `signal`) and wait for the exit; the data directory is kept for a restart. */
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Stops and removes the data directory. */
@@ -47,9 +53,15 @@ export async function startApp(
     launch?: Launch;
     /** The path that answers 200 once the app is up (the sandbox's markets by default). */
     upPath?: string;
+    /**
+     * With the runtime's test control (lib/server/ops/test-control.ts): tests reset it to their
+     * own settings and data, and move its clock, instead of starting a server of their own.
+     */
+    control?: boolean;
   } = {},
 ): Promise<AppServer> {
   const { launch, upPath = "/sandbox/v2/markets" } = options;
+  const controlSecret = options.control ? randomBytes(24).toString("hex") : undefined;
   if (!launch && !existsSync(".next/BUILD_ID"))
     throw new Error("No production build: run `npm run build` before the integration tests.");
   const port = await freePort();
@@ -78,8 +90,10 @@ export async function startApp(
         NEXT_TELEMETRY_DISABLED: "1",
         // Strong enough for the tests that point the app at "a real service" (the fault proxy).
         DEMO_PASSWORD: TEST_PASSWORD,
-        // A real service needs the dashboard's public URL; here it is this very address.
-        ...(env.SERVICE_BASE_URL ? { NEXTAUTH_URL: `http://127.0.0.1:${port}` } : {}),
+        // A real service needs the dashboard's public URL; here it is this very address. A
+        // controlled app may be reset to talk to "a real service" (the fault proxy) too.
+        ...(env.SERVICE_BASE_URL || controlSecret ? { NEXTAUTH_URL: `http://127.0.0.1:${port}` } : {}),
+        ...(controlSecret ? { DASHBOARD_TEST_CONTROL: controlSecret } : {}),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -100,6 +114,8 @@ export async function startApp(
     dataDir: dir,
     process: child,
     log: () => output,
+    control: controlSecret ? testControl(url, controlSecret) : undefined,
+    controlSecret,
     stop,
     dispose: async () => {
       await stop();
@@ -133,30 +149,48 @@ export async function waitUntilUp(
 /** The demo users' password in the apps the tests start (DEMO_PASSWORD). */
 export const TEST_PASSWORD = "correct-horse-battery-staple";
 
-/** A signed-in staff member's HTTP client: session cookie plus the dashboard's own Origin. */
-export async function signIn(app: { url: string }, email: string, password = TEST_PASSWORD) {
+/**
+ * Where a test's requests go: a running app over HTTP (`url` alone), or the route handlers in
+ * the test's own process (test/support/in-process.ts: its `fetch`, and its sign-in through the
+ * app's own next-auth options without next-auth's HTTP plumbing).
+ */
+export interface Target {
+  url: string;
+  fetch?: typeof fetch;
+  /** The session cookie of a sign-in with these credentials, or null when refused. */
+  signIn?: (email: string, password: string) => Promise<string | null>;
+}
+
+/** A signed-in staff member's client: session cookie plus the dashboard's own Origin. */
+export async function signIn(app: Target, email: string, password = TEST_PASSWORD) {
+  const doFetch = app.fetch ?? fetch;
   const jar = new Map<string, string>();
-  const remember = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
+  const remember = (setCookies: string[]) => {
+    for (const c of setCookies) {
       const [pair] = c.split(";");
       const [name, ...value] = pair!.split("=");
       jar.set(name!, value.join("="));
     }
   };
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrf = await fetch(`${app.url}/api/auth/csrf`);
-  remember(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${app.url}/api/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie(), Origin: app.url },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-    redirect: "manual",
-  });
-  remember(res);
+  if (app.signIn) {
+    const session = await app.signIn(email, password);
+    if (session) remember([session]);
+  } else {
+    const csrf = await doFetch(`${app.url}/api/auth/csrf`);
+    remember(csrf.headers.getSetCookie());
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await doFetch(`${app.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie(), Origin: app.url },
+      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+      redirect: "manual",
+    });
+    remember(res.headers.getSetCookie());
+  }
   const signedIn = [...jar.keys()].some((k) => k.endsWith("next-auth.session-token"));
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const r = await fetch(`${app.url}${path}`, {
+    const r = await doFetch(`${app.url}${path}`, {
       method,
       headers: {
         Cookie: cookie(),

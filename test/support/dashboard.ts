@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
 import type { Role } from "@/lib/shared/roles";
-import { signIn, startApp, type AppServer } from "./app-server";
+import { signIn, startApp, type AppServer, type Target } from "./app-server";
+import type { Faults } from "./faults";
+import { startInProcess, type InProcessApp } from "./in-process";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 import { sandboxClient } from "./sandbox-server";
 import { sharedApp } from "./shared-app";
+import type { TestControl } from "./test-control";
 import { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer } from "./requests";
 
 export { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer };
@@ -19,16 +22,16 @@ export type Client = Awaited<ReturnType<typeof signIn>>;
 export type Database = "sqlite" | "postgres";
 
 export interface Dashboard {
-  app: AppServer;
   /** The app's base URL; follows the app across restarts. */
   readonly url: string;
-  proxy: FaultProxy;
+  /** What reaches the service, and the faults it meets on the way (the fault proxy, or in process). */
+  proxy: Faults;
   env: Record<string, string>;
   as: Record<Role, Client>;
   /** Straight to the app's sandbox with the dashboard's client credentials (not through the proxy). */
   sandbox: ReturnType<typeof sandboxClient>;
-  /** Kills the app (SIGKILL by default) and starts it again on the same data and database. */
-  restart(signal?: NodeJS.Signals): Promise<void>;
+  /** Moves the runtime's clock, switches its market maker (the shared app's test control). */
+  control?: TestControl;
   /** Journal entries with this ref_id, through GET /api/activity as admin. */
   journal(refId: string): Promise<JournalItem[]>;
   /** The service's orders with this ref_id. */
@@ -36,6 +39,75 @@ export interface Dashboard {
   /** The service's transfers (both legs) with this ref_id. */
   sandboxTransfers(refId: string): Promise<{ id: string; direction: string; ref_id: string }[]>;
   dispose(): Promise<void>;
+}
+
+/** A dashboard in a process of its own: the process itself is under test. */
+export interface OwnDashboard extends Dashboard {
+  app: AppServer;
+  proxy: FaultProxy;
+  /** Kills the app (SIGKILL by default) and starts it again on the same data and database. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface DashboardOptions {
+  env?: Record<string, string>;
+  database?: Database;
+  clientSecret?: string;
+}
+
+/** The app's settings for talking to its sandbox through `proxy`, on `database`, with `options.env` over them. */
+async function settingsOf(proxy: FaultProxy, options: DashboardOptions): Promise<Record<string, string>> {
+  return {
+    ...proxy.env(options.clientSecret),
+    SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
+    ...(options.database === "postgres" ? { DATABASE_URL: await freshPostgresDatabase() } : {}),
+    ...options.env,
+  };
+}
+
+/** A dashboard whose route handlers run in this process (test/support/in-process.ts): the routes project's. */
+export interface InProcessDashboard extends Dashboard {
+  app: InProcessApp;
+  /** The in-process app as a request target (`rawCall(d.target, ...)`, `signIn(d.target, ...)`). */
+  target: Target;
+}
+
+/**
+ * The dashboard's route handlers called in this process against a runtime of this file's own:
+ * `options` its settings, an empty database (PostgreSQL when asked), "the service" its sandbox
+ * behind in-process faults, a client signed in per role. Close it with dispose().
+ */
+export async function inProcessDashboard(
+  options: Omit<DashboardOptions, "clientSecret"> = {},
+): Promise<InProcessDashboard> {
+  const app = await startInProcess({
+    env: options.env,
+    databaseUrl: options.database === "postgres" ? await freshPostgresDatabase() : undefined,
+  });
+  const target: Target = { url: app.url, fetch: app.fetch, signIn: app.signIn };
+  const { reconnect: _, ...clients } = await connect(target, options.env ?? {});
+  return { ...clients, url: app.url, target, app, proxy: app.faults, dispose: () => app.close() };
+}
+
+/**
+ * The project's shared app (test/support/shared-app.ts) reset to `options`: its own settings and
+ * an empty database (PostgreSQL when asked), talking to its sandbox through a fault proxy of this
+ * file's, with a signed-in client per role. What a file uses that needs its own settings, counts
+ * what reaches the service, or injects faults; only a test of the process itself starts one.
+ */
+export async function resetDashboard(options: DashboardOptions = {}): Promise<Dashboard> {
+  const proxy = await startFaultProxy();
+  try {
+    const app = sharedApp();
+    const env = await settingsOf(proxy, options);
+    proxy.setTarget(app.port);
+    await app.control.reset(env);
+    const { reconnect: _, ...clients } = await connect({ url: app.url }, env);
+    return { ...clients, url: app.url, proxy, control: app.control, dispose: () => proxy.close() };
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
 }
 
 export interface JournalItem {
@@ -86,7 +158,7 @@ export async function freshPostgresDatabase(): Promise<string> {
 }
 
 /** A signed-in client for each demo role. */
-export async function signInAll(target: { url: string }): Promise<Record<Role, Client>> {
+export async function signInAll(target: Target): Promise<Record<Role, Client>> {
   const entries = await Promise.all(
     (Object.keys(ROLE_EMAILS) as Role[]).map(async (role) => {
       const client = await signIn(target, ROLE_EMAILS[role]);
@@ -97,16 +169,10 @@ export async function signInAll(target: { url: string }): Promise<Record<Role, C
   return Object.fromEntries(entries) as Record<Role, Client>;
 }
 
-export async function startDashboard(
-  options: { env?: Record<string, string>; database?: Database; clientSecret?: string } = {},
-): Promise<Dashboard> {
+/** The built dashboard in a process of its own, behind a fault proxy: for the tests of the process itself. */
+export async function startDashboard(options: DashboardOptions = {}): Promise<OwnDashboard> {
   const proxy = await startFaultProxy();
-  const env: Record<string, string> = {
-    ...proxy.env(options.clientSecret),
-    SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
-    ...(options.database === "postgres" ? { DATABASE_URL: await freshPostgresDatabase() } : {}),
-    ...options.env,
-  };
+  const env = await settingsOf(proxy, options);
   let app: AppServer;
   try {
     app = await startApp(env);
@@ -118,7 +184,7 @@ export async function startDashboard(
   // Clients read `target.url` at each call, so they follow the app across a restart.
   const target = { url: app.url };
   const clients = await connect(target, env);
-  const dashboard: Dashboard = {
+  const dashboard: OwnDashboard = {
     ...clients,
     app,
     get url() {
@@ -142,7 +208,7 @@ export async function startDashboard(
 }
 
 /** The project's shared app (test/support/shared-app.ts) with a signed-in client per role: no proxy, no restart. */
-export type SharedDashboard = Omit<Dashboard, "app" | "proxy" | "restart" | "dispose">;
+export type SharedDashboard = Omit<Dashboard, "proxy" | "control" | "dispose">;
 
 /**
  * The project's one shared app server, with a signed-in client per demo role. Its data is
@@ -154,17 +220,17 @@ export async function sharedDashboard(): Promise<SharedDashboard> {
   return { ...clients, url };
 }
 
-/** The clients of a running dashboard at `target.url`: one signed in per role, and the sandbox direct. */
-async function connect(target: { url: string }, env: Record<string, string>) {
+/** The clients of a dashboard at `target`: one signed in per role, and the sandbox direct. */
+async function connect(target: Target, env: Record<string, string>) {
   const as = await signInAll(target);
-  let direct = sandboxClient(target.url);
+  let direct = sandboxClient(target.url, target.fetch);
   // The direct client keeps its token; a new one when it expired (tests may shorten the lifetime),
   // one for all the calls that met the expiry together.
   const sandboxCall: ReturnType<typeof sandboxClient>["call"] = async (...args) => {
     const client = direct;
     const res = await client.call(...args);
     if (res.status !== 401) return res;
-    if (direct === client) direct = sandboxClient(target.url);
+    if (direct === client) direct = sandboxClient(target.url, target.fetch);
     return direct.call(...args);
   };
   return {
@@ -173,7 +239,7 @@ async function connect(target: { url: string }, env: Record<string, string>) {
     sandbox: { getToken: (scope?: string) => direct.getToken(scope), call: sandboxCall },
     /** After a restart on another port: a new direct client (the role clients follow `target`). */
     reconnect() {
-      direct = sandboxClient(target.url);
+      direct = sandboxClient(target.url, target.fetch);
     },
     async journal(refId: string) {
       const res = await as.admin.call("GET", `/api/activity?ref_ids=${encodeURIComponent(refId)}`);
@@ -231,14 +297,15 @@ export interface Answer {
   body: any;
 }
 
-/** One HTTP call with exactly these headers (no cookie, no Origin unless given). */
+/** One call with exactly these headers (no cookie, no Origin unless given), to a URL or a Target. */
 export async function rawCall(
-  base: string,
+  base: string | Target,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, {
+  const target = typeof base === "string" ? { url: base } : base;
+  const res = await (target.fetch ?? fetch)(`${target.url}${path}`, {
     method,
     headers: {
       ...(options.body !== undefined ? { "Content-Type": "application/json" } : {}),

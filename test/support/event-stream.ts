@@ -1,3 +1,5 @@
+import type { Target } from "./app-server";
+
 /** One server-sent event as a test reads it. */
 export interface ReadEvent {
   event: string;
@@ -24,9 +26,10 @@ export interface OpenStream {
 }
 
 /** Opens GET /api/events (with a session cookie, or none) and reads its events as they come. */
-export async function openStream(base: string, cookie?: string, query = ""): Promise<OpenStream> {
+export async function openStream(base: string | Target, cookie?: string, query = ""): Promise<OpenStream> {
+  const target = typeof base === "string" ? { url: base } : base;
   const abort = new AbortController();
-  const res = await fetch(`${base}/api/events${query}`, {
+  const res = await (target.fetch ?? fetch)(`${target.url}/api/events${query}`, {
     headers: { Accept: "text/event-stream", ...(cookie ? { Cookie: cookie } : {}) },
     signal: abort.signal,
   });

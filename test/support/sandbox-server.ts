@@ -84,7 +84,7 @@ export async function startSandboxServer(config: SandboxConfig = testConfig()): 
  * overruns the client's token budget (SANDBOX_TOKEN_RATE_PER_SECOND), earns its penalty and
  * turns into 401s ("Bearer undefined").
  */
-export function sandboxClient(base: string) {
+export function sandboxClient(base: string, doFetch: typeof fetch = fetch) {
   let token: Promise<string> | undefined;
   async function getToken(scope?: string): Promise<string> {
     const form = new URLSearchParams({
@@ -93,7 +93,7 @@ export function sandboxClient(base: string) {
       client_secret: CLIENT.secret,
     });
     if (scope) form.set("scope", scope);
-    const res = await fetch(`${base}/sandbox/oauth2/token`, {
+    const res = await doFetch(`${base}/sandbox/oauth2/token`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: form,
@@ -112,7 +112,7 @@ export function sandboxClient(base: string) {
     return token;
   }
   async function call(method: string, path: string, body?: unknown, bearer?: string) {
-    const res = await fetch(`${base}/sandbox/v2${path}`, {
+    const res = await doFetch(`${base}/sandbox/v2${path}`, {
       method,
       headers: {
         Authorization: `Bearer ${bearer ?? (await sharedToken())}`,

@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import type { TestProject } from "vitest/node";
 import { startApp, type AppServer } from "./app-server";
-import { startFaultProxy, type FaultProxy } from "./fault-proxy";
+import { testControl, type TestControl } from "./test-control";
 
 /**
  * One built app server per vitest project, started once by this globalSetup and handed to the
@@ -25,7 +25,8 @@ import { startFaultProxy, type FaultProxy } from "./fault-proxy";
  */
 
 /** What a test file receives through inject("sharedApp"): where the app is, or why it is not. */
-export type ProvidedApp = { url: string; port: number; env: Record<string, string> } | { error: string };
+export type ProvidedApp =
+  { url: string; port: number; env: Record<string, string>; controlSecret: string } | { error: string };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -34,45 +35,51 @@ declare module "vitest" {
 }
 
 /**
- * How each project's shared app runs. Integration: behind a fault proxy that never fails (the
- * app talks to "a real service", as startDashboard's does). E2E: the embedded sandbox with its
- * market maker quoting, so market orders fill and charts have trades.
+ * How each project's shared app starts; a file resets it to what it needs. E2E: the embedded
+ * sandbox with its market maker quoting, so market orders fill and charts have trades.
  */
-const SETTINGS: Record<string, { viaProxy: boolean; env: Record<string, string> }> = {
-  integration: { viaProxy: true, env: {} },
-  e2e: { viaProxy: false, env: { SANDBOX_MARKET_MAKER: "on" } },
+const SETTINGS: Record<string, Record<string, string>> = {
+  e2e: { SANDBOX_MARKET_MAKER: "on" },
 };
-
-/** The app's time limit for a call to the service behind the proxy (as startDashboard's). */
-const SERVICE_TIMEOUT_MS = "2000";
 
 /** vitest globalSetup: starts the project's app, provides "sharedApp", stops it at the end. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const settings = SETTINGS[project.name] ?? { viaProxy: false, env: {} };
-  let proxy: FaultProxy | undefined;
   let app: AppServer | undefined;
   try {
-    proxy = settings.viaProxy ? await startFaultProxy() : undefined;
-    const env = {
-      ...(proxy ? { ...proxy.env(), SERVICE_TIMEOUT_MS } : {}),
-      ...settings.env,
-    };
-    app = await startApp(env);
-    proxy?.setTarget(app.port);
-    project.provide("sharedApp", { url: app.url, port: app.port, env });
+    const env = SETTINGS[project.name] ?? {};
+    app = await startApp(env, undefined, { control: true });
+    project.provide("sharedApp", { url: app.url, port: app.port, env, controlSecret: app.controlSecret! });
   } catch (error) {
     // Provided, not thrown: the files that use it fail with this message; the others run.
     project.provide("sharedApp", { error: error instanceof Error ? error.message : String(error) });
   }
   return async () => {
     await app?.dispose();
-    await proxy?.close();
   };
 }
 
-/** The project's shared app (its URL and the env it runs with); fails the test if it could not start. */
-export function sharedApp(): { url: string; port: number; env: Record<string, string> } {
+export interface SharedApp {
+  url: string;
+  port: number;
+  /** What it was started with (a reset starts from these too). */
+  env: Record<string, string>;
+  control: TestControl;
+}
+
+/** The project's shared app, as it is (someone else's data in it); fails the test if it could not start. */
+export function sharedApp(): SharedApp {
   const provided = inject("sharedApp");
   if ("error" in provided) throw new Error(`the shared app did not start: ${provided.error}`);
-  return provided;
+  return { ...provided, control: testControl(provided.url, provided.controlSecret) };
+}
+
+/**
+ * The project's shared app, its runtime reset to `settings` over its start settings, with an
+ * empty database: what a file that needs its own settings or a clean state uses instead of a
+ * process of its own. Files of a project run one at a time, so a reset is the file's alone.
+ */
+export async function resetApp(settings: Record<string, string> = {}): Promise<SharedApp> {
+  const app = sharedApp();
+  await app.control.reset(settings);
+  return app;
 }

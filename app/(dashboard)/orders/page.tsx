@@ -18,10 +18,11 @@ export const metadata: Metadata = { title: "Orders" };
 /** The ticket (or, for a role that may not trade, a note in its place), its market, and the orders. */
 export default async function OrdersPage() {
   const user = await requireUser();
-  const controls = formControlsFor(await currentPolicy((await runtime()).db), user.role, "order");
+  const rt = await runtime();
+  const controls = formControlsFor(await currentPolicy(rt.db), user.role, "order");
   const trader = can(user.role, "orders:create");
   // Without the scope (SERVICE_SCOPES) the service would refuse every order and cancel: the ticket says why it is off.
-  const writable = hasScope("exchange:write_order");
+  const writable = hasScope("exchange:write_order", rt.config.SERVICE_SCOPES);
   return (
     // A role without the form gets its note as a strip above the table, not a column beside it.
     <div className={`grid items-start gap-6 ${trader && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>

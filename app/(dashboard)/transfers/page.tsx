@@ -15,10 +15,11 @@ export const metadata: Metadata = { title: "Transfers" };
 
 export default async function TransfersPage() {
   const user = await requireUser();
-  const controls = formControlsFor(await currentPolicy((await runtime()).db), user.role, "transfer");
+  const rt = await runtime();
+  const controls = formControlsFor(await currentPolicy(rt.db), user.role, "transfer");
   const ops = can(user.role, "transfers:create");
   // Without the scope (SERVICE_SCOPES) the service would refuse every transfer: the form says why it is off.
-  const writable = hasScope("transfer:write_internal_transfer");
+  const writable = hasScope("transfer:write_internal_transfer", rt.config.SERVICE_SCOPES);
   return (
     // A role without the form gets its note as a strip above the table, not a column beside it.
     <div className={`grid items-start gap-6 ${ops && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>

@@ -43,7 +43,12 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
   try {
     await rt.db
       .insertInto("approval_votes")
-      .values({ approval_id: id, approver_email: user.email, approver_role: user.role, at: new Date().toISOString() })
+      .values({
+        approval_id: id,
+        approver_email: user.email,
+        approver_role: user.role,
+        at: new Date(rt.clock.now()).toISOString(),
+      })
       .execute();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -101,7 +106,7 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
 }
 
 /** Every PENDING request past its time becomes EXPIRED, once, and is audited. */
-export async function expireDue(rt: Runtime, now = new Date()): Promise<number> {
+export async function expireDue(rt: Runtime, now = new Date(rt.clock.now())): Promise<number> {
   const due = await rt.db
     .selectFrom("approvals")
     .select(["id", "ref_id", "kind"])
@@ -156,7 +161,7 @@ async function decide(
   status: Exclude<ApprovalStatus, "PENDING">,
   by: string | null,
   reason: string | null,
-  at = new Date(),
+  at = new Date(rt.clock.now()),
 ): Promise<boolean> {
   const result = await rt.db
     .updateTable("approvals")
@@ -185,13 +190,17 @@ const alreadyDecided = (row: ApprovalRow) =>
     ? "This request expired: it can no longer be decided."
     : `This request is already ${row.status.toLowerCase()}: it can no longer be decided.`;
 
-/** Expires due requests every `everyMs`, so their EXPIRED state and audit entry come on time. */
+/**
+ * Expires due requests every `everyMs` on the runtime's clock, so their EXPIRED state and audit
+ * entry come on time; until the runtime stops (none once a shutdown began; one under way is
+ * waited for, as it writes to the database).
+ */
 export function expireInBackground(rt: Runtime, everyMs = 30_000): void {
-  setInterval(() => {
-    // None once a shutdown began; one under way is waited for (it writes to the database).
+  const stop = rt.clock.every(everyMs, () => {
     if (rt.lifecycle.stopping) return;
     rt.lifecycle
       .track(expireDue(rt))
       .catch((error: unknown) => log.error({ err: error }, "approvals: expiry sweep failed"));
-  }, everyMs).unref();
+  });
+  rt.lifecycle.signal.addEventListener("abort", stop, { once: true });
 }

@@ -55,6 +55,7 @@ export async function replacePolicy(
   if (!loosensAnything(changes)) return { status: 200, policy: await applyPolicy(rt, user, before, next, ip) };
   const request: PolicyProposal = { before, after: next };
   const row = await insertApproval(rt.db, user, {
+    at: new Date(rt.clock.now()),
     kind: "policy",
     profileId: "",
     request,

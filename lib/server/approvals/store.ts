@@ -32,6 +32,8 @@ export interface NewApproval {
   holdReason?: string | null;
   /** The price guard the requester confirmed when asking. */
   priceGuard?: unknown;
+  /** When it was asked for, on the runtime's clock: it expires `rule.open_minutes` later. */
+  at: Date;
 }
 
 /** Inserts a PENDING request; `db` may be the person's locked transaction. Throws on a taken ref_id. */
@@ -40,7 +42,7 @@ export async function insertApproval(
   user: SignedInUser,
   hold: NewApproval,
 ): Promise<ApprovalRow> {
-  const now = new Date();
+  const now = hold.at;
   const id = timeOrderedId();
   const row: ApprovalRow = {
     id,

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Role } from "@/lib/shared/roles";
-import { env } from "../env";
-import { demoUsersOn } from "../env-schema";
+import { demoUsersOn, type Env } from "../env-schema";
 import { hashPassword, verifyPassword, type PasswordHash } from "./password";
 
 export interface StaffUser {
@@ -22,15 +21,18 @@ export const DEMO_USERS: readonly StaffUser[] = [
  * Demo users exist while the dashboard talks to its embedded sandbox, or when
  * DEMO_USERS=on; never silently against a real deployment.
  */
-export const demoUsersEnabled = (): boolean => demoUsersOn(env);
+export const demoUsersEnabled = (config: Env): boolean => demoUsersOn(config);
 
-// Only the hash is kept in memory; scrypt's cost makes guessing slow even offline.
-let passwordHash: Promise<PasswordHash> | undefined;
-const hash = () => (passwordHash ??= hashPassword(env.DEMO_PASSWORD));
-
-/** The demo user with this email and password, or null. Always spends the hashing time, off the main thread. */
-export async function verifyDemoUser(email: string, password: string): Promise<StaffUser | null> {
-  const user = DEMO_USERS.find((u) => u.email === email.trim().toLowerCase());
-  const ok = await verifyPassword(password, await hash());
-  return user && ok ? user : null;
+/**
+ * The check of the demo users' password (DEMO_PASSWORD): the demo user with this email and
+ * password, or null. Only the hash is kept; scrypt's cost makes guessing slow even offline.
+ * Always spends the hashing time, off the main thread.
+ */
+export function demoUserCheck(demoPassword: string) {
+  let hash: Promise<PasswordHash> | undefined;
+  return async function verifyDemoUser(email: string, password: string): Promise<StaffUser | null> {
+    const user = DEMO_USERS.find((u) => u.email === email.trim().toLowerCase());
+    const ok = await verifyPassword(password, await (hash ??= hashPassword(demoPassword)));
+    return user && ok ? user : null;
+  };
 }

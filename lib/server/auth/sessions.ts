@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { isRole, type Role } from "@/lib/shared/roles";
+import { systemClock, type Clock } from "../clock";
 import type { Db } from "../db";
 
 /**
@@ -50,19 +51,21 @@ interface Checked {
 
 export interface SessionStoreOptions {
   idleMinutes: number;
-  now?: () => number;
+  /** Default: the machine's clock. */
+  clock?: Clock;
   /** Tells every other instance that a session ended (they call `ended`). */
   announce?: (id: string) => void;
 }
 
 export function createSessionStore(db: Db, options: SessionStoreOptions) {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = clock.now;
   const idleMs = options.idleMinutes * 60_000;
   // last_seen_at is written at most this often: a minute, or a tenth of a short idle timeout.
   const renewEveryMs = Math.min(60_000, idleMs / 10);
   const checked = new Map<string, Checked>();
   const endedHere = new Set<string>();
-  const watchers = new Map<string, { listeners: Set<() => void>; timer?: NodeJS.Timeout }>();
+  const watchers = new Map<string, { listeners: Set<() => void>; cancel?: () => void }>();
 
   const deadline = (c: { lastSeen: number; expires: number }) => Math.min(c.lastSeen + idleMs, c.expires);
 
@@ -74,7 +77,7 @@ export function createSessionStore(db: Db, options: SessionStoreOptions) {
     const watched = watchers.get(id);
     if (!watched) return;
     watchers.delete(id);
-    clearTimeout(watched.timer);
+    watched.cancel?.();
     for (const listener of watched.listeners) listener();
   }
 
@@ -136,16 +139,15 @@ export function createSessionStore(db: Db, options: SessionStoreOptions) {
   function schedule(id: string, waitMs: number): void {
     const watched = watchers.get(id);
     if (!watched) return;
-    clearTimeout(watched.timer);
-    watched.timer = setTimeout(async () => {
+    watched.cancel?.();
+    watched.cancel = clock.after(waitMs, async () => {
       try {
         const state = await read(id);
         if (state) schedule(id, untilCheck(state));
       } catch {
         schedule(id, 1_000); // the database unreachable for a moment
       }
-    }, waitMs);
-    watched.timer.unref?.();
+    });
   }
   const untilCheck = (state: Checked) => Math.max(0, Math.min(deadline(state) - now(), RECHECK_MS));
 
@@ -217,7 +219,7 @@ export function createSessionStore(db: Db, options: SessionStoreOptions) {
       return () => {
         const w = watchers.get(id);
         if (!w?.listeners.delete(onEnd) || w.listeners.size > 0) return;
-        clearTimeout(w.timer);
+        w.cancel?.();
         watchers.delete(id);
       };
     },

@@ -49,6 +49,7 @@ export async function declineRepeat(rt: Runtime, user: SignedInUser, input: unkn
         toProfileId: toProfileOf(create) ?? null,
         request: create.request,
         repeatOf: answer.duplicate_of,
+        at: new Date(rt.clock.now()),
       });
     } catch (error) {
       if (!(error instanceof JournalRefIdTaken)) throw error;

@@ -18,8 +18,9 @@ import type { Verdict } from "./controls/verdict";
 type HoldVerdict = Extract<Verdict, { hold: unknown }>["hold"];
 
 /** Writes the held request; `tx` is the person's locked transaction. */
-export const writeHold = (tx: Kysely<Database>, user: SignedInUser, create: Create, hold: HoldVerdict) =>
+export const writeHold = (tx: Kysely<Database>, user: SignedInUser, create: Create, hold: HoldVerdict, at: Date) =>
   insertApproval(tx, user, {
+    at,
     kind: create.kind,
     refId: refIdOf(create),
     profileId: create.profileId,

@@ -171,9 +171,11 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
   let facts = w.facts;
   for (;;) {
     const step = await inPersonLock(rt.db, w.requester.email, async (tx): Promise<Weighed | "funds"> => {
+      // One moment on the runtime's clock for the whole weighing, and for what it writes.
+      const now = new Date(rt.clock.now());
       // An approved request was asked about when it was held.
-      const repeatOf = w.approved ? null : await askAboutRepeats(tx, w.requester, create, w.confirmRepeatOf);
-      const totals = await totalsOf(tx, { email: w.requester.email, kind: create.kind, refId: refIdOf(create) });
+      const repeatOf = w.approved ? null : await askAboutRepeats(tx, w.requester, create, w.confirmRepeatOf, now);
+      const totals = await totalsOf(tx, { email: w.requester.email, kind: create.kind, refId: refIdOf(create) }, now);
       const verdict = verdictOf({
         create,
         facts,
@@ -185,9 +187,13 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
       if ("hold" in verdict) {
         if (facts.funds === undefined) return "funds";
         await earlierEntry(tx, create, w.requester);
-        return { verdict, repeatOf, held: await writeHold(tx, w.requester, create, verdict.hold) };
+        return { verdict, repeatOf, held: await writeHold(tx, w.requester, create, verdict.hold, now) };
       }
-      return { verdict, repeatOf, entry: await writeEntry(tx, create, w, verdict.send.valueUsd, repeatOf) };
+      return {
+        verdict,
+        repeatOf,
+        entry: await writeEntry(tx, create, w, { valueUsd: verdict.send.valueUsd, repeatOf, now }),
+      };
     }).catch((error: unknown) => {
       // Someone else took the ref_id in the same instant: the unique constraint caught it.
       if (error instanceof JournalRefIdTaken || isUniqueViolation(error)) throw refIdTaken(create);
@@ -203,8 +209,7 @@ async function writeEntry(
   tx: Kysely<Database>,
   create: Create,
   w: Weighing,
-  valueUsd: string | null,
-  repeatOf: string | null,
+  { valueUsd, repeatOf, now }: { valueUsd: string | null; repeatOf: string | null; now: Date },
 ) {
   const failed = await earlierEntry(tx, create, w.requester);
   const attempt = { userRole: w.requester.role, valueUsd, approvalId: w.approved?.id ?? null };
@@ -224,6 +229,7 @@ async function writeEntry(
     valueUsd,
     repeatOf,
     approvalId: w.approved?.id,
+    at: now,
   });
 }
 

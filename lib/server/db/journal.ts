@@ -36,6 +36,8 @@ export interface NewJournalEntry {
   repeatOf?: string | null;
   /** The approval it is sent under; absent when it needed none. */
   approvalId?: string | null;
+  /** When it was asked for, on the runtime's clock. */
+  at: Date;
 }
 
 export type JournalOutcome =
@@ -73,7 +75,7 @@ export const recordDeclined = (db: Db, input: NewJournalEntry & { repeatOf: stri
   insertEntry(db, input, "declined");
 
 async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "declined"): Promise<JournalEntry> {
-  const now = new Date();
+  const now = input.at;
   const row: Selectable<JournalTable> = {
     // UUIDv7: ordered by creation, which breaks ties between entries of the same millisecond.
     id: timeOrderedId(),

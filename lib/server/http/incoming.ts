@@ -27,9 +27,17 @@ const REQUEST_ID = /^[\w.:/+=@-]{1,128}$/;
  */
 const ANSWERED_WHILE_STOPPING = /^\/(api\/health|api\/ready|sandbox)(\/|\?|$)/;
 
+/** Answers a request on the node server's own terms, before Next sees it. */
+export type OwnHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
 export interface RequestWatch {
   /** From now on requests are counted in `lifecycle`, and refused once it stops. */
   attach(lifecycle: Lifecycle): void;
+  /**
+   * Requests for exactly `path` are answered by `handle`, never by Next: a surface that exists
+   * only where it was installed (the test harness's control, lib/server/ops/test-control.ts).
+   */
+  serve(path: string, handle: OwnHandler): void;
   /** The servers requests came in on, to close at shutdown. */
   readonly servers: ReadonlySet<Server>;
 }
@@ -44,6 +52,7 @@ let installed: RequestWatch | undefined;
 export function watchRequests(trusted: ReadonlySet<string>): RequestWatch {
   if (installed) return installed;
   const servers = new Set<Server>();
+  const own = new Map<string, OwnHandler>();
   let lifecycle: Lifecycle | undefined;
   const emit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
   Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
@@ -51,6 +60,12 @@ export function watchRequests(trusted: ReadonlySet<string>): RequestWatch {
     servers.add(this);
     const [request, response] = args as [IncomingMessage, ServerResponse];
     const arrival = arrive(request, response, trusted);
+    const handle = own.get(arrival.path);
+    if (handle) {
+      response.once("close", () => logRequest(arrival, response));
+      handle(request, response);
+      return true;
+    }
     if (lifecycle?.stopping && !ANSWERED_WHILE_STOPPING.test(request.url ?? "")) {
       response.once("close", () => logRequest(arrival, response));
       refuseWhileStopping(response);
@@ -65,6 +80,7 @@ export function watchRequests(trusted: ReadonlySet<string>): RequestWatch {
   } as Server["emit"];
   installed = {
     attach: (l) => void (lifecycle = l),
+    serve: (path, handle) => void own.set(path, handle),
     servers,
   };
   return installed;

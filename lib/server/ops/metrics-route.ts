@@ -3,7 +3,6 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { problemResponse } from "@/lib/server/http/toolkit";
 import { problem } from "@/lib/spec";
-import { env } from "../env";
 import { scrape } from "./metrics";
 import { withRole } from "../http/route";
 import { runtime, type Runtime } from "../runtime";
@@ -13,15 +12,17 @@ import { runtime, type Runtime } from "../runtime";
  * `Authorization: Bearer $METRICS_TOKEN`. A bearer token decides on its own: a wrong one (or any,
  * while METRICS_TOKEN is unset) is a 403, whatever cookie comes with it.
  */
-export function metricsHandler(token: string | undefined = env.METRICS_TOKEN, getRuntime = runtime) {
+export function metricsHandler(getRuntime = runtime) {
   const bySession = withRole("metrics:read", async ({ runtime }) => exposition(runtime));
   return async (request: NextRequest, context: { params: Promise<Record<string, never>> }): Promise<Response> => {
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]?.trim();
     if (bearer === undefined) return bySession(request, context);
+    const rt = await getRuntime();
+    const token = rt.config.METRICS_TOKEN;
     if (!token || !sameSecret(bearer, token)) {
       return problemResponse(problem(403, "Forbidden", "The bearer token is not this dashboard's METRICS_TOKEN."));
     }
-    return exposition(await getRuntime());
+    return exposition(rt);
   };
 }
 

@@ -76,6 +76,8 @@ export interface UpstreamClientOptions {
   fetch?: typeof fetch;
   /** The limit for the whole call, the token refresh retry included (default 15 s). */
   timeoutMs?: number;
+  /** The clock the limiter reads the call's time limit on (default: the machine's). */
+  now?: () => number;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -98,7 +100,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
       }
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-      const signal = timeLimit(timeoutMs);
+      const signal = timeLimit(timeoutMs, options.now);
 
       const send = async (token: string) =>
         doFetch(url, {

@@ -348,12 +348,13 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 /**
  * A time limit whose end the limiter can read: a call waits for its slot only while the wait
  * ends before the limit, and is refused at once otherwise (nothing is sent into a timeout).
+ * The end is read on the limiter's clock (`now`), the signal fires on the machine's.
  */
 const deadlines = new WeakMap<AbortSignal, number>();
 
-export function timeLimit(ms: number): AbortSignal {
+export function timeLimit(ms: number, now: () => number = Date.now): AbortSignal {
   const signal = AbortSignal.timeout(ms);
-  deadlines.set(signal, Date.now() + ms);
+  deadlines.set(signal, now() + ms);
   return signal;
 }
 

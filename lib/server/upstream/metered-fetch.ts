@@ -21,6 +21,8 @@ export interface MeteredFetchOptions {
   tokenUrl: string;
   /** The wait allowed when a call carries no time limit of its own (timeLimit). */
   defaultTimeoutMs?: number;
+  /** The limiter's clock (default: the machine's). */
+  now?: () => number;
 }
 
 export const TOKEN_ROUTE = "/oauth2/token";
@@ -38,7 +40,7 @@ export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
     const route = isToken ? TOKEN_ROUTE : routeOf(path);
     const budgetClass: BudgetClass = isToken ? "token" : classOf(method, route);
 
-    const deadline = deadlineOf(init?.signal) ?? Date.now() + (options.defaultTimeoutMs ?? 15_000);
+    const deadline = deadlineOf(init?.signal) ?? (options.now ?? Date.now)() + (options.defaultTimeoutMs ?? 15_000);
     const waitStart = performance.now();
     let release: () => void;
     try {

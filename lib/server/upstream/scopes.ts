@@ -1,6 +1,5 @@
 import "server-only";
 import type { Scope } from "@/lib/spec";
-import { env } from "../env";
 import { UpstreamScopeMissing } from "./errors";
 
 /**
@@ -8,10 +7,9 @@ import { UpstreamScopeMissing } from "./errors";
  * token asks for: a feature whose scope is not among them is off. The client refuses such a
  * call unsent (client.ts); a route refuses it first, before it journals, values or reads anything.
  */
-export const hasScope = (scope: Scope, granted: readonly string[] = env.SERVICE_SCOPES): boolean =>
-  granted.includes(scope);
+export const hasScope = (scope: Scope, granted: readonly string[]): boolean => granted.includes(scope);
 
 /** Throws the 403 "The service's credentials lack …" (the route wrapper answers it) when `scope` is not granted. */
-export function requireScope(scope: Scope, granted: readonly string[] = env.SERVICE_SCOPES): void {
+export function requireScope(scope: Scope, granted: readonly string[]): void {
   if (!hasScope(scope, granted)) throw new UpstreamScopeMissing(scope);
 }

@@ -72,7 +72,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       ? oauth.ClientSecretBasic(options.clientSecret)
       : oauth.ClientSecretPost(options.clientSecret);
   const requestOptions: oauth.ClientCredentialsGrantRequestOptions = {
-    signal: () => timeLimit(timeoutMs),
+    signal: () => timeLimit(timeoutMs, now),
     ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
     ...(options.fetch ? { [oauth.customFetch]: options.fetch } : {}),
   };

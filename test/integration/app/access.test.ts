@@ -10,7 +10,7 @@ import {
   startDashboard,
   TRADING,
   type Answer,
-  type Dashboard,
+  type OwnDashboard,
 } from "../../support/dashboard";
 import { signIn } from "../../support/app-server";
 
@@ -21,7 +21,7 @@ import { signIn } from "../../support/app-server";
  * "Nothing sent" is read off the fault proxy, which sees every request to the service.
  */
 
-let d: Dashboard;
+let d: OwnDashboard;
 let readableOrderId: string;
 let readableTransferId: string;
 

@@ -9,7 +9,7 @@ import {
   SETTLEMENT,
   startDashboard,
   TREASURY,
-  type Dashboard,
+  type OwnDashboard,
   type Database,
 } from "../../support/dashboard";
 
@@ -28,7 +28,7 @@ const bigTransfer = (ref: string, amount = "20000") => ({
 });
 
 describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     // Its own server, not the shared one: changes the policy everyone reads, on each database.
     d = await startDashboard({ database });
@@ -166,7 +166,7 @@ describe.each<Database>(["sqlite", "postgres"])("approvals on %s", (database) =>
 });
 
 /** Edits the app's database directly, as someone owning its tables could (the audit trail's triggers switched off). */
-async function tamper(d: Dashboard, database: Database, statement: string) {
+async function tamper(d: OwnDashboard, database: Database, statement: string) {
   const db = await openAppDatabase(d);
   try {
     await disableAuditTriggers(db, database === "postgres");

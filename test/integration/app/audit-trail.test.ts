@@ -11,7 +11,7 @@ import {
   startDashboard,
   TRADING,
   type Client,
-  type Dashboard,
+  type OwnDashboard,
   type Database,
 } from "../../support/dashboard";
 import { startFaultProxy } from "../../support/fault-proxy";
@@ -35,7 +35,7 @@ interface Entry {
 }
 
 describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (database) => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     // Its own server, not the shared one: restarts the app and reads the whole audit chain, on each database.
     d = await startDashboard({ database });
@@ -80,7 +80,7 @@ describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (databa
     });
   });
 
-  it.each<[string, string, keyof Dashboard["as"]]>([
+  it.each<[string, string, keyof OwnDashboard["as"]]>([
     ["orders", "/api/orders/export.csv?market=ETHUSD&side=BUY", "viewer"],
     ["transfers", "/api/transfers/export.csv?asset=USD", "ops"],
     ["activity", "/api/activity/export.csv?kind=order", "approver"],
@@ -214,7 +214,7 @@ describe.each<Database>(["sqlite", "postgres"])("the audit trail on %s", (databa
  * wrote them notices, and so does the next one on the same data after a restart.
  */
 describe.each<Database>(["sqlite", "postgres"])("a missing tail of the audit trail on %s", (database) => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     d = await startDashboard({ database });
   });

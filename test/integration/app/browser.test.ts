@@ -10,7 +10,7 @@ import {
   startDashboard,
   TRADING,
   type Answer,
-  type Dashboard,
+  type OwnDashboard,
 } from "../../support/dashboard";
 import { TEST_PASSWORD } from "../../support/app-server";
 
@@ -22,7 +22,7 @@ import { TEST_PASSWORD } from "../../support/app-server";
  */
 
 const CLIENT_SECRET = `it-secret-${randomUUID()}`;
-let d: Dashboard;
+let d: OwnDashboard;
 let authSecret: string;
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import {
   startDashboard,
   TRADING,
   TREASURY,
-  type Dashboard,
+  type OwnDashboard,
   type Database,
   type JournalItem,
 } from "../../support/dashboard";
@@ -29,7 +29,7 @@ interface Create {
 }
 
 /** Half orders, half transfers; each with an amount of its own, so none is asked about as a repeat. */
-function creates(d: Dashboard): Create[] {
+function creates(d: OwnDashboard): Create[] {
   return Array.from({ length: COUNT }, (_, i) => {
     const ref = newRef("crash");
     const cents = String(100 + i);
@@ -43,7 +43,7 @@ function creates(d: Dashboard): Create[] {
 }
 
 /** How many records the service holds for this create: orders, or transfers counted by their DEBIT leg. */
-async function heldByService(d: Dashboard, c: Create): Promise<number> {
+async function heldByService(d: OwnDashboard, c: Create): Promise<number> {
   if (c.kind === "order") return (await d.sandboxOrders(c.ref)).length;
   return (await d.sandboxTransfers(c.ref)).filter((t) => t.direction === "DEBIT").length;
 }
@@ -54,7 +54,7 @@ async function forEach(all: Create[], check: (c: Create) => Promise<void>) {
 }
 
 describe.each<Database>(["sqlite", "postgres"])(`kill -9 during ${COUNT} creates on %s`, (database) => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     // Its own server, not the shared one: kills the app. The burst's creates queue for the
     // machine's cores (other files run meanwhile): given time enough to reach the service.

@@ -11,7 +11,7 @@ import {
   startDashboard,
   TRADING,
   TREASURY,
-  type Dashboard,
+  type OwnDashboard,
   type Database,
   type JournalItem,
 } from "../../support/dashboard";
@@ -24,7 +24,7 @@ import {
  */
 
 /** Journal rows with this ref_id, read from the database itself (not through the app). */
-async function rowsInDatabase(d: Dashboard, refId: string): Promise<number> {
+async function rowsInDatabase(d: OwnDashboard, refId: string): Promise<number> {
   if (d.env.DATABASE_URL) {
     const { default: pg } = await import("pg");
     const client = new pg.Client({ connectionString: d.env.DATABASE_URL });
@@ -48,7 +48,7 @@ async function rowsInDatabase(d: Dashboard, refId: string): Promise<number> {
 const createPath = (profile: string): Match => ({ method: "POST", path: `/sandbox/v2/profiles/${profile}/orders` });
 
 describe.each<Database>(["sqlite", "postgres"])("the journal on %s", (database) => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   let notStarted: unknown;
 
   beforeAll(async () => {

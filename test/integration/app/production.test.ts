@@ -14,7 +14,7 @@ import {
   smallOrder,
   startDashboard,
   TRADING,
-  type Dashboard,
+  type OwnDashboard,
 } from "../../support/dashboard";
 
 /**
@@ -121,7 +121,7 @@ describe("a bad configuration", () => {
 });
 
 describe("GET /api/health and GET /api/ready", () => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     // Its own server, not the shared one: settings of a production deployment.
     d = await startDashboard();
@@ -179,7 +179,7 @@ describe("GET /api/health and GET /api/ready", () => {
 
 describe("GET /api/ready when the service refuses the dashboard's credentials", () => {
   const secret = "a-wrong-client-secret-never-to-be-shown";
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     d = await startDashboard({ clientSecret: secret });
   });
@@ -314,7 +314,7 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 describe("request logs", () => {
   const clientSecret = "client-secret-0123456789-must-not-be-logged";
   const metricsToken = "metrics-token-0123456789-must-not-be-logged";
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     d = await startDashboard({
       clientSecret,

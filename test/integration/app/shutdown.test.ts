@@ -15,7 +15,7 @@ import {
   startDashboard,
   TRADING,
   TREASURY,
-  type Dashboard,
+  type OwnDashboard,
   type Database as Engine,
 } from "../../support/dashboard";
 import { openStream, type OpenStream } from "../../support/event-stream";
@@ -41,7 +41,7 @@ function exitOf(app: AppServer): Promise<{ code: number | null; ms: number }> {
 }
 
 /** Journal entries still pending, read from the stopped app's own database. */
-async function pendingEntries(d: Dashboard, engine: Engine): Promise<number> {
+async function pendingEntries(d: OwnDashboard, engine: Engine): Promise<number> {
   if (engine === "sqlite") {
     const db = new Database(join(d.app.dataDir, "dashboard.db"), { readonly: true });
     try {
@@ -62,7 +62,7 @@ async function pendingEntries(d: Dashboard, engine: Engine): Promise<number> {
 }
 
 describe("SIGTERM while a create is in flight", () => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   const streams: OpenStream[] = [];
   beforeAll(async () => {
     // Its own server, not the shared one: signals the app.
@@ -117,7 +117,7 @@ interface Create {
 }
 
 /** Half orders, half transfers, each its own amount (none is asked about as a repeat). */
-function creates(d: Dashboard): Create[] {
+function creates(d: OwnDashboard): Create[] {
   return Array.from({ length: COUNT }, (_, i) => {
     const ref = newRef("term");
     const cents = String(100 + i);
@@ -130,13 +130,13 @@ function creates(d: Dashboard): Create[] {
   });
 }
 
-async function heldByService(d: Dashboard, c: Create): Promise<number> {
+async function heldByService(d: OwnDashboard, c: Create): Promise<number> {
   if (c.kind === "order") return (await d.sandboxOrders(c.ref)).length;
   return (await d.sandboxTransfers(c.ref)).filter((t) => t.direction === "DEBIT").length;
 }
 
 describe.each<Engine>(["sqlite", "postgres"])(`SIGTERM during a burst of ${COUNT} creates on %s`, (engine) => {
-  let d: Dashboard;
+  let d: OwnDashboard;
   beforeAll(async () => {
     d = await startDashboard({
       database: engine,

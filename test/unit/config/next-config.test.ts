@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { networkInterfaces } from "node:os";
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from "next/constants";
@@ -10,6 +11,7 @@ interface Config {
   allowedDevOrigins?: string[];
   distDir?: string;
   output?: string;
+  typescript?: { ignoreBuildErrors?: boolean; tsconfigPath?: string };
 }
 
 /** next.config.js as `next dev` (or the command of `phase`) would load it with these variables. */
@@ -57,5 +59,33 @@ describe("next.config.js in production", () => {
   it("writes the standalone folder when building, and leaves next start as it was (no warning)", () => {
     expect(loadConfig({}, PHASE_PRODUCTION_BUILD).output).toBe("standalone");
     expect(loadConfig({}, PHASE_PRODUCTION_SERVER).output).toBeUndefined();
+  });
+});
+
+describe("next.config.js and the type check", () => {
+  const { scripts } = require("../../../package.json") as { scripts: Record<string, string> };
+  /** The npm scripts that `name` runs, each followed by those it runs in turn. */
+  function runs(name: string): string[] {
+    const command = scripts[name] ?? "";
+    const inTurn = [...command.matchAll(/npm run (\S+)/g)].map((m) => m[1]!);
+    const sideBySide = /run-parallel\.mjs ([^&|;]+)/.exec(command)?.[1]!.trim().split(/\s+/) ?? [];
+    return [...inTurn, ...sideBySide].flatMap((script) => [script, ...runs(script)]);
+  }
+
+  it("lets the build skip type errors only because tsc checks first, in npm test and npm run check", () => {
+    expect(loadConfig({}, PHASE_PRODUCTION_BUILD).typescript?.ignoreBuildErrors).toBe(true);
+    expect(scripts.typecheck).toBe("tsc --noEmit");
+    const test = runs("test");
+    expect(test).toContain("typecheck");
+    expect(test.indexOf("typecheck")).toBeLessThan(test.indexOf("build"));
+    expect(runs("check")).toContain("typecheck");
+  });
+
+  it("names a tsconfig that extends tsconfig.json, which Next does not rewrite", () => {
+    const { tsconfigPath } = loadConfig({}, PHASE_PRODUCTION_BUILD).typescript ?? {};
+    const tsconfig = JSON.parse(readFileSync(require.resolve(`../../../${tsconfigPath}`), "utf8")) as {
+      extends?: string;
+    };
+    expect(tsconfig.extends).toBe("./tsconfig.json");
   });
 });

@@ -31,6 +31,7 @@ describe("cancelOrder", () => {
       return { status: 200, body: {} };
     });
     const placed = await beginEntry(runtime.db, {
+      at: new Date(),
       kind: "order",
       refId: "o-ref",
       userEmail: "trader@example.com",
@@ -89,6 +90,7 @@ describe("cancelOrder", () => {
   it("a cancel a crash left pending is completed at start as unanswered, without asking the service by ref_id", async () => {
     const { runtime, calls } = await setUp(() => ({ status: 200, body: { items: [] } }));
     await beginEntry(runtime.db, {
+      at: new Date(),
       kind: "cancel",
       refId: "c-1",
       userEmail: "trader@example.com",

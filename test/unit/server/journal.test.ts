@@ -18,6 +18,7 @@ import {
 import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 
 const order = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEntry => ({
+  at: new Date(),
   kind: "order",
   refId,
   userEmail: "trader@example.com",
@@ -35,6 +36,7 @@ const order = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEn
 });
 
 const transfer = (refId: string, over: Partial<NewJournalEntry> = {}): NewJournalEntry => ({
+  at: new Date(),
   kind: "transfer",
   refId,
   userEmail: "ops@example.com",
@@ -300,6 +302,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     expect(await findByResultId(db, "transfer", "ord-9")).toBeUndefined();
 
     const cancel = await beginEntry(db, {
+      at: new Date(),
       kind: "cancel",
       refId: "c-1",
       userEmail: "trader@example.com",

@@ -7,6 +7,8 @@ import { createDb, type Db } from "@/lib/server/db";
 import { inPersonLock } from "@/lib/server/db/person-lock";
 import { createMetrics } from "@/lib/server/ops/metrics";
 import { createLifecycle } from "@/lib/server/ops/lifecycle";
+import { systemClock } from "@/lib/server/clock";
+import { parseEnv } from "@/lib/server/env-schema";
 import type { Runtime } from "@/lib/server/runtime";
 import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 import { fakeService } from "../../support/fake-service";
@@ -17,6 +19,8 @@ const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trad
 function instance(db: Db, posted: unknown[]): Runtime {
   const answer = fakeService({ tickers: { BTCUSD: ["99999", "100001"] } });
   return {
+    config: parseEnv({ SANDBOX_MARKET_MAKER: "off" }),
+    clock: systemClock,
     db,
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),

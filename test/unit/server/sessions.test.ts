@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSessionStore, RECHECK_MS, SESSION_MAX_MS } from "@/lib/server/auth/sessions";
+import { systemClock } from "@/lib/server/clock";
 import { createDb, type Db } from "@/lib/server/db";
 
 let dir: string;
@@ -18,7 +19,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const store = () => createSessionStore(db, { idleMinutes: 30, now: () => now });
+const store = () => createSessionStore(db, { idleMinutes: 30, clock: { ...systemClock, now: () => now } });
 const trader = { email: "trader@example.com", role: "trader" as const, provider: "credentials", ip: "203.0.113.7" };
 const minutes = (n: number) => n * 60_000;
 
@@ -38,7 +39,11 @@ describe("sessions", () => {
 
   it("another instance refuses a revoked session as soon as the notice arrives (LISTEN/NOTIFY), at the latest a minute later", async () => {
     const notices: string[] = [];
-    const here = createSessionStore(db, { idleMinutes: 30, now: () => now, announce: (id) => notices.push(id) });
+    const here = createSessionStore(db, {
+      idleMinutes: 30,
+      clock: { ...systemClock, now: () => now },
+      announce: (id) => notices.push(id),
+    });
     const there = store();
     const lost = store();
     const id = await here.start(trader);

@@ -1,12 +1,16 @@
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { withCaller } from "@/lib/server/auth/caller";
-import { authOptions } from "@/lib/server/auth/options";
+import { authOptionsFor } from "@/lib/server/auth/options";
 import { clientIp } from "@/lib/server/http/origin";
+import { runtime } from "@/lib/server/runtime";
 
-const nextAuth = NextAuth(authOptions) as (req: NextRequest, ctx: unknown) => Promise<Response>;
+type Context = { params: Promise<{ nextauth: string[] }> };
 
-/** next-auth's routes, with the caller's address at hand for the audit trail. */
-const handler = (req: NextRequest, ctx: unknown) => withCaller(clientIp(req), () => nextAuth(req, ctx));
+/** next-auth's routes, with the runtime's options and the caller's address at hand for the audit trail. */
+async function handler(req: NextRequest, ctx: Context): Promise<Response> {
+  const options = authOptionsFor(await runtime());
+  return withCaller(clientIp(req), () => NextAuth(req, ctx, options) as Promise<Response>);
+}
 
 export { handler as GET, handler as POST };

@@ -6,7 +6,7 @@ import { requireScope } from "@/lib/server/upstream/scopes";
 
 /** Create Internal Transfer, through the one create path (lib/server/create/pipeline.ts): a recent repeat asked about first (Confirm-Duplicate), the desk's controls (limits, funds, four eyes), journaled, sent once. */
 export const POST = withRole("transfers:create", async ({ request, user, runtime, ip }) => {
-  requireScope("transfer:write_internal_transfer");
+  requireScope("transfer:write_internal_transfer", runtime.config.SERVICE_SCOPES);
   return relay(
     await createInternalTransfer(runtime, await jsonBody(request), {
       user,

@@ -9,7 +9,7 @@ import { requireScope } from "@/lib/server/upstream/scopes";
 export const POST = withRole<{ profile_id: string }>(
   "orders:create",
   async ({ request, params, user, runtime, ip }) => {
-    requireScope("exchange:write_order");
+    requireScope("exchange:write_order", runtime.config.SERVICE_SCOPES);
     const profileId = pathId("profile_id", params.profile_id);
     return relay(
       await createOrder(runtime, profileId, await jsonBody(request), {

@@ -12,7 +12,7 @@ export const GET = withRole<Params>("read", async ({ params, runtime }) =>
 
 /** Cancel, journaled: the service acknowledges; the order's status shows the outcome. */
 export const DELETE = withRole<Params>("orders:cancel", async ({ params, runtime, user, ip }) => {
-  requireScope("exchange:write_order");
+  requireScope("exchange:write_order", runtime.config.SERVICE_SCOPES);
   return relay(await cancelOrder(runtime, pathId("profile_id", params.profile_id), pathId("id", params.id), user, ip));
 });
 

@@ -1,0 +1,20 @@
+import "server-only";
+import { expireInBackground } from "../approvals/decisions";
+import type { RequestWatch } from "../http/incoming";
+import { reconcileInBackground } from "../reconcile";
+import { runtime, type Runtime } from "../runtime";
+
+/**
+ * Builds the process's runtime (or takes the one being built) and starts what it does on its
+ * own: requests of the server (`requests`; none when route handlers are called in a test's
+ * process) are counted in its lifecycle (a shutdown waits for them), journal entries a crash
+ * left pending are reconciled with the service, and approval requests past their time expire.
+ * That work stops with the runtime's lifecycle (a shutdown, or a test's reset).
+ */
+export async function startRuntime(requests?: RequestWatch): Promise<Runtime> {
+  const rt = await runtime();
+  requests?.attach(rt.lifecycle);
+  reconcileInBackground(rt);
+  expireInBackground(rt);
+  return rt;
+}

@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const script = fileURLToPath(new URL("../../../scripts/check-import-cycles.mjs", import.meta.url));
+
+const tsconfig = JSON.stringify({
+  compilerOptions: { module: "esnext", moduleResolution: "bundler", jsx: "react-jsx", paths: { "@/*": ["./*"] } },
+});
+
+let root: string;
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The check run at the root of a project made of `files` (path -> source). */
+function check(files: Record<string, string>) {
+  root = mkdtempSync(join(tmpdir(), "import-cycles-"));
+  for (const [path, source] of Object.entries({ "tsconfig.json": tsconfig, ...files })) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), source);
+  }
+  const result = spawnSync(process.execPath, [script], { cwd: root, encoding: "utf8" });
+  const circles = result.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("Import circle: "))
+    .map((line) => line.slice("Import circle: ".length));
+  return { status: result.status, stdout: result.stdout, circles };
+}
+
+describe("scripts/check-import-cycles.mjs", () => {
+  it("passes a project whose imports run one way", () => {
+    const { status, stdout, circles } = check({
+      "lib/a.ts": 'import { b } from "@/lib/b";\nexport const a = b;\n',
+      "lib/b.ts": 'import { c } from "./c";\nexport const b = c;\n',
+      "lib/c.ts": "export const c = 1;\n",
+    });
+    expect(circles).toEqual([]);
+    expect(stdout).toContain("No import circle");
+    expect(status).toBe(0);
+  });
+
+  it("fails on each circle, printed as a chain of files, and passes over types and tests", () => {
+    const { status, circles } = check({
+      // Through the `@/` alias, a relative path and a component.
+      "lib/a.ts": 'import { b } from "@/lib/b";\nexport const a = () => b;\n',
+      "lib/b.ts": 'import { c } from "../components/c";\nexport const b = () => c;\n',
+      "components/c.tsx": 'import { a } from "@/lib/a";\nexport const c = () => a;\n',
+      // A dynamic import and a re-export close circles too.
+      "lib/lazy.ts": 'export const load = () => import("./loaded");\n',
+      "lib/loaded.ts": 'export { load } from "./lazy";\n',
+      // Types alone are gone at run time: no circle.
+      "lib/types-a.ts": 'import type { B } from "./types-b";\nexport const a = (x: B) => x;\n',
+      "lib/types-b.ts": 'import { a } from "./types-a";\nexport type B = number;\nexport const b = a;\n',
+      "lib/inline-a.ts": 'import { type B } from "./inline-b";\nexport const a = (x: B) => x;\n',
+      "lib/inline-b.ts": 'import { a } from "./inline-a";\nexport type B = number;\nexport const b = a;\n',
+      // Nothing imports a test, so tests are left out.
+      "test/one.test.ts": 'import "./two.test";\nexport const one = 1;\n',
+      "test/two.test.ts": 'import { one } from "./one.test";\nexport const two = one;\n',
+    });
+    expect(circles).toEqual([
+      "components/c.tsx -> lib/a.ts -> lib/b.ts -> components/c.tsx",
+      "lib/lazy.ts -> lib/loaded.ts -> lib/lazy.ts",
+    ]);
+    expect(status).toBe(1);
+  });
+});
