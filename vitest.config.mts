@@ -7,14 +7,19 @@ const alias = {
   "server-only": fileURLToPath(new URL("./test/support/empty.ts", import.meta.url)),
 };
 
+/** One throwaway PostgreSQL cluster for the run (or TEST_DATABASE_URL), whichever projects ask. */
+const postgres = "./test/support/postgres.ts";
+/** One built app per worker, under the runtime's test control, for the integration and e2e files. */
+const sharedApps = "./test/support/shared-app.ts";
+
 export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // One file at a time on this 2-core machine: each integration or e2e file runs a built app
-    // server and often a browser, which keep both cores busy; two files at once took each about
-    // twice as long (no gain overall) and pushed state waits past their time limits.
-    maxWorkers: 1,
+    // Both cores: two files at a time, from any project. The integration and e2e files of the two
+    // workers each use their worker's own app (test/support/shared-app.ts's lanes), so two files
+    // running together never share one.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
@@ -22,8 +27,7 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
-          // A throwaway PostgreSQL cluster (or TEST_DATABASE_URL) for the journal's PostgreSQL half.
-          globalSetup: ["./test/support/postgres.ts"],
+          globalSetup: [postgres],
         },
       },
       {
@@ -35,7 +39,7 @@ export default defineConfig({
           // The route handlers in process (test/support/in-process.ts): the session secret is
           // given, so none is written into ./data; the runtime's log lines are silent.
           env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
-          globalSetup: ["./test/support/postgres.ts"],
+          globalSetup: [postgres],
         },
       },
       {
@@ -44,9 +48,7 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
-          // The app's journal runs on PostgreSQL too (test/integration/app/journal.test.ts);
-          // one built app for the files that need no settings of their own (test/support/shared-app.ts).
-          globalSetup: ["./test/support/postgres.ts", "./test/support/shared-app.ts"],
+          globalSetup: [postgres, sharedApps],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -59,8 +61,7 @@ export default defineConfig({
           environment: "node",
           // Room for a loaded machine: a state is waited for, and a slow one is no failure.
           expect: { poll: { timeout: 15_000 } },
-          // One built app for the files that need no settings of their own (test/support/shared-app.ts).
-          globalSetup: ["./test/support/shared-app.ts"],
+          globalSetup: [sharedApps],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, settled, signInWithForm, WIDTHS } from "../support/browser";
-import { sharedApp } from "../support/shared-app";
+import { resetApp } from "../support/shared-app";
 
 /**
  * The built app's pages hydrate without a mismatch: the server's HTML is what the browser's
@@ -15,7 +15,7 @@ let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = sharedApp();
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSidewaysScroll, LAYOUT_WIDTHS, launchBrowser, screenshot, signInAs } from "../support/browser";
-import { sharedApp } from "../support/shared-app";
+import { resetApp } from "../support/shared-app";
 
 /**
  * The order ticket's page does not move as its parts arrive after the first paint (the ticket's
@@ -22,7 +22,7 @@ let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = sharedApp();
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, poll, settled, signInAs } from "../support/browser";
 import { newRef, smallOrder, TRADING } from "../support/dashboard";
-import { sharedApp } from "../support/shared-app";
+import { resetApp } from "../support/shared-app";
 
 /**
  * Two browsers on the desk: an order placed in one appears in the other's orders table without
@@ -14,7 +14,7 @@ let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = sharedApp();
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
 });
 afterAll(async () => {

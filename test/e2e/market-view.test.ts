@@ -10,7 +10,7 @@ import {
   LAYOUT_WIDTHS,
   WIDTHS,
 } from "../support/browser";
-import { sharedApp } from "../support/shared-app";
+import { resetApp } from "../support/shared-app";
 
 /**
  * The ticket's market beside it: the order book's top levels, whose prices fill the ticket,
@@ -22,7 +22,7 @@ let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = sharedApp();
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
 });
 afterAll(async () => {

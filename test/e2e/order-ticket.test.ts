@@ -3,13 +3,13 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../support/app-server";
 import { armed, launchBrowser, signInAs, watchWrites } from "../support/browser";
-import { sharedApp } from "../support/shared-app";
+import { resetApp } from "../support/shared-app";
 
 let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = sharedApp();
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterNextFrames, expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
-import { sharedApp } from "../support/shared-app";
+import { resetApp } from "../support/shared-app";
 
 /**
  * Dark mode, by the system's setting and by choice, scanned by axe on every page in both
@@ -13,7 +13,7 @@ let app: { url: string };
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = sharedApp();
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
 });
 afterAll(async () => {

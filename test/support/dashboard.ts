@@ -6,7 +6,7 @@ import type { Faults } from "./faults";
 import { startInProcess, type InProcessApp } from "./in-process";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 import { sandboxClient } from "./sandbox-server";
-import { sharedApp } from "./shared-app";
+import { resetApp, sharedApp } from "./shared-app";
 import type { TestControl } from "./test-control";
 import { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer } from "./requests";
 
@@ -207,17 +207,18 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Ow
   return dashboard;
 }
 
-/** The project's shared app (test/support/shared-app.ts) with a signed-in client per role: no proxy, no restart. */
-export type SharedDashboard = Omit<Dashboard, "proxy" | "control" | "dispose">;
+/** The lane's shared app (test/support/shared-app.ts) with a signed-in client per role, its sandbox embedded. */
+export type SharedDashboard = Omit<Dashboard, "proxy" | "dispose"> & { control: TestControl };
 
 /**
- * The project's one shared app server, with a signed-in client per demo role. Its data is
- * everyone's: assert on what your test made (newRef()), never on counts of everything.
+ * The lane's shared app reset to `env` over its start settings, with an empty database and a
+ * signed-in client per demo role; the dashboard talks to its embedded sandbox in its own process
+ * (no proxy), as a demo does.
  */
-export async function sharedDashboard(): Promise<SharedDashboard> {
-  const { url, env } = sharedApp();
+export async function sharedDashboard(env: Record<string, string> = {}): Promise<SharedDashboard> {
+  const { url, control } = await resetApp(env);
   const { reconnect: _, ...clients } = await connect({ url }, env);
-  return { ...clients, url };
+  return { ...clients, url, control };
 }
 
 /** The clients of a dashboard at `target`: one signed in per role, and the sandbox direct. */

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { onePerRun } from "./run-once";
 
 /**
  * A throwaway PostgreSQL cluster for a test run, from Debian's `postgresql` package:
@@ -27,23 +28,27 @@ declare module "vitest" {
   }
 }
 
+/** One cluster for the whole run, whichever projects use it. */
+const cluster = onePerRun(
+  "postgres",
+  () => startPostgres(),
+  (server) => server.stop(),
+);
+
 /** vitest globalSetup: provides "postgres" to the tests and stops the cluster afterwards. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (process.env.TEST_DATABASE_URL) {
     project.provide("postgres", { url: process.env.TEST_DATABASE_URL });
     return async () => {};
   }
-  let server: PostgresServer | undefined;
+  const { value, release } = cluster.acquire();
   try {
-    server = await startPostgres();
-    project.provide("postgres", { url: server.url });
+    project.provide("postgres", { url: (await value).url });
   } catch (error) {
     // Provided, not thrown: the PostgreSQL tests fail with this message while the rest of the run goes on.
     project.provide("postgres", { error: error instanceof Error ? error.message : String(error) });
   }
-  return async () => {
-    await server?.stop();
-  };
+  return release;
 }
 
 export async function startPostgres(): Promise<PostgresServer> {

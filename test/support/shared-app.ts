@@ -1,82 +1,85 @@
 import { inject } from "vitest";
 import type { TestProject } from "vitest/node";
 import { startApp, type AppServer } from "./app-server";
+import { onePerRun } from "./run-once";
 import { testControl, type TestControl } from "./test-control";
 
 /**
- * One built app server per vitest project, started once by this globalSetup and handed to the
- * test files with `provide`/`inject`, as test/support/postgres.ts hands over the PostgreSQL
- * cluster. Starting `next start` costs seconds of both cores; a file that only signs in and
- * sends requests of its own has no need of a server of its own.
+ * The built app servers every integration and e2e file shares: one per worker ("lane"), so two
+ * files running at once never share one. Started once per run by this globalSetup (whichever of
+ * those projects runs first) with the runtime's test control, and handed to the files with
+ * `provide`/`inject`, as test/support/postgres.ts hands over the PostgreSQL cluster.
  *
- * To use it in a test file (after `npm run build`):
- *
- *   import { sharedDashboard } from "../support/dashboard";   // signed-in clients per role
- *   beforeAll(async () => { d = await sharedDashboard(); });
- *
- *   import { sharedApp } from "../support/shared-app";          // just the URL (browsers)
- *   const app = sharedApp();
- *
- * Files share this server, and may run at the same time: make what you assert on your own
- * (a fresh ref_id from newRef(), your own amounts, filters on what you created), never a
- * global count, never the policy or another setting everyone reads. A file that needs its own
- * settings (env variables, the fault proxy's faults, a restart or a kill, PostgreSQL, exact
- * counts of what exists) starts its own with startApp/startDashboard and says why in a comment.
+ * A file resets its lane's runtime to its own settings and an empty database (`resetApp`, or
+ * `resetDashboard` in test/support/dashboard.ts), moves its clock instead of waiting, and so
+ * needs no process of its own. Only a test of the process itself (a kill, a restart, SIGTERM,
+ * two instances, the standalone folder, the dev server) starts one, with startApp.
  */
 
-/** What a test file receives through inject("sharedApp"): where the app is, or why it is not. */
-export type ProvidedApp =
-  { url: string; port: number; env: Record<string, string>; controlSecret: string } | { error: string };
+/** As many as vitest's workers (vitest.config.mts's maxWorkers): each worker has its own. */
+export const LANES = 2;
+
+/** What a test file receives through inject("sharedApps"): where each lane's app is, or why there is none. */
+export type ProvidedApps = { url: string; port: number; controlSecret: string }[] | { error: string };
 
 declare module "vitest" {
   export interface ProvidedContext {
-    sharedApp: ProvidedApp;
+    sharedApps: ProvidedApps;
   }
 }
 
-/**
- * How each project's shared app starts; a file resets it to what it needs. E2E: the embedded
- * sandbox with its market maker quoting, so market orders fill and charts have trades.
- */
-const SETTINGS: Record<string, Record<string, string>> = {
-  e2e: { SANDBOX_MARKET_MAKER: "on" },
-};
+const lanes = onePerRun(
+  "shared-apps",
+  async () => {
+    const started = await Promise.allSettled(
+      Array.from({ length: LANES }, () => startApp({}, undefined, { control: true })),
+    );
+    const apps = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    const failed = started.find((s) => s.status === "rejected");
+    if (failed) {
+      await Promise.all(apps.map((app) => app.dispose()));
+      throw failed.reason;
+    }
+    return apps;
+  },
+  async (apps: AppServer[]) => void (await Promise.all(apps.map((app) => app.dispose()))),
+);
 
-/** vitest globalSetup: starts the project's app, provides "sharedApp", stops it at the end. */
+/** vitest globalSetup: starts the lanes' apps (once per run), provides "sharedApps", stops them at the end. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  let app: AppServer | undefined;
+  const { value, release } = lanes.acquire();
   try {
-    const env = SETTINGS[project.name] ?? {};
-    app = await startApp(env, undefined, { control: true });
-    project.provide("sharedApp", { url: app.url, port: app.port, env, controlSecret: app.controlSecret! });
+    const apps = await value;
+    project.provide(
+      "sharedApps",
+      apps.map((app) => ({ url: app.url, port: app.port, controlSecret: app.controlSecret! })),
+    );
   } catch (error) {
-    // Provided, not thrown: the files that use it fail with this message; the others run.
-    project.provide("sharedApp", { error: error instanceof Error ? error.message : String(error) });
+    // Provided, not thrown: the files that use them fail with this message; the others run.
+    project.provide("sharedApps", { error: error instanceof Error ? error.message : String(error) });
   }
-  return async () => {
-    await app?.dispose();
-  };
+  return release;
 }
 
 export interface SharedApp {
   url: string;
   port: number;
-  /** What it was started with (a reset starts from these too). */
-  env: Record<string, string>;
   control: TestControl;
 }
 
-/** The project's shared app, as it is (someone else's data in it); fails the test if it could not start. */
+/** This worker's lane's app, as the last reset left it; fails the test if it could not start. */
 export function sharedApp(): SharedApp {
-  const provided = inject("sharedApp");
-  if ("error" in provided) throw new Error(`the shared app did not start: ${provided.error}`);
-  return { ...provided, control: testControl(provided.url, provided.controlSecret) };
+  const provided = inject("sharedApps");
+  if (!provided) throw new Error("this project has no shared apps: add test/support/shared-app.ts to its globalSetup");
+  if ("error" in provided) throw new Error(`the shared apps did not start: ${provided.error}`);
+  const lane = provided[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % provided.length]!;
+  return { ...lane, control: testControl(lane.url, lane.controlSecret) };
 }
 
 /**
  * The project's shared app, its runtime reset to `settings` over its start settings, with an
  * empty database: what a file that needs its own settings or a clean state uses instead of a
- * process of its own. Files of a project run one at a time, so a reset is the file's alone.
+ * process of its own. Its lane runs one file at a time, so the reset is the file's alone.
  */
 export async function resetApp(settings: Record<string, string> = {}): Promise<SharedApp> {
   const app = sharedApp();
