@@ -143,6 +143,9 @@ type RouteModule = Partial<Record<string, Handler>>;
 /** Every route handler of the app, by its file, loaded on first use. */
 const modules = import.meta.glob<RouteModule>("/app/**/route.ts");
 
+/** The app's route handler files, as written ("/app/api/approvals/[id]/route.ts"). */
+export const routeFiles = (): string[] => Object.keys(modules).sort();
+
 interface Route {
   file: string;
   pattern: RegExp;
@@ -184,7 +187,8 @@ const routes: Route[] = Object.keys(modules)
 /**
  * One request, as Next would route it to its handler: the path's route, the method's export
  * (405 without one), the path's parameters. The connection's address is stamped as
- * http/incoming.ts does for a loopback caller, overwriting whatever the request claimed.
+ * http/incoming.ts does for a loopback caller, overwriting whatever the request claimed, and
+ * the Host header set as an HTTP client sets it.
  */
 export async function dispatch(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
@@ -201,6 +205,8 @@ export async function dispatch(request: Request): Promise<Response> {
     );
     const headers = new Headers(request.headers);
     headers.set(PEER_HEADER, "127.0.0.1");
+    // What an HTTP client always sends (NextRequest's own URL says "localhost" for 127.0.0.1).
+    if (!headers.has("host")) headers.set("host", new URL(request.url).host);
     const next = new NextRequest(request, { headers });
     return handler(next, { params: Promise.resolve(params) });
   }
