@@ -61,7 +61,7 @@ export default defineConfig({
           environment: "node",
           // Room for a loaded machine: a state is waited for, and a slow one is no failure.
           expect: { poll: { timeout: 15_000 } },
-          globalSetup: [sharedApps],
+          globalSetup: [sharedApps, "./test/support/browsers.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -2,23 +2,33 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { chromium, type Browser, type Locator, type Page, type Request } from "playwright-core";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { signIn, TEST_PASSWORD } from "./app-server";
 
-/** Debian's chromium, headless, with no network of its own beyond loopback. */
+/** Debian's chromium (or CHROMIUM_PATH). */
+export const chromiumPath = () => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Headless, with no network of its own beyond loopback. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/**
+ * A browser for this file: its worker's Chromium of the run (test/support/browsers.ts, the e2e
+ * project's), or one of its own elsewhere. Closing it closes this file's connection only.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const provided = inject("browsers");
+  if (Array.isArray(provided)) {
+    return chromium.connect(provided[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % provided.length]!);
+  }
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 /** Signs in through the sign-in page, as a person would: for the tests of that page. */
