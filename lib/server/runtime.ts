@@ -43,6 +43,8 @@ export interface Runtime {
   audit: AuditTrail;
   /** Signed-in sessions, one row each, in the same database. */
   sessions: SessionStore;
+  /** What session cookies are signed with: NEXTAUTH_SECRET, or a secret kept in DATA_DIR/auth-secret. */
+  authSecret: string;
   /** Live updates (GET /api/events): streams, the watcher, the bus between instances; started on first use. */
   live: Live;
   /** The Prometheus metrics GET /api/metrics serves. */
@@ -140,46 +142,67 @@ export async function createRuntime(
   const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus });
   const service = { token: () => tokens.getToken(scopes), lockedUntil: () => limiter.lockedUntil() };
   const lifecycle = createLifecycle();
-  return { config, clock, db, upstream: reads, sandbox, audit, sessions, live, metrics, lifecycle, service };
+  const authSecret = keptSecret(config.DATA_DIR, "auth-secret", config.NEXTAUTH_SECRET);
+  return {
+    config,
+    clock,
+    db,
+    upstream: reads,
+    sandbox,
+    audit,
+    sessions,
+    authSecret,
+    live,
+    metrics,
+    lifecycle,
+    service,
+  };
 }
 
 /**
- * The process's one runtime, built on first use (instrumentation.ts asks at start). It is kept on
+ * The process's one runtime, built on first use (instrumentation.ts asks at start) from the
+ * configuration in force: the environment's, or the one a test's reset installed. It is kept on
  * globalThis because Next loads this module more than once (for instrumentation.ts and for the
  * routes, and again on each dev reload), and all of them must share one database pool, one token
- * cache and one sandbox. This is the only process-wide slot the server has.
+ * cache and one sandbox. This is the only process-wide slot the server has. A failed build
+ * (database down) is tried again by the next caller, with the same configuration.
  */
 export function runtime(): Promise<Runtime> {
-  return (holder()[SLOT] ??= install(
-    // Under a test harness's control (DASHBOARD_TEST_CONTROL) time can be moved from the start.
-    createRuntime(env, { clock: env.DASHBOARD_TEST_CONTROL ? movableClock() : systemClock }),
-  ));
+  const slot = holder();
+  // Under a test harness's control (DASHBOARD_TEST_CONTROL) time can be moved from the start.
+  slot[SLOT] ??= { config: env, options: { clock: env.DASHBOARD_TEST_CONTROL ? movableClock() : systemClock } };
+  const current = slot[SLOT];
+  if (!current.building) {
+    const building = createRuntime(current.config, current.options);
+    current.building = building;
+    building.catch(() => {
+      if (current.building === building) delete current.building;
+    });
+  }
+  return current.building;
 }
 
 /**
- * Makes `building` the process's runtime, in place of any other (ops/test-control.ts's reset,
- * once it closed the one before). A failed start (database down) is tried again by the next
- * caller, not kept forever.
+ * Makes `config` the configuration in force, in place of any other (ops/test-control.ts's
+ * reset, once it closed the runtime before), and builds its runtime.
  */
-export function install(building: Promise<Runtime>): Promise<Runtime> {
-  holder()[SLOT] = building;
-  building.catch(() => {
-    if (holder()[SLOT] === building) delete holder()[SLOT];
-  });
-  return building;
+export function install(config: Env, options: RuntimeOptions = {}): Promise<Runtime> {
+  holder()[SLOT] = { config, options };
+  return runtime();
 }
 
 /** The process's runtime if one was built or is being built; never starts one. */
 export function builtRuntime(): Promise<Runtime> | undefined {
-  return holder()[SLOT];
+  return holder()[SLOT]?.building;
 }
 
 /**
  * Closes the process's runtime, if one was built: its background work and streams stop (its
- * lifecycle ends), then the live hub, the sandbox and the database close.
+ * lifecycle ends), then the live hub, the sandbox and the database close. The next `runtime()`
+ * builds one from the environment's configuration again.
  */
 export async function closeRuntime(): Promise<void> {
-  const building = holder()[SLOT];
+  const building = holder()[SLOT]?.building;
   delete holder()[SLOT];
   const rt = await building?.catch(() => undefined);
   if (!rt) return;
@@ -190,4 +213,4 @@ export async function closeRuntime(): Promise<void> {
 }
 
 const SLOT = Symbol.for("treasury-dashboard.runtime");
-const holder = () => globalThis as { [SLOT]?: Promise<Runtime> };
+const holder = () => globalThis as { [SLOT]?: { config: Env; options: RuntimeOptions; building?: Promise<Runtime> } };

@@ -2,7 +2,6 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { env } from "./env";
 
 /**
  * `given` (from the environment), or a secret generated on first start and kept, readable by
@@ -23,8 +22,3 @@ export function keptSecret(dataDir: string, name: string, given?: string): strin
     return readFileSync(file, "utf8").trim();
   }
 }
-
-/** The session signing secret: NEXTAUTH_SECRET, or kept in DATA_DIR/auth-secret. Read once: every request asks. */
-export const authSecret = (): string =>
-  (cachedAuthSecret ??= keptSecret(env.DATA_DIR, "auth-secret", env.NEXTAUTH_SECRET));
-let cachedAuthSecret: string | undefined;

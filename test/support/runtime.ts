@@ -31,6 +31,7 @@ export async function testRuntime(answer: FakeAnswer) {
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),
     sessions: createSessionStore(db, { idleMinutes: 30 }),
+    authSecret: "a-session-secret-for-the-unit-tests",
     // No streams in unit tests: what would be pushed is recorded.
     live: {
       open: () => ({ close() {} }),

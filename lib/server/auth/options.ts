@@ -5,7 +5,6 @@ import { isRole } from "@/lib/shared/roles";
 import { env } from "../env";
 import type { Env } from "../env-schema";
 import { demoUserCheck, demoUsersEnabled } from "./demo-users";
-import { authSecret } from "../secrets";
 import { callerIp } from "./caller";
 import { credentialsCheck } from "./credentials";
 import { oidcIdentity } from "./identities";
@@ -39,7 +38,7 @@ function authOptions(rt: Runtime): NextAuthOptions {
     now: rt.clock.now,
   });
   return {
-    secret: authSecret(),
+    secret: rt.authSecret,
     session: { strategy: "jwt", maxAge: SESSION_SECONDS, updateAge: 60 * 60 },
     pages: { signIn: "/signin", error: "/signin" },
     logger: nextAuthLogger,

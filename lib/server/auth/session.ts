@@ -5,7 +5,6 @@ import type { NextRequest } from "next/server";
 import { isRole, type Role } from "@/lib/shared/roles";
 import { ownOrigin } from "../http/origin";
 import { noteUser } from "../http/request-context";
-import { authSecret } from "../secrets";
 import { createSessionCache } from "./session-cache";
 import type { SessionStore } from "./sessions";
 import { runtime as processRuntime, type Runtime } from "../runtime";
@@ -88,10 +87,10 @@ export async function currentSession(
   getRuntime: () => Promise<Runtime> = processRuntime,
   { renews = true }: { renews?: boolean } = {},
 ): Promise<{ user: SignedInUser; sessionId: string } | null> {
-  const { sessions } = await getRuntime();
+  const { sessions, authSecret } = await getRuntime();
   const source = request ?? { cookies: await cookies(), headers: await headers() };
   const activity = renews && (request ? personActed(request) : pageLoad(source.headers));
-  const session = await signedIn(source, authSecret(), sessions, { activity });
+  const session = await signedIn(source, authSecret, sessions, { activity });
   // The request's log line says who it was.
   if (session) noteUser(session.user);
   return session;

@@ -10,7 +10,7 @@ import type { RequestWatch } from "../http/incoming";
 import { normal } from "../http/peer-address";
 import { log } from "./log";
 import { startRuntime } from "./start";
-import { closeRuntime, createRuntime, install, runtime, type Runtime } from "../runtime";
+import { closeRuntime, install, runtime, type Runtime } from "../runtime";
 
 /**
  * The test harness's control of a running server's runtime, so that the suite shares one server
@@ -31,13 +31,12 @@ export const TEST_CONTROL_PATH = "/__test__/runtime";
 
 /**
  * Variables read once, when the process starts: a reset cannot change them (the port, the
- * public URL and session secret next-auth reads from the environment, the trusted proxies, the
- * shutdown's grace) and the control's own secret.
+ * public URL next-auth reads from the environment, the trusted proxies, the shutdown's grace)
+ * and the control's own secret.
  */
 export const START_ONLY = [
   "PORT",
   "NEXTAUTH_URL",
-  "NEXTAUTH_SECRET",
   "TRUSTED_PROXY_IPS",
   "SHUTDOWN_GRACE_SECONDS",
   "DASHBOARD_TEST_CONTROL",
@@ -118,32 +117,35 @@ function settingsOf(value: unknown): Record<string, string> {
   return out;
 }
 
-/** The directory the last reset made, removed by the next. */
+/** The directory the last reset made (not one the settings named), removed by the next. */
 let resetDir: string | undefined;
 /** One reset at a time. */
 let resetting: Promise<unknown> = Promise.resolve();
 
 /**
  * Closes the runtime (its streams end, its background work stops, its databases close) and
- * builds a new one from the start's environment with `settings` over it, on an empty DATA_DIR
- * (and whatever DATABASE_URL the settings name: the test's fresh database), with a clock the
- * control can move. Requests arriving meanwhile wait for the new one.
+ * builds a new one from the start's environment with `settings` over it, with a clock the
+ * control can move: on an empty DATA_DIR of its own, or on the data of the DATA_DIR the settings
+ * name (as a restart on that data would; a restored backup, say), and on whatever DATABASE_URL
+ * they name (the test's fresh database). Requests arriving meanwhile wait for the new one.
  */
 export function resetRuntime(settings: Record<string, string>, requests: RequestWatch): Promise<Runtime> {
   const next = resetting.then(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "dashboard-reset-"));
+    const own = settings.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), "dashboard-reset-"));
     let config: Env;
     try {
-      config = configOf(settings, dir);
+      config = configOf(settings, settings.DATA_DIR ?? own!);
     } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
+      if (own) rmSync(own, { recursive: true, force: true });
       throw error;
     }
     await closeRuntime();
     if (resetDir) rmSync(resetDir, { recursive: true, force: true });
-    resetDir = dir;
-    install(createRuntime(config, { clock: movableClock() }));
+    resetDir = own;
     log.level = config.LOG_LEVEL;
+    // A runtime that cannot be built (its database unreachable) is tried again by each request,
+    // as at a start: readiness says why meanwhile.
+    install(config, { clock: movableClock() }).catch(() => undefined);
     return startRuntime(requests);
   });
   resetting = next.catch(() => undefined);

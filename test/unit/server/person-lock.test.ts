@@ -25,6 +25,7 @@ function instance(db: Db, posted: unknown[]): Runtime {
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),
     sessions: createSessionStore(db, { idleMinutes: 30 }),
+    authSecret: "a-session-secret-for-the-unit-tests",
     live: {
       open: () => ({ close() {} }),
       publish: () => {},
