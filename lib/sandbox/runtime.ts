@@ -29,6 +29,7 @@ export class SandboxRuntime {
   private marketMakerOn: boolean;
   private timers: NodeJS.Timeout[] = [];
   private processing = false;
+  private stopped = false;
 
   constructor(
     readonly config: SandboxConfig,
@@ -97,7 +98,8 @@ export class SandboxRuntime {
     this.processing = true;
     setImmediate(() => {
       this.processing = false;
-      this.run((ex) => ex.processSubmitted());
+      // Stopped meanwhile (its store closed): what was submitted is matched at the next start.
+      if (!this.stopped) this.run((ex) => ex.processSubmitted());
     });
   }
 
@@ -148,6 +150,7 @@ export class SandboxRuntime {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     this.store.close();

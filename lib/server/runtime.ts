@@ -139,7 +139,7 @@ export async function createRuntime(
   // and market data for a moment longer: every screen polls its book. Market data of a market the
   // service does not list (the spec's GOLDUSD) is not asked for.
   const reads = listedMarketsOnly(singleFlight(upstream, { keepMs: marketDataKeep }));
-  const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus });
+  const live = createLive({ upstream: reads, databaseUrl: config.DATABASE_URL, bus, clock });
   const service = { token: () => tokens.getToken(scopes), lockedUntil: () => limiter.lockedUntil() };
   const lifecycle = createLifecycle();
   const authSecret = keptSecret(config.DATA_DIR, "auth-secret", config.NEXTAUTH_SECRET);

@@ -1,16 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectProblem, newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "../../support/dashboard";
+import {
+  expectProblem,
+  inProcessDashboard,
+  newRef,
+  SETTLEMENT,
+  TREASURY,
+  type InProcessDashboard,
+} from "../support/dashboard";
 
 /**
  * GET /api/approvals/{id}/context, what an approver reads beside a held create: the funds its
  * profile has now against what it spends, and the requester's sends of its kind today against
  * their limits (what waits counted, the request itself left out). Read-only and approvers' only;
- * then who approved a create, in GET /api/activity beside who asked.
+ * then who approved a create, in GET /api/activity beside who asked. The route handlers are
+ * called in process, on a runtime of this file's own.
  */
 
-let d: Dashboard;
+let d: InProcessDashboard;
 beforeAll(async () => {
-  d = await startDashboard();
+  d = await inProcessDashboard();
 });
 afterAll(() => d?.dispose());
 

@@ -3,19 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { profileId } from "@/lib/sandbox/seed";
 import {
   expectProblem,
+  inProcessDashboard,
   newRef,
   SETTLEMENT,
-  startDashboard,
   TRADING,
   TREASURY,
   type Client,
   type Dashboard,
   type Database,
-} from "../../support/dashboard";
+  type InProcessDashboard,
+} from "../support/dashboard";
 
 /**
- * Issue 16's attacks on the desk's controls, over HTTP against the built app with the demo
- * users, each written as someone holding a trader's, an ops or an admin login would try it:
+ * Issue 16's attacks on the desk's controls, against the route handlers called in process with
+ * the demo users, each written as someone holding a trader's, an ops or an admin login would try it:
  * a failed create's ref_id reused, a sell valued at its own price, a transfer split under the
  * threshold, parallel orders past the daily limit, approved orders left out of it, a forged
  * "Don't send", an approval sent without a second look, four eyes switched off by one admin,
@@ -66,7 +67,16 @@ async function quote(d: Dashboard, market: string, bid: string, ask: string, siz
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
+  // Matched on the sandbox's next turn, as after any create (over HTTP, the socket gives it one).
+  await sandboxTurn();
 }
+
+/**
+ * One turn of the event loop: the sandbox matches what was submitted on the turn after the
+ * create answered (lib/sandbox/runtime.ts, scheduleProcessing), which calls in process, made of
+ * promises alone, never give it by themselves.
+ */
+const sandboxTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Puts `change` into the policy in force as an admin would, with a second person's approval when
@@ -93,10 +103,10 @@ async function audited(d: Dashboard, event: string): Promise<{ subject: string; 
 const approveAs = (who: Client, id: string) => who.call("POST", `/api/approvals/${id}/approve`);
 
 describe("a ref_id is one request, forever", () => {
-  let d: Dashboard;
+  let d: InProcessDashboard;
   beforeAll(async () => {
-    // Its own server, not the shared one: changes the policy everyone reads, and faults at the proxy.
-    d = await startDashboard();
+    // A runtime of its own: changes the policy everyone reads.
+    d = await inProcessDashboard();
   });
   afterAll(() => d?.dispose());
 
@@ -142,9 +152,10 @@ describe("a ref_id is one request, forever", () => {
 });
 
 describe("valuing and splitting", () => {
-  let d: Dashboard;
+  let d: InProcessDashboard;
   beforeAll(async () => {
-    d = await startDashboard();
+    // A runtime of its own: faults in front of its sandbox.
+    d = await inProcessDashboard();
     // BTCUSD at 64,000 / 66,000: a mid of 65,000.
     await quote(d, "BTCUSD", "64000.00", "66000.00");
   });
@@ -220,9 +231,9 @@ describe("valuing and splitting", () => {
 });
 
 describe.each<Database>(["sqlite", "postgres"])("the daily limit on %s", (database) => {
-  let d: Dashboard;
+  let d: InProcessDashboard;
   beforeAll(async () => {
-    d = await startDashboard({ database });
+    d = await inProcessDashboard({ database });
   });
   afterAll(() => d?.dispose());
 
@@ -286,9 +297,9 @@ describe.each<Database>(["sqlite", "postgres"])("the daily limit on %s", (databa
 });
 
 describe("four eyes that hold", () => {
-  let d: Dashboard;
+  let d: InProcessDashboard;
   beforeAll(async () => {
-    d = await startDashboard();
+    d = await inProcessDashboard();
   });
   afterAll(() => d?.dispose());
 

@@ -84,13 +84,13 @@ export async function startSandboxServer(config: SandboxConfig = testConfig()): 
  * overruns the client's token budget (SANDBOX_TOKEN_RATE_PER_SECOND), earns its penalty and
  * turns into 401s ("Bearer undefined").
  */
-export function sandboxClient(base: string, doFetch: typeof fetch = fetch) {
+export function sandboxClient(base: string, doFetch: typeof fetch = fetch, clientSecret = CLIENT.secret) {
   let token: Promise<string> | undefined;
   async function getToken(scope?: string): Promise<string> {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
       client_id: CLIENT.id,
-      client_secret: CLIENT.secret,
+      client_secret: clientSecret,
     });
     if (scope) form.set("scope", scope);
     const res = await doFetch(`${base}/sandbox/oauth2/token`, {

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Clock } from "../clock";
 import { randomUUID } from "node:crypto";
 import { can, type Role } from "@/lib/shared/roles";
 import { log } from "../ops/log";
@@ -51,6 +52,8 @@ export interface LiveOptions {
   /** The bus between instances, when the runtime shares it (session ends travel on it too); closed by `stop`. */
   bus?: Bus;
   watchEveryMs?: number;
+  /** The runtime's clock, which paces the watcher's looks. */
+  clock?: Pick<Clock, "after">;
 }
 
 /**
@@ -94,6 +97,7 @@ export function createLive(options: LiveOptions): Live {
       watched: () => interests.watched(),
       publish: (event) => void send(bus, { kind: "event", event }),
       everyMs: options.watchEveryMs,
+      clock: options.clock,
     });
     const roles = {
       lead: () => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { systemClock, type Clock } from "../clock";
 import { FINAL_ORDER_STATUSES, FINAL_TRANSFER_STATUSES, type Order, type Transfer } from "@/lib/spec";
 import { nextCursor, SERVICE_MAX_LIMIT } from "../lists/page-walk";
 import { log } from "../ops/log";
@@ -44,13 +45,16 @@ export function createWatcher(options: {
   watched: () => Watched;
   publish: (event: LiveEvent) => void;
   everyMs?: number;
+  /** Paces the looks (default: the machine's clock); a test moves it. */
+  clock?: Pick<Clock, "after">;
 }): Watcher {
   const { upstream, publish } = options;
   const orders = new RecordTracker<Order>((o) => FINAL_ORDER_STATUSES.includes(o.status));
   const transfers = new RecordTracker<Transfer>((t) => FINAL_TRANSFER_STATUSES.includes(t.status));
   const balances = new ValueTracker();
   const tickers = new ValueTracker();
-  let timer: NodeJS.Timeout | undefined;
+  const clock = options.clock ?? systemClock;
+  let cancel: (() => void) | undefined;
   let running = false;
   let looks = 0;
 
@@ -140,7 +144,7 @@ export function createWatcher(options: {
     }
     // A steady pace: the next look starts a period after this one started, not after it ended.
     const wait = Math.max(0, (options.everyMs ?? WATCH_EVERY_MS) - (performance.now() - began));
-    if (running) timer = setTimeout(() => void loop(), wait).unref();
+    if (running) cancel = clock.after(wait, () => void loop());
   };
 
   return {
@@ -151,7 +155,7 @@ export function createWatcher(options: {
     },
     stop() {
       running = false;
-      clearTimeout(timer);
+      cancel?.();
     },
     noted(event) {
       if (event.name === "order") orders.note(event.data as Order);

@@ -1,7 +1,18 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "../../support/app-server";
-import { expectProblem, rawCall, resetDashboard, TRADING, type Answer, type Dashboard } from "../../support/dashboard";
+import { signIn, signOut, TEST_PASSWORD } from "../../support/app-server";
+import {
+  expectProblem,
+  metricValue,
+  newRef,
+  rawCall,
+  resetDashboard,
+  smallOrder,
+  smallTransfer,
+  TRADING,
+  type Answer,
+  type Dashboard,
+} from "../../support/dashboard";
 
 /**
  * What only the running server shows, over real HTTP against the lane's shared app: Next's
@@ -90,5 +101,303 @@ describe("the idle timeout", () => {
     await d.control!.advance(11 * MINUTE);
     expect((await person.call("GET", "/api/approvals")).status).toBe(401);
     expect((await page()).status).toBe(307);
+  });
+});
+
+describe("read-only credentials (SERVICE_SCOPES): the pages", () => {
+  // Its own reset: a read-only SERVICE_SCOPES. The routes' answers to it: test/routes/scopes.test.ts.
+  const READ_ONLY = ["exchange:read_order", "transfer:read_transfer", "funding:read_profile"];
+  let d: Dashboard;
+  beforeAll(async () => {
+    d = await resetDashboard({ env: { SERVICE_SCOPES: READ_ONLY.join(" ") } });
+  });
+  afterAll(() => d?.dispose());
+
+  it("the ticket and the transfer form say why they are off; reading roles see their usual note", async () => {
+    const orders = String((await d.as.trader.call("GET", "/orders")).body);
+    expect(orders).toContain("Placing orders is off");
+    expect(orders).toContain("lack exchange:write_order");
+    const transfers = String((await d.as.ops.call("GET", "/transfers")).body);
+    expect(transfers).toContain("Creating transfers is off");
+    expect(transfers).toContain("lack transfer:write_internal_transfer");
+    const viewer = String((await d.as.viewer.call("GET", "/orders")).body);
+    expect(viewer).toContain("placing them needs the trader role");
+  });
+});
+
+/**
+ * The review's hostile requests (issue 12) that the running server answers before any route
+ * handler (proxy.ts, Next's body cap), the headers every page carries, and next-auth's own
+ * sign-in and sign-out with their throttle. What the handlers answer: test/routes/hardening.test.ts.
+ */
+describe("hostile requests the running server answers", () => {
+  let d: Dashboard;
+  beforeAll(async () => {
+    // Its own reset: counts the audit trail's sign-in failures and the metrics, and locks this address last.
+    d = await resetDashboard();
+  });
+  afterAll(() => d?.dispose());
+
+  const BROKEN = ["%ZZ", "%E0%A4%A", "%", "a%2"];
+
+  describe("a broken %-escape in a path is a 400 problem, never a 500", () => {
+    it.each(BROKEN)("GET /api/v2/profiles/%s/balances", async (segment) => {
+      const res = await d.as.viewer.call("GET", `/api/v2/profiles/${segment}/balances`);
+      expect(expectProblem(res, 400).detail).toMatch(/percent-encoded/);
+    });
+
+    it.each(BROKEN)("POST /sandbox/v2/profiles/%s/orders", async (segment) => {
+      const token = await d.sandbox.getToken("exchange:write_order");
+      const res = await rawCall(d.url, "POST", `/sandbox/v2/profiles/${segment}/orders`, {
+        body: smallOrder(newRef()),
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expectProblem(res, 400);
+    });
+
+    it("and in the dashboard's create routes", async () => {
+      expectProblem(await d.as.trader.call("POST", "/api/v2/profiles/%ZZ/orders", smallOrder(newRef())), 400);
+    });
+  });
+
+  describe("the sandbox's token endpoint", () => {
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+
+    it("refuses a 5 MB form with 413 before reading it", async () => {
+      const res = await rawCall(d.url, "POST", "/sandbox/oauth2/token", { body: "a".repeat(5_000_000), headers: form });
+      expectProblem(res, 413);
+    });
+  });
+
+  /** A body of unknown length (chunked), as a client that never says how long it is sends it. */
+  async function streamed(path: string, size: number, headers: Record<string, string>) {
+    const chunk = new Uint8Array(16 * 1024).fill(97);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= size) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${d.url}${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit);
+    return { status: res.status, headers: res.headers, body: await res.json().catch(() => undefined) };
+  }
+
+  describe("every body is read through a 64 KiB cap: 413 problem past it", () => {
+    const big = "x".repeat(5_000_000);
+
+    it("sign-in: a 5 MB form, declared or streamed", async () => {
+      const form = { "Content-Type": "application/x-www-form-urlencoded", Origin: d.url };
+      expectProblem(await rawCall(d.url, "POST", "/api/auth/callback/credentials", { body: big, headers: form }), 413);
+      expectProblem(await streamed("/api/auth/callback/credentials", 5_000_000, form), 413);
+      // Just past the cap, streamed: under Next's own buffer, so it is the proxy's measure that refuses.
+      expectProblem(await streamed("/api/auth/callback/credentials", 80 * 1024, form), 413);
+    });
+
+    it("/api/*: a 5 MB order, declared or streamed", async () => {
+      expectProblem(await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, { pad: big }), 413);
+      const headers = { "Content-Type": "application/json", Cookie: d.as.trader.cookie(), Origin: d.url };
+      expectProblem(await streamed(`/api/v2/profiles/${TRADING}/orders`, 5_000_000, headers), 413);
+    });
+
+    it("/sandbox/*: a 5 MB transfer", async () => {
+      const token = await d.sandbox.getToken("transfer:write_internal_transfer");
+      const res = await rawCall(d.url, "POST", "/sandbox/v2/transfer/internal", {
+        body: { pad: big },
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expectProblem(res, 413);
+    });
+
+    it("a body under the cap still goes through whole", async () => {
+      const res = await d.as.ops.call("POST", "/api/v2/transfer/internal", smallTransfer(newRef()));
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe("headers", () => {
+    it("pages carry a nonce-based CSP with no inline or eval scripts, and their scripts the nonce", async () => {
+      const res = await fetch(`${d.url}/signin`);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+      const nonce = /'nonce-([^']+)'/.exec(scriptSrc)?.[1];
+      expect(nonce).toBeTruthy();
+      expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval/);
+      const html = await res.text();
+      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+      const again = await fetch(`${d.url}/signin`);
+      expect(again.headers.get("content-security-policy")).not.toContain(nonce);
+    });
+
+    it("no HSTS while the public URL is plain http", async () => {
+      expect((await fetch(`${d.url}/signin`)).headers.get("strict-transport-security")).toBeNull();
+    });
+  });
+
+  describe("revocable sessions", () => {
+    async function signOut(cookie: string) {
+      const csrf = await fetch(`${d.url}/api/auth/csrf`, { headers: { Cookie: cookie } });
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const res = await fetch(`${d.url}/api/auth/signout`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: d.url },
+        body: new URLSearchParams({ csrfToken, json: "true" }),
+        redirect: "manual",
+      });
+      expect(res.status).toBeLessThan(400);
+    }
+
+    it("sign-out revokes the session: a copied cookie then gets 401", async () => {
+      const viewer = await signIn({ url: d.url }, "viewer@example.com");
+      const copied = viewer.cookie();
+      expect((await viewer.call("GET", "/api/approvals")).status).toBe(200);
+      await signOut(copied);
+      const again = await fetch(`${d.url}/api/approvals`, { headers: { Cookie: copied } });
+      expect(again.status).toBe(401);
+    });
+  });
+
+  /** The audit trail's entries of `event` (newest first), as the admin reads them. */
+  async function auditOf(event: string): Promise<AuditRow[]> {
+    const res = await d.as.admin.call("GET", `/api/audit?event=${event}&limit=200`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.items;
+  }
+  interface AuditRow {
+    action: string;
+    actor_email: string | null;
+    ip: string | null;
+    subject: string | null;
+    detail: Record<string, unknown>;
+  }
+
+  /** One sign-in form post with the given csrf cookie and token; answers next-auth's JSON. */
+  async function postSignIn(csrf: { cookie: string; token: string }, email: string, password: string) {
+    const res = await fetch(`${d.url}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: csrf.cookie, Origin: d.url },
+      body: new URLSearchParams({ csrfToken: csrf.token, email, password, json: "true" }),
+      redirect: "manual",
+    });
+    return { signedIn: res.headers.getSetCookie().some((c) => c.includes("session-token=")), body: await res.json() };
+  }
+
+  async function csrfPair() {
+    const res = await fetch(`${d.url}/api/auth/csrf`);
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    return { cookie, token: ((await res.json()) as { csrfToken: string }).csrfToken };
+  }
+
+  describe("the sign-in throttle (issue 16, finding 10)", () => {
+    // Before the test that locks this address: these need it open.
+    it("checks at most 5 of 40 parallel wrong passwords for one account against the hash", async () => {
+      const email = "approver@example.com";
+      const checksBefore = await metricValue(d.as.admin, "dashboard_sign_in_password_checks_total");
+      const csrf = await csrfPair();
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => postSignIn(csrf, email, `wrong-guess-${i}`)),
+      );
+      expect(answers.every((a) => !a.signedIn)).toBe(true);
+      // Every guess checked against the hash writes a "wrong email or password" entry.
+      const entries = (await auditOf("sign-in.failed")).filter((e) => e.subject === email);
+      const checked = entries.filter((e) => e.detail.reason === "wrong email or password").length;
+      // Exactly the account's five: the lock counts an attempt before its password is checked.
+      expect(checked).toBe(5);
+      const checks = (await metricValue(d.as.admin, "dashboard_sign_in_password_checks_total")) - checksBefore;
+      expect(checks).toBe(checked);
+      // The other 35 met the lock: one entry for the lock, not one per attempt.
+      expect(entries.filter((e) => e.detail.reason === "locked")).toHaveLength(1);
+      const locked = answers.filter((a) => decodeURIComponent(String(a.body.url)).includes("Too many failed attempts"));
+      expect(locked.length).toBe(40 - checked);
+    });
+
+    it("attempts on a locked account write one entry per lock, whatever subject each names", async () => {
+      const before = (await auditOf("sign-in.failed")).length;
+      const csrf = await csrfPair();
+      // The account above is locked: 30 more tries, then as many naming it in other spellings.
+      for (const email of ["approver@example.com", " APPROVER@example.com ", "Approver@Example.com"]) {
+        await Promise.all(Array.from({ length: 10 }, () => postSignIn(csrf, email, "another-wrong-guess")));
+      }
+      expect((await auditOf("sign-in.failed")).length).toBe(before);
+    });
+
+    it("records the caller's address on sign-in and sign-out", async () => {
+      const viewer = await signIn({ url: d.url }, "viewer@example.com");
+      expect(viewer.signedIn).toBe(true);
+      const [signedIn] = (await auditOf("sign-in")).filter((e) => e.action === "sign-in");
+      expect(signedIn).toMatchObject({ subject: "viewer@example.com", ip: "127.0.0.1" });
+      await signOut({ url: d.url }, viewer.cookie());
+      const [signedOut] = await auditOf("sign-out");
+      expect(signedOut).toMatchObject({ subject: "viewer@example.com", ip: "127.0.0.1" });
+    });
+  });
+
+  describe("sign-in", () => {
+    it("a signed-in user sent to /signin?callbackUrl=/%5Cevil.example stays on the dashboard", async () => {
+      const res = await fetch(`${d.url}/signin?callbackUrl=/%5Cevil.example`, {
+        headers: { Cookie: d.as.viewer.cookie() },
+        redirect: "manual",
+      });
+      expect(res.status).toBeGreaterThanOrEqual(300);
+      const location = new URL(res.headers.get("location")!, d.url);
+      expect(location.origin).toBe(d.url);
+      expect(location.pathname).toBe("/");
+    });
+
+    it("next-auth's own redirect after sign-in keeps to the origin", async () => {
+      const csrf = await fetch(`${d.url}/api/auth/csrf`);
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const res = await fetch(`${d.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: d.url },
+        body: new URLSearchParams({
+          csrfToken,
+          email: "viewer@example.com",
+          password: TEST_PASSWORD,
+          callbackUrl: "/\\evil.example",
+          json: "true",
+        }),
+        redirect: "manual",
+      });
+      const target = new URL(((await res.json()) as { url: string }).url, d.url);
+      expect(target.host).toBe(new URL(d.url).host);
+    });
+
+    // Last in the file: it locks this address out of signing in (the next file's reset starts a new runtime).
+    it("20 failures from one address, across accounts, lock it; a forged X-Forwarded-For does not escape", async () => {
+      for (let i = 0; i < 20; i++) {
+        const failed = await signIn({ url: d.url }, `nobody-${i}@example.com`, "wrong-password");
+        expect(failed.signedIn).toBe(false);
+      }
+      const csrf = await fetch(`${d.url}/api/auth/csrf`);
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const res = await fetch(`${d.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Cookie: cookie,
+          Origin: d.url,
+          "X-Forwarded-For": "198.51.100.99",
+        },
+        body: new URLSearchParams({ csrfToken, email: "trader@example.com", password: TEST_PASSWORD, json: "true" }),
+        redirect: "manual",
+      });
+      expect(res.headers.getSetCookie().some((c) => c.includes("session-token="))).toBe(false);
+      expect(decodeURIComponent(((await res.json()) as { url: string }).url)).toMatch(/Too many failed attempts/);
+    });
   });
 });

@@ -1,0 +1,281 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn } from "../../support/app-server";
+import {
+  eventually,
+  freshPostgresDatabase,
+  newRef,
+  smallOrder,
+  TRADING,
+  type Client,
+  type JournalItem,
+} from "../../support/dashboard";
+import { openStream, type OpenStream } from "../../support/event-stream";
+import {
+  burst,
+  exitOf,
+  forEachCreate,
+  startInstance,
+  startService,
+  type Instance,
+  type Service,
+} from "../../support/instances";
+
+/**
+ * Two instances of the dashboard on one PostgreSQL, as several instances run behind a proxy,
+ * taken through their life together: they behave as one (a create on A pushed to a stream on
+ * B, one watcher's reads for both, a revocation on A ending B's stream); then `kill -9` of the
+ * leader in the middle of 200 creates (the other leads; the killed one restarts; nothing lost,
+ * doubled or left pending); then SIGTERM of the leader in the middle of another burst (the other
+ * leads again; the stopped one exits 0). The service is the sandbox in this test process,
+ * behind a fault proxy: it outlives both.
+ */
+
+const COUNT = 200;
+const orderWith = (ref: string) => (e: { event: string; data: any }) => e.event === "order" && e.data.ref_id === ref;
+
+let service: Service;
+let databaseUrl: string;
+let a: Instance;
+let b: Instance;
+const streams: OpenStream[] = [];
+
+beforeAll(async () => {
+  service = await startService();
+  databaseUrl = await freshPostgresDatabase();
+  const env = {
+    ...service.env(),
+    DATABASE_URL: databaseUrl,
+    SHUTDOWN_GRACE_SECONDS: "20",
+    // The bursts' creates queue for the machine's two cores: given time enough to reach the service.
+    SERVICE_TIMEOUT_MS: "10000",
+  };
+  [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+});
+afterAll(async () => {
+  for (const s of streams) s.close();
+  await Promise.all([a?.dispose(), b?.dispose()]);
+  await service?.close();
+});
+
+/** The process id holding the watcher's advisory lock, from PostgreSQL itself. */
+async function leaderPid(): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'dashboard watcher %'`,
+    );
+    return rows[0] ? Number(rows[0].name.split(" ").at(-1)) : undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The instance leading now, and the other. */
+async function roles(): Promise<{ leader: Instance; follower: Instance }> {
+  const pid = await eventually(async () => await leaderPid(), 10_000, "a leader");
+  return pid === a.app.process.pid ? { leader: a, follower: b } : { leader: b, follower: a };
+}
+
+/** A stream that says it is open (its `retry:` line came). */
+async function openedStream(base: string, cookie: string, query = ""): Promise<OpenStream> {
+  const stream = await openStream(base, cookie, query);
+  expect(stream.status, stream.text()).toBe(200);
+  streams.push(stream);
+  await eventually(async () => (stream.text().includes("retry:") ? true : undefined), 5_000, "retry line");
+  return stream;
+}
+
+/** The newest live session of `email`, as an admin lists them. */
+async function newestSession(admin: Client, email: string): Promise<string> {
+  const res = await admin.call("GET", "/api/sessions");
+  expect(res.status).toBe(200);
+  const mine = (res.body.items as { id: string; user_email: string; started_at: string }[])
+    .filter((s) => s.user_email === email)
+    .sort((x, y) => y.started_at.localeCompare(x.started_at));
+  return mine[0]!.id;
+}
+
+describe("two instances behave as one", () => {
+  it("delivers an order placed on A to a stream on B, with one watcher's reads for both", async () => {
+    const onB = await openedStream(b.url, b.as.viewer.cookie());
+    await eventually(async () => ((await leaderPid()) === b.app.process.pid ? true : undefined), 5_000, "B to lead");
+    const onA = await openedStream(a.url, a.as.viewer.cookie());
+
+    const ref = newRef("live-pg");
+    const res = await a.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
+    expect(res.status).toBe(200);
+    await onB.next(orderWith(ref));
+    await onA.next(orderWith(ref));
+
+    // Streams open on both instances: the service is read by one watcher, whose reads all carry
+    // one instance's token (each instance has its own).
+    const lists = { method: "GET", path: "/sandbox/v2/orders" } as const;
+    const since = service.proxy.requests.length;
+    await service.proxy.waitFor(lists, 8, { since, timeoutMs: 30_000 });
+    const readers = new Set(
+      service.proxy.requests
+        .slice(since)
+        .filter((r) => r.method === lists.method && r.path === lists.path)
+        .map((r) => r.bearer),
+    );
+    expect(readers.size).toBe(1);
+  });
+
+  it("closes a stream on B at a revocation made on A, and B refuses the session at once", async () => {
+    const onB = await signIn(b, "ops@example.com");
+    const stream = await openedStream(b.url, onB.cookie());
+    expect((await onB.call("GET", "/api/approvals")).status).toBe(200);
+    const id = await newestSession(a.as.admin, "ops@example.com");
+    expect((await a.as.admin.call("DELETE", `/api/sessions/${id}`)).status).toBe(200);
+    await stream.ended;
+    expect(stream.endedByServer(), "B's server ended it").toBe(true);
+    expect((await onB.call("GET", "/api/approvals")).status).toBe(401);
+  });
+});
+
+describe(`kill -9 of the leader during ${COUNT} creates`, () => {
+  it("hands the watcher over; then loses, duplicates and leaves pending nothing; a retry of each makes exactly one record", async () => {
+    const { leader, follower } = await roles();
+    const all = burst(() => leader, COUNT, "crash-pg");
+    const sentBefore = service.proxy.requests.length;
+    const answers = all.map((c) =>
+      c.send().then(
+        (r) => r.status,
+        () => "killed" as const,
+      ),
+    );
+    await eventually(
+      async () =>
+        service.proxy.requests.slice(sentBefore).filter((r) => r.method === "POST").length >= COUNT / 4 || undefined,
+      60_000,
+      "a quarter of the creates to reach the service",
+    );
+    const killed = leader.app.process.pid;
+    await leader.app.stop("SIGKILL");
+    await eventually(
+      async () => ((await leaderPid()) === follower.app.process.pid ? true : undefined),
+      30_000,
+      "the other instance to lead",
+    );
+    const before = await Promise.all(answers);
+    expect(before).toContain("killed");
+
+    // The new leader's watcher sees what happens at the service: an order placed there
+    // directly, once it has looked twice (what it saw before the order is its baseline).
+    const watching = await openedStream(follower.url, follower.as.viewer.cookie());
+    await service.proxy.waitFor({ method: "GET", path: "/sandbox/v2/orders" }, 2, {
+      since: service.proxy.requests.length,
+    });
+    const direct = newRef("live-direct");
+    expect((await service.call("POST", `/profiles/${TRADING}/orders`, smallOrder(direct))).status).toBeLessThan(300);
+    await watching.next(orderWith(direct));
+
+    // Restarted on the same database: its reconciliation settles what the kill left pending.
+    await leader.restart("SIGKILL");
+    expect(leader.app.process.pid).not.toBe(killed);
+    await eventually(
+      async () => {
+        const res = await follower.as.admin.call("GET", "/api/activity?status=pending&limit=200");
+        return (res.body.items as JournalItem[]).some((e) => e.ref_id.startsWith("crash-pg-")) ? undefined : true;
+      },
+      60_000,
+      "no create left pending",
+    );
+    await forEachCreate(all, async (c, i) => {
+      const entries = await follower.journal(c.ref);
+      const held = await service.held(c);
+      expect(entries.length, c.ref).toBeLessThanOrEqual(1);
+      expect(held, `${c.ref} made at most once`).toBeLessThanOrEqual(1);
+      const entry = entries[0];
+      if (!entry) expect(held, `${c.ref} sent without a journal entry`).toBe(0);
+      else if (entry.status === "succeeded") expect(held, `${c.ref} succeeded`).toBe(1);
+      else expect({ status: entry.status, held }, c.ref).toEqual({ status: "failed", held: 0 });
+      if (before[i] === 200) expect(entry?.status, `${c.ref} answered 200`).toBe("succeeded");
+    });
+
+    // Each sent again with its ref_id, to the restarted one: one record and one succeeded entry.
+    const retried: (number | string)[] = [];
+    await forEachCreate(all, async (c) => void retried.push((await c.send()).status));
+    expect(retried.filter((s) => s !== 200)).toEqual([]);
+    await forEachCreate(all, async (c) => {
+      expect(await service.held(c), c.ref).toBe(1);
+      expect(
+        (await follower.journal(c.ref)).map((e) => e.status),
+        c.ref,
+      ).toEqual(["succeeded"]);
+    });
+  }, 300_000);
+});
+
+describe(`SIGTERM of the leader during a burst of ${COUNT} creates`, () => {
+  it("hands the watcher over, finishes what it took, refuses the rest, leaves nothing pending or doubled, and exits 0", async () => {
+    // A stream on each keeps both instances' live updates going: one leads, the other follows.
+    await openedStream(a.url, a.as.viewer.cookie());
+    await openedStream(b.url, b.as.viewer.cookie());
+    const { leader, follower } = await roles();
+    const all = burst(() => leader, COUNT, "term-pg");
+    const send = (c: (typeof all)[number]) =>
+      c.send().then(
+        (r) => r.status,
+        () => "no answer" as const,
+      );
+    const sentBefore = service.proxy.requests.length;
+    const first = all.slice(0, COUNT / 2).map(send);
+    await eventually(
+      async () =>
+        service.proxy.requests.slice(sentBefore).filter((r) => r.method === "POST").length >= COUNT / 4 || undefined,
+      60_000,
+      "a quarter of the creates to reach the service",
+    );
+    const exit = exitOf(leader.app);
+    const sent = performance.now();
+    leader.app.process.kill("SIGTERM");
+    const second = all.slice(COUNT / 2).map(send);
+    await eventually(
+      async () => ((await leaderPid()) === follower.app.process.pid ? true : undefined),
+      30_000,
+      "a new leader",
+    );
+    // How fast is a figure, not a threshold: a loaded machine decides it.
+    console.info(`leader handover after SIGTERM: ${Math.round(performance.now() - sent)} ms`);
+    const statuses = await Promise.all([...first, ...second]);
+    const { code, ms } = await exit;
+
+    const held = new Map<string, number>();
+    await forEachCreate(all, async (c) => void held.set(c.ref, await service.held(c)));
+    const ok = all.filter((_, i) => statuses[i] === 200);
+    const pending = await follower.as.admin.call("GET", "/api/activity?status=pending&limit=200");
+    const figures = {
+      creates: COUNT,
+      answered200: ok.length,
+      refused503: statuses.filter((s) => s === 503).length,
+      noAnswer: statuses.filter((s) => s === "no answer").length,
+      other: statuses.filter((s) => s !== 200 && s !== 503 && s !== "no answer"),
+      answered200FoundOnce: ok.filter((c) => held.get(c.ref) === 1).length,
+      pendingAfterExit: (pending.body.items as JournalItem[]).filter((e) => e.ref_id.startsWith("term-pg-")).length,
+      exitCode: code,
+      exitMs: Math.round(ms),
+    };
+    console.info(`SIGTERM figures (PostgreSQL): ${JSON.stringify(figures)}`);
+
+    expect(code).toBe(0);
+    expect(figures.pendingAfterExit).toBe(0);
+    expect(statuses.slice(0, COUNT / 2).filter((s) => s !== 200)).toEqual([]);
+    expect(figures.answered200FoundOnce).toBe(ok.length);
+    expect(figures.other).toEqual([]);
+    expect(figures.refused503).toBeGreaterThan(0);
+    await forEachCreate(all, async (c, i) => {
+      expect(held.get(c.ref), c.ref).toBeLessThanOrEqual(1);
+      const statusesOf = (await follower.journal(c.ref)).map((e) => e.status);
+      if (statuses[i] === 200) expect(statusesOf, c.ref).toEqual(["succeeded"]);
+      else {
+        // Refused (or never let in): it never reached the service, and was not journaled.
+        expect(held.get(c.ref), c.ref).toBe(0);
+        expect(statusesOf, c.ref).toEqual([]);
+      }
+    });
+  }, 300_000);
+});

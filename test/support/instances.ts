@@ -1,0 +1,134 @@
+import type { Role } from "@/lib/shared/roles";
+import { startApp, type AppServer, type Target } from "./app-server";
+import { signInAll, type Client, type JournalItem } from "./dashboard";
+import { startFaultProxy, type FaultProxy } from "./fault-proxy";
+import { SETTLEMENT, smallOrder, smallTransfer, TRADING, TREASURY, newRef } from "./requests";
+import { sandboxClient, startSandboxServer, testConfig, type SandboxServer } from "./sandbox-server";
+
+/**
+ * The tests of the process itself (kill -9, restart, SIGTERM, two instances): dashboards in
+ * processes of their own, talking to one "service" that outlives them, as the real one does:
+ * the sandbox served in this test process, behind a fault proxy that sees every call.
+ */
+
+export interface Service {
+  sandbox: SandboxServer;
+  proxy: FaultProxy;
+  /** The dashboard's settings for this service. */
+  env(): Record<string, string>;
+  /** Straight to the service with the dashboard's client credentials. */
+  call: ReturnType<typeof sandboxClient>["call"];
+  /** How many records the service holds for this create: orders, or transfers counted by their DEBIT leg. */
+  held(create: Create): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** `clientSecret`: the dashboard's credentials at the service (a test may look for it in logs). */
+export async function startService(clientSecret = "sandbox-secret"): Promise<Service> {
+  const sandbox = await startSandboxServer(testConfig({ clientSecret, tokenRatePerSecond: 50 }));
+  const proxy = await startFaultProxy();
+  proxy.setTarget(Number(new URL(sandbox.url).port));
+  const client = sandboxClient(sandbox.url, fetch, clientSecret);
+  return {
+    sandbox,
+    proxy,
+    // The instance's own embedded sandbox is off: the service is this one.
+    env: () => ({ ...proxy.env(clientSecret), SANDBOX: "off" }),
+    call: client.call,
+    async held(create) {
+      if (create.kind === "order") {
+        const res = await client.call("GET", `/orders?ref_ids=${encodeURIComponent(create.ref)}`);
+        return res.body.items.length;
+      }
+      const res = await client.call("GET", `/transfer/transfers?ref_ids=${encodeURIComponent(create.ref)}`);
+      return res.body.items.filter((t: { direction: string }) => t.direction === "DEBIT").length;
+    },
+    async close() {
+      await proxy.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** A dashboard process of its own, with a signed-in client per role that follows it across restarts. */
+export interface Instance {
+  app: AppServer;
+  readonly url: string;
+  as: Record<Role, Client>;
+  /** Journal entries with this ref_id, as an admin reads them. */
+  journal(refId: string): Promise<JournalItem[]>;
+  /** Stops it with `signal` (SIGKILL by default) and starts it again on the same data. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
+  // Up once it answers its liveness probe: its embedded sandbox (the default's probe) is off.
+  const up = { upPath: "/api/health" };
+  let app = await startApp(env, undefined, up);
+  const target: Target = { url: app.url };
+  const as = await signInAll(target);
+  const instance: Instance = {
+    get app() {
+      return app;
+    },
+    get url() {
+      return app.url;
+    },
+    as,
+    async journal(refId) {
+      const res = await as.admin.call("GET", `/api/activity?ref_ids=${encodeURIComponent(refId)}`);
+      if (res.status !== 200) throw new Error(`GET /api/activity answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.items as JournalItem[];
+    },
+    async restart(signal = "SIGKILL") {
+      await app.stop(signal);
+      app = await startApp(env, app.dataDir, up);
+      // The clients follow it to its new port with their cookies: sessions outlive the process.
+      target.url = app.url;
+    },
+    dispose: () => app.dispose(),
+  };
+  return instance;
+}
+
+export interface Create {
+  ref: string;
+  kind: "order" | "transfer";
+  send: () => Promise<{ status: number }>;
+}
+
+/** `count` creates, half orders and half transfers, each its own amount (none is asked about as a repeat). */
+export function burst(instance: () => Pick<Instance, "as">, count: number, prefix: string): Create[] {
+  return Array.from({ length: count }, (_, i) => {
+    const ref = newRef(prefix);
+    const cents = String(100 + i);
+    if (i % 2) {
+      const body = smallOrder(ref, { base_amount: `0.${cents.padStart(4, "0")}` });
+      return {
+        ref,
+        kind: "order",
+        send: () => instance().as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body),
+      };
+    }
+    const body = smallTransfer(ref, { from_profile_id: TREASURY, to_profile_id: SETTLEMENT, amount: `1.${cents}` });
+    return { ref, kind: "transfer", send: () => instance().as.ops.call("POST", "/api/v2/transfer/internal", body) };
+  });
+}
+
+/** `check` for every create, twenty at a time. */
+export async function forEachCreate(all: Create[], check: (c: Create, i: number) => Promise<void>) {
+  for (let i = 0; i < all.length; i += 20) {
+    await Promise.all(all.slice(i, i + 20).map((c, j) => check(c, i + j)));
+  }
+}
+
+/** Resolves with the exit code (null when killed by a signal) and the time it took from now. */
+export function exitOf(app: AppServer): Promise<{ code: number | null; ms: number }> {
+  const sent = performance.now();
+  return new Promise((resolve) => {
+    const done = () => resolve({ code: app.process.exitCode, ms: performance.now() - sent });
+    if (app.process.exitCode !== null || app.process.signalCode !== null) done();
+    else app.process.once("exit", done);
+  });
+}
