@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, signOut, TEST_PASSWORD } from "../../support/app-server";
 import {
+  eventually,
   expectProblem,
   metricValue,
   newRef,
@@ -13,6 +14,7 @@ import {
   type Answer,
   type Dashboard,
 } from "../../support/dashboard";
+import { openStream } from "../../support/event-stream";
 
 /**
  * What only the running server shows, over real HTTP against the lane's shared app: Next's
@@ -81,6 +83,19 @@ describe("next-auth", () => {
       expect(res.body.user).toMatchObject({ email: `${role}@example.com`, role });
       expect(JSON.stringify(res.body)).not.toMatch(/secret|access_token|Bearer/i);
     }
+  });
+});
+
+describe("sign-out through next-auth", () => {
+  it("closes the session's live stream, and the cookie opens no other", async () => {
+    const viewer = await signIn({ url: d.url }, "viewer@example.com");
+    const stream = await openStream(d.url, viewer.cookie());
+    expect(stream.status, stream.text()).toBe(200);
+    await eventually(async () => (stream.text().includes("retry:") ? true : undefined), 5_000, "retry line");
+    await signOut({ url: d.url }, viewer.cookie());
+    await stream.ended;
+    expect(stream.endedByServer(), "the server ended it").toBe(true);
+    expect((await openStream(d.url, viewer.cookie())).status).toBe(401);
   });
 });
 
