@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { testControl, type TestControl } from "./test-control";
 
 /** A free loopback port. */
@@ -25,6 +25,8 @@ export interface AppServer {
   process: ChildProcess;
   /** Output so far, for a failing test's message. */
   log(): string;
+  /** Where a controlled app's output is also written, for the test files of other processes (shared-app.ts). */
+  logFile?: string;
   /** The runtime's test control, when started with `control` (test/support/test-control.ts). */
   control?: TestControl;
   /** Its secret, to hand to another test process (shared-app.ts). */
@@ -99,8 +101,14 @@ export async function startApp(
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  // A controlled app serves the files of other processes: its output goes to a file they can read.
+  const logFile = controlSecret ? join(dir, "..", `${basename(dir)}.log`) : undefined;
+  const keep = (d: Buffer) => {
+    output += d;
+    if (logFile) appendFileSync(logFile, d);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(url, child, () => output, undefined, upPath);
@@ -116,10 +124,12 @@ export async function startApp(
     log: () => output,
     control: controlSecret ? testControl(url, controlSecret) : undefined,
     controlSecret,
+    logFile,
     stop,
     dispose: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+      if (logFile) rmSync(logFile, { force: true });
     },
   };
 }

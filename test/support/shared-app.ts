@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import type { TestProject } from "vitest/node";
 import { startApp, type AppServer } from "./app-server";
@@ -20,7 +21,7 @@ import { testControl, type TestControl } from "./test-control";
 export const LANES = 2;
 
 /** What a test file receives through inject("sharedApps"): where each lane's app is, or why there is none. */
-export type ProvidedApps = { url: string; port: number; controlSecret: string }[] | { error: string };
+export type ProvidedApps = { url: string; port: number; controlSecret: string; logFile: string }[] | { error: string };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -52,7 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const apps = await value;
     project.provide(
       "sharedApps",
-      apps.map((app) => ({ url: app.url, port: app.port, controlSecret: app.controlSecret! })),
+      apps.map((app) => ({ url: app.url, port: app.port, controlSecret: app.controlSecret!, logFile: app.logFile! })),
     );
   } catch (error) {
     // Provided, not thrown: the files that use them fail with this message; the others run.
@@ -65,6 +66,8 @@ export interface SharedApp {
   url: string;
   port: number;
   control: TestControl;
+  /** Everything the app has written since it started (its log lines among it). */
+  log(): string;
 }
 
 /** This worker's lane's app, as the last reset left it; fails the test if it could not start. */
@@ -73,7 +76,12 @@ export function sharedApp(): SharedApp {
   if (!provided) throw new Error("this project has no shared apps: add test/support/shared-app.ts to its globalSetup");
   if ("error" in provided) throw new Error(`the shared apps did not start: ${provided.error}`);
   const lane = provided[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % provided.length]!;
-  return { ...lane, control: testControl(lane.url, lane.controlSecret) };
+  return {
+    url: lane.url,
+    port: lane.port,
+    control: testControl(lane.url, lane.controlSecret),
+    log: () => readFileSync(lane.logFile, "utf8"),
+  };
 }
 
 /**

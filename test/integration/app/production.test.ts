@@ -1,26 +1,19 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { request as httpRequest } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startApp, TEST_PASSWORD, type AppServer } from "../../support/app-server";
-import {
-  eventually,
-  freshPostgresDatabase,
-  rawCall,
-  smallOrder,
-  startDashboard,
-  TRADING,
-  type OwnDashboard,
-} from "../../support/dashboard";
+import { freePort } from "../../support/app-server";
+import { eventually, freshPostgresDatabase, rawCall, resetDashboard, type Dashboard } from "../../support/dashboard";
+import { resetApp, sharedApp, type SharedApp } from "../../support/shared-app";
 
 /**
  * Running it in production, against the built app (`next start`): a bad configuration stops it
- * before it serves; liveness and readiness; one JSON log line per request, secrets redacted.
- * (The graceful shutdown has its own file: shutdown.test.ts.)
+ * before it serves; liveness and readiness on the lane's app, reset to each situation. (Its log
+ * lines, a production start without the test control, kill -9 and SIGTERM:
+ * test/integration/process/one-instance.test.ts.)
  */
 
 interface Exit {
@@ -78,8 +71,11 @@ describe("a bad configuration", () => {
         METRICS_TOKEN: "short",
         LOG_LEVEL: "loud",
         SHUTDOWN_GRACE_SECONDS: "soon",
+        // Never a test harness's control of the runtime beside a real service.
+        DASHBOARD_TEST_CONTROL: "a-test-control-secret-of-32-chars",
       },
       [
+        "DASHBOARD_TEST_CONTROL: DASHBOARD_TEST_CONTROL is for the test harness only: it must not be set with SERVICE_BASE_URL",
         "SERVICE_AUTH_URL: SERVICE_AUTH_URL is required when SERVICE_BASE_URL is set",
         "SERVICE_CLIENT_ID: SERVICE_CLIENT_ID is required when SERVICE_BASE_URL is set",
         "SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET is required when SERVICE_BASE_URL is set",
@@ -121,10 +117,9 @@ describe("a bad configuration", () => {
 });
 
 describe("GET /api/health and GET /api/ready", () => {
-  let d: OwnDashboard;
+  let d: Dashboard;
   beforeAll(async () => {
-    // Its own server, not the shared one: settings of a production deployment.
-    d = await startDashboard();
+    d = await resetDashboard();
   });
   afterAll(() => d?.dispose());
 
@@ -137,7 +132,7 @@ describe("GET /api/health and GET /api/ready", () => {
   });
 
   it("is not ready while a migration of this build has not run, and ready again once it has", async () => {
-    const file = join(d.app.dataDir, "dashboard.db");
+    const file = join((await d.control!.state()).data_dir, "dashboard.db");
     const db = new Database(file);
     try {
       const row = db.prepare("SELECT * FROM kysely_migration WHERE name = '0004_audit'").get() as object;
@@ -179,9 +174,9 @@ describe("GET /api/health and GET /api/ready", () => {
 
 describe("GET /api/ready when the service refuses the dashboard's credentials", () => {
   const secret = "a-wrong-client-secret-never-to-be-shown";
-  let d: OwnDashboard;
+  let d: Dashboard;
   beforeAll(async () => {
-    d = await startDashboard({ clientSecret: secret });
+    d = await resetDashboard({ clientSecret: secret });
   });
   afterAll(() => d?.dispose());
 
@@ -231,7 +226,7 @@ async function cuttableRelay(target: URL) {
 }
 
 describe("GET /api/ready on PostgreSQL when the database goes away", () => {
-  let app: AppServer;
+  let app: SharedApp;
   let relay: Awaited<ReturnType<typeof cuttableRelay>>;
   beforeAll(async () => {
     const real = new URL(await freshPostgresDatabase());
@@ -239,10 +234,10 @@ describe("GET /api/ready on PostgreSQL when the database goes away", () => {
     const viaRelay = new URL(real.href);
     viaRelay.port = String(relay.port);
     viaRelay.password = "pw-that-must-not-show";
-    app = await startApp({ DATABASE_URL: viaRelay.href });
+    app = await resetApp({ DATABASE_URL: viaRelay.href });
   });
   afterAll(async () => {
-    await app?.dispose();
+    // The next file's reset closes the runtime's pool, which the cut left broken.
     await relay?.close();
   });
 
@@ -267,18 +262,20 @@ describe("GET /api/ready on PostgreSQL when the database goes away", () => {
 });
 
 describe("GET /api/ready when the database is unreachable from the start", () => {
-  let app: AppServer;
+  let app: SharedApp;
+  let refusal: unknown;
   beforeAll(async () => {
     const closed = await freePort();
-    app = await startApp(
-      { DATABASE_URL: `postgres://app:pw-that-must-not-show@127.0.0.1:${closed}/dashboard` },
-      undefined,
-      { upPath: "/api/health" },
-    );
+    // Started on a database that does not answer: the reset says so, and each request tries again.
+    refusal = await resetApp({
+      DATABASE_URL: `postgres://app:pw-that-must-not-show@127.0.0.1:${closed}/dashboard`,
+    }).catch((error: unknown) => error);
+    app = sharedApp();
   });
-  afterAll(() => app?.dispose());
 
   it("is 503 naming the database, while the process stays alive", async () => {
+    expect(String(refusal)).toMatch(/ECONNREFUSED/);
+    expect(String(refusal)).not.toContain("pw-that-must-not-show");
     const ready = await rawCall(app.url, "GET", "/api/ready");
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual({
@@ -288,135 +285,5 @@ describe("GET /api/ready when the database is unreachable from the start", () =>
     expect(JSON.stringify(ready.body)).not.toContain("pw-that-must-not-show");
     expect(app.log()).not.toContain("pw-that-must-not-show");
     expect((await rawCall(app.url, "GET", "/api/health")).status).toBe(200);
-  });
-});
-
-/** The app's JSON log lines (Next's own start-up lines are plain text). */
-const jsonLines = (app: AppServer) =>
-  app
-    .log()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Record<string, any>);
-
-/** One GET from a chosen loopback address (127.0.0.2 stands for the trusted proxy). */
-function getFrom(localAddress: string, url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = httpRequest(url, { localAddress, headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-describe("request logs", () => {
-  const clientSecret = "client-secret-0123456789-must-not-be-logged";
-  const metricsToken = "metrics-token-0123456789-must-not-be-logged";
-  let d: OwnDashboard;
-  beforeAll(async () => {
-    d = await startDashboard({
-      clientSecret,
-      env: {
-        SANDBOX_CLIENT_SECRET: clientSecret,
-        METRICS_TOKEN: metricsToken,
-        LOG_LEVEL: "debug",
-        TRUSTED_PROXY_IPS: "127.0.0.2",
-      },
-    });
-  });
-  afterAll(() => d?.dispose());
-
-  /** The request's own line (other lines made while it was handled carry its id too, but no status). */
-  const lineOf = (id: string) =>
-    eventually(
-      async () => jsonLines(d.app).find((l) => l.request_id === id && typeof l.status === "number"),
-      5_000,
-      `the line of ${id}`,
-    );
-
-  it("writes one JSON line per request: time, level, id, method, route, status, latency, user, upstream calls", async () => {
-    const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(`log-${Date.now()}`));
-    expect(res.status).toBe(200);
-    const id = res.headers.get("x-request-id")!;
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    const line = await lineOf(id);
-    expect(line).toMatchObject({
-      level: "info",
-      request_id: id,
-      method: "POST",
-      route: "/api/v2/profiles/[profile_id]/orders",
-      path: `/api/v2/profiles/${TRADING}/orders`,
-      status: 200,
-      user_email: "trader@example.com",
-      user_role: "trader",
-    });
-    expect(new Date(line.time).toISOString()).toBe(line.time);
-    expect(line.latency_ms).toBeGreaterThan(0);
-    expect(line.upstream_calls).toBeGreaterThanOrEqual(1);
-    expect(line.upstream_ms).toBeGreaterThan(0);
-    expect(jsonLines(d.app).filter((l) => l.request_id === id && typeof l.status === "number")).toHaveLength(1);
-  });
-
-  it("logs pages and the sandbox alike, and a signed-out request without a user", async () => {
-    const page = await d.as.viewer.call("GET", "/orders");
-    const anonymous = await rawCall(d.url, "GET", "/api/v2/profiles");
-    const sandbox = await rawCall(d.url, "GET", "/sandbox/v2/markets");
-    expect(await lineOf(page.headers.get("x-request-id")!)).toMatchObject({
-      route: "/orders",
-      user_role: "viewer",
-      status: 200,
-    });
-    expect(await lineOf(anonymous.headers.get("x-request-id")!)).toMatchObject({
-      status: 401,
-      user_email: null,
-      user_role: null,
-    });
-    expect(await lineOf(sandbox.headers.get("x-request-id")!)).toMatchObject({
-      route: "/sandbox/[...path]",
-      status: 200,
-    });
-  });
-
-  it("keeps the X-Request-Id of a trusted proxy, and replaces a caller's own", async () => {
-    const viaProxy = await getFrom("127.0.0.2", `${d.url}/api/health`, { "X-Request-Id": "lb-7f3a9c" });
-    expect(viaProxy.headers["x-request-id"]).toBe("lb-7f3a9c");
-    expect(await lineOf("lb-7f3a9c")).toMatchObject({ path: "/api/health", status: 200 });
-    const direct = await getFrom("127.0.0.1", `${d.url}/api/health`, { "X-Request-Id": "caller-chosen" });
-    expect(direct.headers["x-request-id"]).not.toBe("caller-chosen");
-    expect(jsonLines(d.app).some((l) => l.request_id === "caller-chosen")).toBe(false);
-  });
-
-  it("never writes a cookie, an Authorization header, a password, a client secret or a token", async () => {
-    const metrics = await rawCall(d.url, "GET", "/api/metrics", {
-      headers: { Authorization: `Bearer ${metricsToken}` },
-    });
-    expect(metrics.status).toBe(200);
-    const id = metrics.headers.get("x-request-id")!;
-    // At debug each line carries the request's headers: these were there, redacted.
-    const line = await lineOf(id);
-    expect(line.headers.authorization).toBe("[redacted]");
-    const signedIn = await lineOf((await d.as.admin.call("GET", "/api/approvals")).headers.get("x-request-id")!);
-    expect(signedIn.headers.cookie).toBe("[redacted]");
-
-    const log = d.app.log();
-    const sessionCookies = [d.as.admin, d.as.trader, d.as.viewer].flatMap((c) =>
-      c
-        .cookie()
-        .split("; ")
-        .map((pair) => pair.split("=").slice(1).join("=")),
-    );
-    const tokens = d.proxy.tokens.map((t) => t.value);
-    expect(tokens.length).toBeGreaterThan(0);
-    for (const secret of [
-      metricsToken,
-      clientSecret,
-      TEST_PASSWORD,
-      ...tokens,
-      ...sessionCookies.filter((v) => v.length > 20),
-    ]) {
-      expect(log.includes(secret), `the log holds ${secret.slice(0, 12)}...`).toBe(false);
-    }
   });
 });
