@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, startApp, type AppServer } from "../../support/app-server";
+import { signIn } from "../../support/app-server";
 import {
   eventually,
   freshPostgresDatabase,
@@ -19,10 +19,12 @@ import {
 } from "../../support/dashboard";
 import { findPostgresBin } from "../../support/postgres";
 import { sandboxClient } from "../../support/sandbox-server";
+import { resetApp, type SharedApp } from "../../support/shared-app";
 
 /**
- * A backup taken while the built dashboard takes a burst of creates over HTTP, restored into a
- * fresh DATA_DIR (and, on PostgreSQL, a fresh database) and the dashboard started on it: the
+ * A backup taken while the built dashboard (the lane's app) takes a burst of creates over HTTP,
+ * restored into a fresh DATA_DIR (and, on PostgreSQL, a fresh database) and the dashboard started
+ * on it (the lane's runtime reset onto it, as a restart on that data would): the
  * audit chain verifies, what was answered before the backup began is there (journal, orders,
  * approvals and their decisions), journal and sandbox agree, and a session signed in before the
  * backup still works. A restore over the running dashboard, or over data, is refused.
@@ -93,15 +95,16 @@ interface Answered {
 }
 
 describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (database) => {
-  let app: AppServer;
-  let restored: AppServer | undefined;
+  let app: SharedApp;
+  /** The running dashboard's DATA_DIR. */
+  let dataDir: string;
   let root: string;
   let backupDir: string;
   let dumpFile: string;
   let freshDir: string;
   const env: Record<string, string> = {};
   const restoredEnv: Record<string, string> = {};
-  // The clients follow `target` from the running dashboard to the restored one, cookies and all.
+  // The clients keep their cookies from the running dashboard to the restored one.
   const target = { url: "" };
   const as = {} as Record<"trader" | "ops" | "approver" | "admin", Client>;
   const approvals = { approved: "", rejected: "", pending: "" };
@@ -117,8 +120,8 @@ describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (dat
       env.DATABASE_URL = await freshPostgresDatabase();
       restoredEnv.DATABASE_URL = await freshPostgresDatabase();
     }
-    // Its own server, not the shared one: backs up and restores its own data directory.
-    app = await startApp(env);
+    app = await resetApp(env);
+    dataDir = (await app.control.state()).data_dir;
     if (env.DATABASE_URL) await sql(env.DATABASE_URL, APPEND_ONLY);
     target.url = app.url;
     for (const role of ["trader", "ops", "approver", "admin"] as const) {
@@ -127,15 +130,15 @@ describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (dat
     }
   });
   afterAll(async () => {
-    await restored?.dispose();
-    await app?.dispose();
+    // The lane's runtime leaves the restored data before it goes.
+    await app?.control.reset();
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
   /** The dashboard's tables first (pg_dump, on PostgreSQL), then DATA_DIR (npm run backup). */
   async function takeBackup() {
     if (env.DATABASE_URL) await pgTool("pg_dump", ["--format=custom", `--file=${dumpFile}`, env.DATABASE_URL]);
-    return npmRun("backup", [backupDir], { ...env, DATA_DIR: app.dataDir });
+    return npmRun("backup", [backupDir], { ...env, DATA_DIR: dataDir });
   }
 
   it("answers approvals, then takes a backup during a burst of creates", async () => {
@@ -187,7 +190,7 @@ describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (dat
   }, 120_000);
 
   it("refuses to restore over the running dashboard's DATA_DIR, even with --force, and leaves it serving", async () => {
-    const refused = await npmRun("restore", [backupDir, "--force"], { ...env, DATA_DIR: app.dataDir });
+    const refused = await npmRun("restore", [backupDir, "--force"], { ...env, DATA_DIR: dataDir });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/The dashboard is running on .*stop it/);
     const last = creates.at(-1)!;
@@ -221,9 +224,7 @@ describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (dat
 
   describe("the dashboard started on what was restored", () => {
     beforeAll(async () => {
-      await app.stop();
-      restored = await startApp(restoredEnv, freshDir);
-      target.url = restored.url;
+      await app.control.reset({ ...restoredEnv, DATA_DIR: freshDir });
     });
 
     it("keeps a session signed in before the backup", async () => {
@@ -262,7 +263,7 @@ describe.each<Database>(["sqlite", "postgres"])("backup and restore on %s", (dat
         "pending entries reconciled",
       );
       const orders = journal.filter((e) => e.kind === "order" && e.ref_id.startsWith("burst-"));
-      const sandbox = sandboxClient(restored!.url);
+      const sandbox = sandboxClient(app.url);
       for (let i = 0; i < orders.length; i += 100) {
         const chunk = orders.slice(i, i + 100);
         const query = chunk.map((e) => `ref_ids=${encodeURIComponent(e.ref_id)}`).join("&");

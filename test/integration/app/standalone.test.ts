@@ -11,21 +11,31 @@ import { freshPostgresDatabase, newRef, smallOrder, TRADING, type Database } fro
  * OS's temp directory (no node_modules anywhere above it, nothing of the repository reachable),
  * runs the dashboard with `node server.js`: its pages and static files, sign-in, an order placed
  * and journaled, on SQLite and on PostgreSQL, with the native SQLite addon loaded from the folder.
+ * One server.js for both: its runtime is reset from one database to the other (the test control).
  */
 
 const BUILT = resolve(".next/standalone");
 let root: string;
 let folder: string;
+let app: AppServer;
 
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(join(BUILT, "server.js")) || !existsSync(join(BUILT, ".next/static")))
     throw new Error("No complete standalone folder: run `npm run build` (it copies public and .next/static in).");
   root = mkdtempSync(join(tmpdir(), "standalone-"));
   folder = join(root, "dashboard");
   // Links as they are (relative, inside the folder): resolved, they would point back into the repository.
   cpSync(BUILT, folder, { recursive: true, verbatimSymlinks: true });
+  // A process of its own: the standalone server, not next start.
+  app = await startApp(
+    // server.js listens on HOSTNAME (Next's default 0.0.0.0); nothing may reach the repository's modules.
+    { HOSTNAME: "127.0.0.1", NODE_PATH: "", NODE_OPTIONS: "" },
+    undefined,
+    { launch: { cwd: folder, args: ["server.js"] }, control: true },
+  );
 });
-afterAll(() => {
+afterAll(async () => {
+  await app?.dispose();
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -53,24 +63,12 @@ it("is a folder apart: outside the repository, no node_modules above it, every l
 });
 
 describe.each<Database>(["sqlite", "postgres"])("the folder alone, on %s", (database) => {
-  let app: AppServer;
   let databaseUrl: string | undefined;
+  let dataDir: string;
   beforeAll(async () => {
     databaseUrl = database === "postgres" ? await freshPostgresDatabase() : undefined;
-    // Its own server, not the shared one: the standalone server, not next start.
-    app = await startApp(
-      {
-        // server.js listens on HOSTNAME (Next's default 0.0.0.0); nothing may reach the repository's modules.
-        HOSTNAME: "127.0.0.1",
-        NODE_PATH: "",
-        NODE_OPTIONS: "",
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      },
-      undefined,
-      { launch: { cwd: folder, args: ["server.js"] } },
-    );
+    ({ data_dir: dataDir } = await app.control!.reset(databaseUrl ? { DATABASE_URL: databaseUrl } : {}));
   });
-  afterAll(() => app?.dispose());
 
   it("serves its pages with their static files and the public folder", async () => {
     const page = await fetch(`${app.url}/signin`);
@@ -100,9 +98,9 @@ describe.each<Database>(["sqlite", "postgres"])("the folder alone, on %s", (data
         .query("SELECT status FROM journal WHERE ref_id = $1", [ref])
         .finally(() => client.end());
       expect(rows.rows).toEqual([{ status: "succeeded" }]);
-      expect(existsSync(join(app.dataDir, "dashboard.db"))).toBe(false);
+      expect(existsSync(join(dataDir, "dashboard.db"))).toBe(false);
     } else {
-      expect(existsSync(join(app.dataDir, "dashboard.db"))).toBe(true);
+      expect(existsSync(join(dataDir, "dashboard.db"))).toBe(true);
     }
   });
 
