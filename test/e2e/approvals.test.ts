@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible, launchBrowser, signedIn as signedInPage } from "../support/browser";
-import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
+import { newRef, resetDashboard, SETTLEMENT, TREASURY, type Dashboard } from "../support/dashboard";
 
 /**
  * Four eyes in real browsers, each person in a browser context of their own (own cookies,
@@ -11,11 +11,17 @@ import { newRef, SETTLEMENT, startDashboard, TREASURY, type Dashboard } from "..
  * Then a rejection, whose reason is required, kept and shown.
  */
 
+/** How long a transfer stays PENDING on the service's clock: until the test moves it past. */
+const TRANSFER_SETTLE_MS = 60_000;
+
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
-  // Its own server, not the shared one: counts every pending approval (the navigation's badge).
-  [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+  // An empty database: the navigation's badge counts every pending approval, all of them this file's.
+  [d, browser] = await Promise.all([
+    resetDashboard({ env: { SANDBOX_TRANSFER_SETTLE_MS: String(TRANSFER_SETTLE_MS) } }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -114,14 +120,16 @@ describe("four eyes in the browser", () => {
       .poll(() => ops.getByTestId("toast").allTextContents(), { timeout: 10_000 })
       .toContainEqual(expect.stringContaining("Your transfer was approved and sent"));
 
-    // It appears completed on the Transfers page of both people.
+    // It appears completed on the Transfers page of both people, once the service's clock has
+    // moved past its settling time.
+    await d.control!.advance(TRANSFER_SETTLE_MS);
     const groupId = (legs[0] as unknown as { group_id: string }).group_id;
     for (const page of [approver, ops]) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transfers" }).click();
       const row = page
         .getByRole("table", { name: /Transfers/ })
         .locator("tr", { has: page.locator(`[title="${groupId}"]`) });
-      await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/COMPLETED/);
+      await expect.poll(() => row.textContent()).toMatch(/COMPLETED/);
       expect(await row.textContent()).toContain("20,000.00 USD");
     }
 

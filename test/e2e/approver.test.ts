@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
 import {
   newRef,
+  resetDashboard,
   SETTLEMENT,
-  startDashboard,
   TRADING,
   TREASURY,
   type Client,
@@ -25,7 +25,8 @@ const PHONE = { width: 390, height: 844 };
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
-  [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+  // An empty database, the market maker off: every request waiting and every quote is this file's.
+  [d, browser] = await Promise.all([resetDashboard(), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

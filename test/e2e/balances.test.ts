@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, startApp, type AppServer } from "../support/app-server";
+import { signIn } from "../support/app-server";
 import {
   expectAccessible,
   expectNoSidewaysScroll,
@@ -13,6 +13,7 @@ import {
 } from "../support/browser";
 import { SETTLEMENT, TRADING, TREASURY } from "../support/dashboard";
 import { sandboxClient } from "../support/sandbox-server";
+import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
  * The Balances page for every role, its totals checked against the API's own balances and
@@ -20,7 +21,7 @@ import { sandboxClient } from "../support/sandbox-server";
  * are the ones placed here, and every price holds still while the page is read.
  */
 
-let app: AppServer;
+let app: SharedApp;
 let browser: Browser;
 let trader: Awaited<ReturnType<typeof signIn>>;
 
@@ -39,8 +40,8 @@ const QUOTES = [
 ];
 
 beforeAll(async () => {
-  // Its own server, not the shared one: market maker off: only its own quotes, exact balances.
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  // An empty database and the market maker off (as the lane's app starts): only this file's quotes, exact balances.
+  [app, browser] = await Promise.all([resetApp(), launchBrowser()]);
   trader = await signIn(app, "trader@example.com");
   const order = async (profile: string, body: object) => {
     const res = await trader.call("POST", `/api/v2/profiles/${profile}/orders`, { type: "LIMIT", ...body });
@@ -59,7 +60,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 /** "25,098,587.45", as en-US writes cents. */

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { armed, launchBrowser, poll, signedIn as signedInPage } from "../support/browser";
-import { newRef, startDashboard, TREASURY, type Dashboard } from "../support/dashboard";
+import { newRef, resetDashboard, TREASURY, type Dashboard } from "../support/dashboard";
 
 /**
  * The desk's controls as a person meets them in the forms (issue 10): the limits and approval
@@ -14,8 +14,8 @@ vi.setConfig({ testTimeout: 120_000 });
 let d: Dashboard;
 let browser: Browser;
 beforeAll(async () => {
-  // Its own server, not the shared one: market maker off: a thin ETHUSD book of its own for the price guard.
-  [d, browser] = await Promise.all([startDashboard(), launchBrowser()]);
+  // The market maker off (as the lane's app starts): a thin ETHUSD book of this file's own for the price guard.
+  [d, browser] = await Promise.all([resetDashboard(), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,8 +2,9 @@ import type { Server } from "node:http";
 import Provider, { type Configuration } from "oidc-provider";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, signIn, startApp, type AppServer } from "../support/app-server";
+import { freePort, signIn } from "../support/app-server";
 import { launchBrowser } from "../support/browser";
+import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
  * Single sign-on against a certified OpenID provider run in-process (`oidc-provider`, with its
@@ -24,7 +25,7 @@ const ACCOUNTS: Record<string, Record<string, unknown>> = {
   mallory: { email: "DANA@corp.example", email_verified: true, name: "Mallory", role: "admin" },
 };
 
-let app: AppServer;
+let app: SharedApp;
 let browser: Browser;
 let provider: Server;
 
@@ -33,8 +34,8 @@ beforeAll(async () => {
   const issuerPort = await freePort();
   const issuer = `http://127.0.0.1:${issuerPort}`;
   [app, browser] = await Promise.all([
-    // Its own server, not the shared one: an OIDC provider of its own.
-    startApp({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CLIENT.client_id, OIDC_CLIENT_SECRET: CLIENT.client_secret }),
+    // The OIDC settings are the runtime's: the lane's app is reset to sign in with this provider.
+    resetApp({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CLIENT.client_id, OIDC_CLIENT_SECRET: CLIENT.client_secret }),
     launchBrowser(),
   ]);
   const configuration: Configuration = {
@@ -54,7 +55,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
   await new Promise((resolve) => provider?.close(resolve));
 });
 

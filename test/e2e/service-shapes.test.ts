@@ -1,8 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
 import { launchBrowser, signInAs } from "../support/browser";
-import { startFaultProxy, type FaultProxy } from "../support/fault-proxy";
+import { resetDashboard, type Dashboard } from "../support/dashboard";
 import { profileId } from "@/lib/sandbox/seed";
 import listMarkets from "../fixtures/service/list-markets.json";
 import tickerEmptyBook from "../fixtures/service/ticker-empty-book.json";
@@ -59,17 +58,15 @@ const serviceOnlyOrders = () => [
   },
 ];
 
-let proxy: FaultProxy;
-let app: AppServer;
+let d: Dashboard;
 let browser: Browser;
 
 beforeAll(async () => {
-  proxy = await startFaultProxy();
-  // Its own server, not the shared one: rewrites the service's answers at the proxy.
-  [app, browser] = await Promise.all([startApp({ ...proxy.env(), SANDBOX_MARKET_MAKER: "on" }), launchBrowser()]);
-  proxy.setTarget(app.port);
+  // The lane's app talking to its sandbox through this file's fault proxy, which rewrites the
+  // service's answers; the market maker quotes and trades, so there are trades to chart.
+  [d, browser] = await Promise.all([resetDashboard({ env: { SANDBOX_MARKET_MAKER: "on" } }), launchBrowser()]);
   const rewrite = (path: string | RegExp, body: (json: any) => unknown) =>
-    proxy.fail({ method: "GET", path }, { kind: "rewrite", body }, ALWAYS);
+    d.proxy.fail({ method: "GET", path }, { kind: "rewrite", body }, ALWAYS);
   rewrite("/sandbox/v2/markets/BTCUSD/ticker", (t) => ({ ...t, ...tickerEmptyBook.body, market: t.market }));
   // Alphanumeric match numbers that are no number at all, listed oldest first.
   rewrite("/sandbox/v2/markets/BTCUSD/recent-executions", (r) => ({
@@ -85,15 +82,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
-  await proxy?.close();
+  await d?.dispose();
 });
 
 async function ordersPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await signInAs(page, app.url, "trader@example.com");
+  await signInAs(page, d.url, "trader@example.com");
   return { page, errors };
 }
 
@@ -111,7 +107,7 @@ describe("the orders page, fed the service's shapes", () => {
     await expect.poll(() => panelValue(page, "Last trade").textContent(), { timeout: 15_000 }).toBe("none");
     // Best bid and ask are read off the order book the ladder draws (not this ticker), so the two agree.
     await expect.poll(() => panelValue(page, "Best bid").textContent()).toMatch(/^[\d,]+\.\d\d$/);
-    expect(proxy.count({ method: "GET", path: "/sandbox/v2/markets/BTCUSD/ticker" })).toBeGreaterThan(0);
+    expect(d.proxy.count({ method: "GET", path: "/sandbox/v2/markets/BTCUSD/ticker" })).toBeGreaterThan(0);
     // The ticket still works: the review opens.
     await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
     await ticket.getByLabel("Price (USD)", { exact: true }).fill("100.00");
@@ -133,7 +129,7 @@ describe("the orders page, fed the service's shapes", () => {
     expect(await chart.getAttribute("data-last-match")).toMatch(/^m[0-9a-z]+x$/);
     // Listed oldest first: the chart's latest trade is one of those with the latest time, not the first listed.
     const latestListed = async () => {
-      const res = await page.request.get(`${app.url}/api/v2/markets/BTCUSD/recent-executions`);
+      const res = await page.request.get(`${d.url}/api/v2/markets/BTCUSD/recent-executions`);
       const items = (await res.json()).items as { match_number: string; executed_at: string }[];
       const last = Math.max(...items.map((t) => Date.parse(t.executed_at)));
       return new Set(items.filter((t) => Date.parse(t.executed_at) === last).map((t) => t.match_number));
@@ -148,7 +144,7 @@ describe("the orders page, fed the service's shapes", () => {
       )
       .toBe(true);
     // …and not the first listed, which is the oldest.
-    const res = await page.request.get(`${app.url}/api/v2/markets/BTCUSD/recent-executions`);
+    const res = await page.request.get(`${d.url}/api/v2/markets/BTCUSD/recent-executions`);
     const first = ((await res.json()).items as { match_number: string }[])[0]!.match_number;
     expect((await latestListed()).has(first)).toBe(false);
     expect(errors).toEqual([]);

@@ -1,19 +1,31 @@
-import { readFileSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import type { Browser, Download } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type AppServer } from "../support/app-server";
 import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { resetApp, type SharedApp } from "../support/shared-app";
 
-let app: AppServer;
+/**
+ * A download's text, streamed from the browser: the run's Chromium is connected to, not launched
+ * here, so the file it saved has no path on this side.
+ */
+async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Legs stay PENDING this long on the service's clock: until the test moves it, so PENDING is seen for certain. */
+const TRANSFER_SETTLE_MS = 60_000;
+
+let app: SharedApp;
 let browser: Browser;
 beforeAll(async () => {
-  // Legs stay PENDING for 4 s, long enough to be seen before they complete.
-  // Its own server, not the shared one: SANDBOX_TRANSFER_SETTLE_MS of 4 s.
-  [app, browser] = await Promise.all([startApp({ SANDBOX_TRANSFER_SETTLE_MS: "4000" }), launchBrowser()]);
+  [app, browser] = await Promise.all([
+    resetApp({ SANDBOX_TRANSFER_SETTLE_MS: String(TRANSFER_SETTLE_MS) }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.dispose();
 });
 
 async function opsPage() {
@@ -88,15 +100,17 @@ describe("the transfer form", () => {
 
     const table = page.getByRole("table", { name: /Transfers/ });
     const row = table.locator("tr", { has: page.locator(`[title="${groupId}"]`) });
-    await expect.poll(() => row.textContent(), { timeout: 5_000 }).toMatch(/PENDING/);
-    await expect.poll(() => row.textContent(), { timeout: 5_000 }).toContain("ops@example.com");
-    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/COMPLETED/);
+    await expect.poll(() => row.textContent()).toMatch(/PENDING/);
+    await expect.poll(() => row.textContent()).toContain("ops@example.com");
+    // The service settles the legs once its clock has moved past the settling time.
+    await app.control.advance(TRANSFER_SETTLE_MS);
+    await expect.poll(() => row.textContent()).toMatch(/COMPLETED/);
     await row.getByRole("button", { name: /legs of transfer/ }).click();
     await expect.poll(() => table.textContent()).toMatch(/DEBIT[\s\S]*CREDIT|CREDIT[\s\S]*DEBIT/);
 
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: /Export CSV/ }).click();
-    const csv = readFileSync((await (await download).path())!, "utf8");
+    const csv = await downloadText(await download);
     const lines = csv
       .trim()
       .split(/\r\n/)

@@ -7,12 +7,13 @@ import {
   expectProblem,
   rawCall,
   SERVICE_TIMEOUT_MS,
-  startDashboard,
+  resetDashboard,
   TRADING,
   type Answer,
-  type OwnDashboard,
+  type Dashboard,
 } from "../../support/dashboard";
 import { TEST_PASSWORD } from "../../support/app-server";
+import { sharedApp } from "../../support/shared-app";
 
 /**
  * What the browser gets: security headers on every kind of response, no secret or service
@@ -22,13 +23,19 @@ import { TEST_PASSWORD } from "../../support/app-server";
  */
 
 const CLIENT_SECRET = `it-secret-${randomUUID()}`;
-let d: OwnDashboard;
+/** The build the apps serve (next.config.js's distDir). */
+const DIST = process.env.NEXT_DIST_DIR || ".next";
+let d: Dashboard;
 let authSecret: string;
+/** What the lane's app wrote before this file began: its log is read from there on. */
+let logFrom: number;
+const logSince = () => sharedApp().log().slice(logFrom);
 
 beforeAll(async () => {
-  // Its own server, not the shared one: a client secret of its own, and faults at the proxy.
-  d = await startDashboard({ clientSecret: CLIENT_SECRET, env: { SANDBOX_CLIENT_SECRET: CLIENT_SECRET } });
-  authSecret = readFileSync(path.join(d.app.dataDir, "auth-secret"), "utf8").trim();
+  logFrom = sharedApp().log().length;
+  // A client secret of its own, so a leak of the runtime's would be found; faults at the proxy.
+  d = await resetDashboard({ clientSecret: CLIENT_SECRET, env: { SANDBOX_CLIENT_SECRET: CLIENT_SECRET } });
+  authSecret = readFileSync(path.join((await d.control!.state()).data_dir, "auth-secret"), "utf8").trim();
   // A token exists from here on, so there is one to look for.
   expect((await d.as.viewer.call("GET", "/api/v2/profiles")).status).toBe(200);
   expect(d.proxy.tokens.length).toBeGreaterThan(0);
@@ -59,15 +66,18 @@ function filesUnder(dir: string): string[] {
 
 /** The app's pages as the build lists them: no route groups, no dynamic or internal ones. */
 function pagePaths(): string[] {
-  const manifest = JSON.parse(readFileSync(".next/server/app-paths-manifest.json", "utf8")) as Record<string, string>;
+  const manifest = JSON.parse(readFileSync(path.join(DIST, "server/app-paths-manifest.json"), "utf8")) as Record<
+    string,
+    string
+  >;
   return Object.keys(manifest)
     .filter((k) => k.endsWith("/page") && !k.includes("[") && !/\/_/.test(k))
     .map((k) => k.replace(/\/page$/, "").replace(/\/\([^)]*\)/g, "") || "/");
 }
 
 describe("secrets stay on the server", () => {
-  it("no file under .next/static holds a secret, a secret's name, or client_secret", () => {
-    const files = filesUnder(".next/static");
+  it("no file under the build's static folder holds a secret, a secret's name, or client_secret", () => {
+    const files = filesUnder(path.join(DIST, "static"));
     expect(files.filter((f) => f.endsWith(".js")).length).toBeGreaterThan(5);
     const found = files.flatMap((f) => leaks(readFileSync(f, "latin1")).map((s) => `${f}: ${s}`));
     expect(found).toEqual([]);
@@ -117,7 +127,7 @@ describe("secrets stay on the server", () => {
     expect(answers.slice(1).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     const found = answers.flatMap((a) => leaks(JSON.stringify(a.body ?? "")));
     expect(found).toEqual([]);
-    expect(leaks(d.app.log())).toEqual([]);
+    expect(leaks(logSince())).toEqual([]);
   });
 });
 
@@ -164,8 +174,8 @@ describe("security headers on every response", () => {
   });
 
   it("static files", async () => {
-    const script = filesUnder(".next/static").find((f) => f.endsWith(".js"))!;
-    const res = await fetch(`${d.url}/_next/static/${path.relative(".next/static", script)}`);
+    const script = filesUnder(path.join(DIST, "static")).find((f) => f.endsWith(".js"))!;
+    const res = await fetch(`${d.url}/_next/static/${path.relative(path.join(DIST, "static"), script)}`);
     expect(res.status).toBe(200);
     expectSecurityHeaders(res, script);
   });

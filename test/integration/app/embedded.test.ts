@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/shared/roles";
-import { signIn, startApp, type AppServer } from "../../support/app-server";
+import { signIn } from "../../support/app-server";
 import {
   expectProblem,
   metricValue,
@@ -11,6 +11,7 @@ import {
   type Client,
 } from "../../support/dashboard";
 import { sandboxClient } from "../../support/sandbox-server";
+import { resetApp, type SharedApp } from "../../support/shared-app";
 
 /**
  * The default configuration: no SERVICE_BASE_URL, so the dashboard's calls to its embedded
@@ -19,20 +20,19 @@ import { sandboxClient } from "../../support/sandbox-server";
  * answers, problems and time limit exactly.
  */
 
-let app: AppServer;
+let app: SharedApp;
 let as: Record<Role, Client>;
 let sandbox: ReturnType<typeof sandboxClient>;
 
 beforeAll(async () => {
-  // Its own server, not the shared one: no proxy (the sandbox served in-process) and SERVICE_TIMEOUT_MS of 1 s.
-  app = await startApp({ SERVICE_TIMEOUT_MS: "1000" });
+  // No proxy (the sandbox served in-process), and SERVICE_TIMEOUT_MS of 1 s.
+  app = await resetApp({ SERVICE_TIMEOUT_MS: "1000" });
   const roles: Role[] = ["viewer", "trader", "ops", "approver", "admin"];
   as = Object.fromEntries(
     await Promise.all(roles.map(async (r) => [r, await signIn(app, `${r}@example.com`)] as const)),
   ) as Record<Role, Client>;
   sandbox = sandboxClient(app.url);
 });
-afterAll(() => app?.dispose());
 
 const journal = async (ref: string) => (await as.admin.call("GET", `/api/activity?ref_ids=${ref}`)).body.items;
 const orders = async (ref: string) => (await sandbox.call("GET", `/orders?ref_ids=${ref}`)).body.items;

@@ -14,7 +14,8 @@ import { freshPostgresDatabase, newRef, smallOrder, TRADING, type Database } fro
  * One server.js for both: its runtime is reset from one database to the other (the test control).
  */
 
-const BUILT = resolve(".next/standalone");
+/** The standalone folder of the build the tests run (next.config.js's distDir). */
+const BUILT = resolve(process.env.NEXT_DIST_DIR || ".next", "standalone");
 let root: string;
 let folder: string;
 let app: AppServer;
