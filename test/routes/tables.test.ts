@@ -7,20 +7,22 @@ import {
   SETTLEMENT,
   smallOrder,
   smallTransfer,
-  startDashboard,
+  inProcessDashboard,
   TRADING,
   TREASURY,
-  type Dashboard,
+  type InProcessDashboard,
   type JournalItem,
-} from "../../support/dashboard";
+} from "../support/dashboard";
+import type { Match } from "../support/faults";
 
 /**
- * The tables' own routes over real HTTP: lists the back end walks across the service's pages
- * (GET /api/orders, GET /api/transfers), the streamed CSV exports, the activity filters, and
- * cancels in the journal. "Sent" is read off the fault proxy, which sees every call to the service.
+ * The tables' own route handlers, in process: lists the back end walks across the service's
+ * pages (GET /api/orders, GET /api/transfers), the streamed CSV exports, the activity filters,
+ * and cancels in the journal. "Sent" is read off the faults in front of the sandbox, which see
+ * every call to the service.
  */
 
-let d: Dashboard;
+let d: InProcessDashboard;
 /** The orders placed by the trader, oldest first: four SELLs, then thirty BUYs. */
 const placed: { id: string; side: string; base_amount: string; ref_id: string }[] = [];
 const SELL_AMOUNTS = ["0.0100", "0.0200", "0.0300", "0.0400"];
@@ -28,8 +30,8 @@ const SELL_AMOUNTS = ["0.0100", "0.0200", "0.0300", "0.0400"];
 const FORMULA_REF = "=1+2";
 
 beforeAll(async () => {
-  // Its own server, not the shared one: exact counts of the orders it placed, and faults at the proxy.
-  d = await startDashboard();
+  // A runtime of its own: exact counts of the orders it placed.
+  d = await inProcessDashboard();
   const place = async (body: Record<string, unknown>) => {
     const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -92,7 +94,7 @@ function parseCsv(text: string): string[][] {
 const byName = (rows: string[][]) => rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((h, i) => [h, r[i]])));
 
 async function csvOf(path: string, who: "viewer" | "admin" = "viewer") {
-  const res = await fetch(`${d.url}${path}`, { headers: { Cookie: d.as[who].cookie() } });
+  const res = await d.target.fetch!(`${d.url}${path}`, { headers: { Cookie: d.as[who].cookie() } });
   const text = await res.text();
   expect(res.status, text).toBe(200);
   return { res, rows: parseCsv(text) };
@@ -237,23 +239,36 @@ describe("GET /api/orders/export.csv: every matching row, streamed", () => {
         .map((ref) => d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, smallOrder(ref)));
       for (const res of await Promise.all(batch)) expect(res.status).toBe(200);
     }
-    // Each page of the service answers a second late: a streamed export has sent the first
-    // page's rows while the second is still being read.
-    d.proxy.fail({ method: "GET", path: "/sandbox/v2/orders" }, { kind: "delay", ms: 1000 }, 2);
+    // Each page of the service answers a second late, on the runtime's clock: a streamed export
+    // has sent the first page's rows while the second is still being read.
+    const orderPages: Match = { method: "GET", path: "/sandbox/v2/orders" };
+    d.proxy.fail(orderPages, { kind: "delay", ms: 1000 }, 2);
     const { result, sent } = await sentDuring(async () => {
-      const res = await fetch(`${d.url}/api/orders/export.csv?profile_id=${TREASURY}`, {
-        headers: { Cookie: d.as.viewer.cookie() },
-      });
-      expect(res.headers.get("content-length")).toBeNull();
-      const reader = res.body!.getReader();
-      const decoder = new TextDecoder();
+      const mark = d.proxy.requests.length;
       let text = "";
       let firstAt = 0;
-      for (let step = await reader.read(); !step.done; step = await reader.read()) {
-        firstAt ||= Date.now();
-        text += decoder.decode(step.value, { stream: true });
-      }
-      return { text, firstAt, doneAt: Date.now() };
+      const reading = (async () => {
+        const res = await d.target.fetch!(`${d.url}/api/orders/export.csv?profile_id=${TREASURY}`, {
+          headers: { Cookie: d.as.viewer.cookie() },
+        });
+        expect(res.headers.get("content-length")).toBeNull();
+        const reader = res.body!.getReader();
+        const decoder = new TextDecoder();
+        for (let step = await reader.read(); !step.done; step = await reader.read()) {
+          firstAt ||= d.app.clock.now();
+          text += decoder.decode(step.value, { stream: true });
+        }
+        return { text, firstAt, doneAt: d.app.clock.now() };
+      })();
+      // The first page's second passes; the second page is asked for, and held while its second has not.
+      await d.proxy.waitFor(orderPages, 1, { since: mark });
+      d.app.clock.advance(1000);
+      await d.proxy.waitFor(orderPages, 2, { since: mark });
+      // The first page's rows (and the header) arrive meanwhile.
+      await expect.poll(() => text.split("\r\n").length - 1).toBeGreaterThanOrEqual(1 + 1000);
+      expect(d.proxy.requests.slice(mark).filter((r) => r.path === orderPages.path && r.forwarded)).toHaveLength(1);
+      d.app.clock.advance(1000);
+      return reading;
     });
     d.proxy.clearFaults();
     expect(result.doneAt - result.firstAt).toBeGreaterThan(700);
@@ -272,7 +287,7 @@ describe("GET /api/transfers and its CSV", () => {
   const made: Record<string, string> = {};
   let before = "";
   beforeAll(async () => {
-    before = new Date().toISOString();
+    before = new Date(d.app.clock.now()).toISOString();
     // The controls value a BTC transfer at BTCUSD's price: rest a bid there, as no market maker runs.
     const bid = await d.sandbox.call(
       "POST",

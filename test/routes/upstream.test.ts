@@ -1,30 +1,42 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TOKEN_PATH, type Fault, type Match } from "../../support/fault-proxy";
 import {
   expectProblem,
+  inProcessDashboard,
   newRef,
-  SERVICE_TIMEOUT_MS,
   smallOrder,
   smallTransfer,
-  startDashboard,
   TRADING,
-  type Dashboard,
-} from "../../support/dashboard";
+  type InProcessDashboard,
+} from "../support/dashboard";
+import { TOKEN_PATH, type Fault, type Match } from "../support/faults";
 
 /**
- * The running app against its sandbox through a fault proxy: OAuth tokens (single-flight,
- * refresh before expiry, a refused token dropped and the call retried once), the mapping
- * of the service's failures to problems, and creates that are retried without ever making
- * a second order or transfer. Faults that time out outlast SERVICE_TIMEOUT_MS (startDashboard's).
+ * The dashboard's route handlers against its sandbox through the in-process faults: OAuth tokens
+ * (single-flight, refresh before expiry, a refused token dropped and the call retried once), the
+ * mapping of the service's failures to problems, and creates that are retried without ever
+ * making a second order or transfer. A token's lifetime and a fault's delay pass on the
+ * runtime's clock, moved by the test; the time limit of a call (a real-time signal) is short
+ * where a test waits for it, and faults that time out outlast it.
  */
 
 const TOKEN_TTL_SECONDS = 12;
-let d: Dashboard;
+/** The dashboard's time limit for a call to the service, where the tests wait for it to pass. */
+const SERVICE_TIMEOUT_MS = 300;
+let d: InProcessDashboard;
 
-beforeAll(async () => {
-  // Its own server, not the shared one: faults at the proxy and a short token lifetime.
-  d = await startDashboard({ env: { SANDBOX_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) } });
-});
+/**
+ * The dashboard a describe runs on: a fresh runtime with its settings (the token lifetime short),
+ * or the one before when the settings are the same.
+ */
+let settings: string | undefined;
+function dashboardWith(env: Record<string, string> = {}) {
+  beforeAll(async () => {
+    if (d && settings === JSON.stringify(env)) return;
+    await d?.dispose();
+    settings = JSON.stringify(env);
+    d = await inProcessDashboard({ env: { SANDBOX_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS), ...env } });
+  });
+}
 afterAll(() => d?.dispose());
 afterEach(() => d.proxy.clearFaults());
 
@@ -34,7 +46,10 @@ const CREATE_ORDER: Match = { method: "POST", path: `/sandbox/v2/profiles/${TRAD
 const CREATE_TRANSFER: Match = { method: "POST", path: "/sandbox/v2/transfer/internal" };
 const since = (index: number) => d.proxy.requests.slice(index);
 
-describe("OAuth tokens of the running app", () => {
+describe("OAuth tokens of the dashboard", () => {
+  // From the runtime's start: no token asked for yet.
+  dashboardWith();
+
   it("50 concurrent reads right after start make exactly one token request", async () => {
     expect(d.proxy.count(TOKEN)).toBe(0);
     const answers = await Promise.all(Array.from({ length: 50 }, () => d.as.trader.call("GET", "/api/v2/profiles")));
@@ -64,9 +79,9 @@ describe("OAuth tokens of the running app", () => {
   it("fetches a new token once, shortly before the old one expires, and never sends an expired one", async () => {
     const first = d.proxy.tokens[0]!;
     expect(first.expiresInSeconds).toBe(TOKEN_TTL_SECONDS);
-    // The cache refreshes at the latest at half-life for short lifetimes (6 s here).
-    const wait = first.at + (TOKEN_TTL_SECONDS / 2) * 1000 + 300 - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    // The cache refreshes at the latest at half-life for short lifetimes (6 s here): the clock moves just past it.
+    const wait = first.at + (TOKEN_TTL_SECONDS / 2) * 1000 + 300 - d.app.clock.now();
+    if (wait > 0) d.app.clock.advance(wait);
     const mark = d.proxy.requests.length;
     const answers = await Promise.all(Array.from({ length: 20 }, () => d.as.trader.call("GET", "/api/v2/profiles")));
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -159,6 +174,9 @@ describe("OAuth tokens of the running app", () => {
 });
 
 describe("how the service's failures reach the browser", () => {
+  // The time limit short: the tests wait for it to pass.
+  dashboardWith({ SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS) });
+
   it("a service timeout is a 504 problem, answered at SERVICE_TIMEOUT_MS", async () => {
     d.proxy.fail(PROFILES, { kind: "delay", ms: SERVICE_TIMEOUT_MS + 1500 });
     // The service's answer comes 1.5 s after SERVICE_TIMEOUT_MS: a 504 means the app gave up first.
@@ -226,13 +244,21 @@ async function createOrderThrough(fault: Fault, times: number) {
   const ref = newRef();
   const mark = d.proxy.requests.length;
   const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref));
-  // A delayed request may still land after the answer: give it the time to.
-  if (fault.kind === "delay") await new Promise((r) => setTimeout(r, fault.ms));
+  if (fault.kind === "delay") {
+    // A delayed request may still land after the answer: the clock moves past its delay, and
+    // every attempt sent reaches the service.
+    d.app.clock.advance(fault.ms);
+    const attempts = since(mark).filter((r) => r.path === CREATE_ORDER.path).length;
+    await d.proxy.waitFor(CREATE_ORDER, attempts, { forwarded: true, since: mark });
+  }
   const sent = since(mark).filter((r) => r.path === CREATE_ORDER.path);
   return { res, ref, sent, orders: await d.sandboxOrders(ref), journal: await d.journal(ref) };
 }
 
 describe("safe retries of a create order, with the upstream failing", () => {
+  // The time limit short: the tests wait for it to pass.
+  dashboardWith({ SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS) });
+
   const once: [string, Fault][] = [
     ["a timeout (the request lands late)", { kind: "delay", ms: SERVICE_TIMEOUT_MS + 1000 }],
     ["a timeout after the service created it", { kind: "forward-then-hold" }],
@@ -299,6 +325,9 @@ describe("safe retries of a create order, with the upstream failing", () => {
 });
 
 describe("safe retries of a create internal transfer, with the upstream failing", () => {
+  // The time limit short: the tests wait for it to pass.
+  dashboardWith({ SERVICE_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS) });
+
   const faults: [string, Fault][] = [
     ["a 500 after the service created it", { kind: "forward-then-status", status: 500 }],
     ["a connection dropped after the service created it", { kind: "drop-after" }],

@@ -3,7 +3,7 @@ import { expect, inject } from "vitest";
 import type { Role } from "@/lib/shared/roles";
 import { signIn, startApp, type AppServer, type Target } from "./app-server";
 import type { Faults } from "./faults";
-import { startInProcess, type InProcessApp } from "./in-process";
+import { startInProcess, type InProcessApp, type InProcessOptions } from "./in-process";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 import { sandboxClient } from "./sandbox-server";
 import { resetApp, sharedApp } from "./shared-app";
@@ -78,11 +78,12 @@ export interface InProcessDashboard extends Dashboard {
  * behind in-process faults, a client signed in per role. Close it with dispose().
  */
 export async function inProcessDashboard(
-  options: Omit<DashboardOptions, "clientSecret"> = {},
+  options: Omit<DashboardOptions, "clientSecret"> & Pick<InProcessOptions, "wrapService"> = {},
 ): Promise<InProcessDashboard> {
   const app = await startInProcess({
     env: options.env,
     databaseUrl: options.database === "postgres" ? await freshPostgresDatabase() : undefined,
+    wrapService: options.wrapService,
   });
   const target: Target = { url: app.url, fetch: app.fetch, signIn: app.signIn };
   const { reconnect: _, ...clients } = await connect(target, options.env ?? {});

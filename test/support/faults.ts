@@ -103,8 +103,21 @@ interface Rule {
   left: number;
 }
 
+/** The time the faults keep: the machine's, or (in process) the runtime's clock a test moves. */
+export interface FaultClock {
+  /** Milliseconds since the epoch: what `at` is stamped with. */
+  now(): number;
+  /** Resolves once `ms` have passed: a "delay" waits on it. */
+  wait(ms: number): Promise<void>;
+}
+
+const machineClock: FaultClock = {
+  now: () => Date.now(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
 /** The core: `handle` passes a request on through `forward`, or meets the fault a rule gives it. */
-export function createFaults() {
+export function createFaults(clock: FaultClock = machineClock) {
   let rules: Rule[] = [];
   const requests: SeenRequest[] = [];
   const tokens: IssuedToken[] = [];
@@ -119,7 +132,7 @@ export function createFaults() {
         tokens.push({
           value: parsed.access_token,
           scope: seen.scope ?? "",
-          at: Date.now(),
+          at: clock.now(),
           expiresInSeconds: parsed.expires_in,
         });
       }
@@ -158,7 +171,7 @@ export function createFaults() {
       path: url.pathname,
       search: url.search,
       bearer: auth?.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : undefined,
-      at: Date.now(),
+      at: clock.now(),
       forwarded: false,
       ...(url.pathname === TOKEN_PATH ? { scope: new URLSearchParams(body).get("scope") ?? "" } : {}),
     };
@@ -187,7 +200,7 @@ export function createFaults() {
       case undefined:
         return answered(await pass());
       case "delay":
-        await new Promise((r) => setTimeout(r, fault.ms));
+        await clock.wait(fault.ms);
         return answered(await pass());
       case "hold":
         return hang(signal);
@@ -262,25 +275,38 @@ export function createFaults() {
 /**
  * The faults in process: a fetch that meets them on its way to `target` (the sandbox served in
  * this process). A dropped connection is fetch's own network failure, as undici reports it.
+ *
+ * As over HTTP, the client giving up (its signal) ends its own fetch at once, and is news to
+ * nobody else: a request already on its way (a delayed one included) still reaches the service.
+ * With `clock` the runtime's (test/support/in-process.ts), a "delay" ends when the test moves
+ * that clock past it (or when real time gets there first), and requests are stamped on it.
  */
-export function faultyFetch(): Faults & { fetch: typeof fetch; setTarget(target: typeof fetch): void } {
-  const { faults, handle } = createFaults();
+export function faultyFetch(
+  clock?: FaultClock,
+): Faults & { fetch: typeof fetch; setTarget(target: typeof fetch): void } {
+  const { faults, handle } = createFaults(clock);
   let target: typeof fetch | undefined;
   const faulty: typeof fetch = async (input, init) => {
+    const signal = init?.signal ?? undefined;
+    signal?.throwIfAborted();
     const request = new Request(input, { ...init, signal: undefined });
     const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.clone().text();
     const forward = () => {
       if (!target) throw new Error("the faults have no target yet");
-      return target(request.clone(), { signal: init?.signal });
+      return target(request.clone());
     };
-    try {
-      return await handle(request, body, forward, init?.signal);
-    } catch (error) {
+    const answer = handle(request, body, forward, signal).catch((error: unknown) => {
       if (!(error instanceof Dropped)) throw error;
       throw new TypeError("fetch failed", {
         cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
       });
-    }
+    });
+    if (!signal) return answer;
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      answer.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
   };
   return Object.assign(faults, { fetch: faulty, setTarget: (t: typeof fetch) => void (target = t) });
 }

@@ -9,7 +9,7 @@ import { movableClock, type MovableClock } from "@/lib/server/clock";
 import { parseEnv } from "@/lib/server/env-schema";
 import { PEER_HEADER } from "@/lib/server/http/peer-address";
 import { startRuntime } from "@/lib/server/ops/start";
-import { closeRuntime, createRuntime, install, type Runtime } from "@/lib/server/runtime";
+import { closeRuntime, install, type Runtime } from "@/lib/server/runtime";
 import { withCaller } from "@/lib/server/auth/caller";
 import { authOptionsFor } from "@/lib/server/auth/options";
 import { inProcessFetch } from "@/lib/server/upstream/in-process";
@@ -50,6 +50,11 @@ export interface InProcessOptions {
   env?: Record<string, string>;
   /** A fresh PostgreSQL database's URL (test/support/dashboard.ts freshPostgresDatabase); SQLite otherwise. */
   databaseUrl?: string;
+  /**
+   * Something of the test's in front of "the service" (a strict double, test/support/strict-double.ts):
+   * given the way on to the sandbox (through the faults), the fetch the dashboard's calls go through.
+   */
+  wrapService?: (service: typeof fetch) => typeof fetch;
 }
 
 /** The origin of every in-process app: what the runtime believes its address is. */
@@ -93,9 +98,11 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<In
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   });
   const clock = movableClock();
-  const faults = faultyFetch();
+  // A "delay" ends when the test moves the runtime's clock past it; what reaches the service is stamped on it.
+  const faults = faultyFetch({ now: clock.now, wait: (ms) => new Promise((resolve) => clock.after(ms, resolve)) });
+  const service = options.wrapService ? options.wrapService(faults.fetch) : faults.fetch;
   await closeRuntime();
-  const runtime = await install(createRuntime(config, { clock, serviceFetch: () => faults.fetch }));
+  const runtime = await install(config, { clock, serviceFetch: () => service });
   // The service's address is this app's own /sandbox: served by the sandbox in this process.
   faults.setTarget(inProcessFetch((request) => serveSandbox(request, runtime.sandbox, "127.0.0.1")));
   await startRuntime();

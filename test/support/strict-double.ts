@@ -1,10 +1,4 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   checkBody,
@@ -46,6 +40,10 @@ import {
  * It can also lose the answer to a chosen create (forwarded, then the connection dropped or left
  * hanging) so that a test can drive the dashboard's recovery: the retry then meets the record the
  * service made (a 409 with meta.existing, or the record listed by its ref_id).
+ *
+ * One double, two doors: `startStrictDouble` serves it on a loopback port in front of a running
+ * app, `inProcessStrictDouble` as a fetch in front of the sandbox of the routes project's runtime
+ * (test/support/in-process.ts's `wrapService`).
  */
 
 export interface StrictDoubleOptions {
@@ -86,13 +84,8 @@ export interface RecordedRefusal extends Refusal {
 
 export type LostCreate = "Create Order" | "Create Internal Transfer";
 
-export interface StrictDouble {
-  port: number;
-  url: string;
-  /** The dashboard's environment for "the real service" (this double, the sandbox behind it). */
-  env(clientSecret?: string): Record<string, string>;
-  /** Where what passes is forwarded: the app's port (known once it runs). */
-  setTarget(port: number): void;
+/** What a test sees of the double, whichever door it stands at. */
+export interface StrictDoubleState {
   readonly calls: readonly SeenCall[];
   readonly refusals: readonly RecordedRefusal[];
   /** Refusals (from index `since` of `refusals` on) counted by reason. */
@@ -109,7 +102,30 @@ export interface StrictDouble {
     n?: number,
     options?: { since?: number; timeoutMs?: number },
   ): Promise<void>;
+}
+
+/** The double on a loopback port, in front of a running app. */
+export interface StrictDouble extends StrictDoubleState {
+  port: number;
+  url: string;
+  /** The dashboard's environment for "the real service" (this double, the sandbox behind it). */
+  env(clientSecret?: string): Record<string, string>;
+  /** Where what passes is forwarded: the app's port (known once it runs). */
+  setTarget(port: number): void;
   close(): Promise<void>;
+}
+
+/** The double as a fetch, in this process. */
+export interface InProcessStrictDouble extends StrictDoubleState {
+  /** The origin a test addresses it at (`${url}${DOUBLE_API}`, `${url}${DOUBLE_TOKEN}`); nothing listens on it. */
+  url: string;
+  /** fetch's contract, served by the double (below `prefix`, when it was given one). */
+  fetch: typeof fetch;
+  /**
+   * Where what passes is forwarded: a fetch that serves the sandbox's paths (`/sandbox/v2/...`),
+   * at `origin` (by default the origin each request was addressed to).
+   */
+  setTarget(target: typeof fetch, origin?: string): void;
 }
 
 export const DOUBLE_API = "/v2";
@@ -119,9 +135,15 @@ const SANDBOX_PREFIX = "/sandbox";
 
 interface Upstream {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: Headers;
   body: Buffer;
 }
+
+/** The sandbox's answer to `path` (below /sandbox), for a request with these headers and body. */
+type Forward = (request: Request, path: string, body: Buffer) => Promise<Upstream>;
+
+/** What the double makes of a request: its answer, or the answer lost after the service acted. */
+type Outcome = Response | { lost: "drop" | "hold" };
 
 interface Token {
   scopes: Set<string>;
@@ -191,7 +213,8 @@ function shapeList(op: Operation, query: Query, json: Record<string, unknown>): 
   return { ...rest, items: shaped, ...(last ? {} : { next_page_cursor: cursor }) };
 }
 
-export async function startStrictDouble(options: StrictDoubleOptions = {}): Promise<StrictDouble> {
+/** The double itself: `handle` judges a request and answers it, forwarding what passes through `forward`. */
+function createStrictDouble(options: StrictDoubleOptions) {
   const rates = { ...PUBLISHED_RATES, ...options.rates };
   const { take, lockoutEnd } = rateLimits(rates, options.penaltyMs ?? 300_000);
   const listed = options.markets ?? MARKET_DATA_MARKETS;
@@ -201,45 +224,22 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
   const losses: { operation: LostCreate; how: "drop" | "hold"; refId?: string }[] = [];
   const waiters = new Set<() => void>();
   const notify = () => waiters.forEach((w) => w());
-  let target: number | undefined;
 
-  const forward = (req: IncomingMessage, path: string, body: Buffer): Promise<Upstream> =>
-    new Promise((resolve, reject) => {
-      if (target === undefined) return reject(new Error("the strict double has no target yet"));
-      const headers: IncomingHttpHeaders = { ...req.headers, host: `127.0.0.1:${target}` };
-      delete headers.connection;
-      // Answers are read (and reshaped) here: plain bytes.
-      headers["accept-encoding"] = "identity";
-      const out = httpRequest(
-        { host: "127.0.0.1", port: target, method: req.method, path: SANDBOX_PREFIX + path, headers, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () =>
-            resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-          res.on("error", reject);
-        },
-      );
-      out.on("error", reject);
-      out.end(body);
-    });
-
-  const answer = (res: ServerResponse, call: SeenCall, status: number, headers: IncomingHttpHeaders, body: Buffer) => {
-    if (res.destroyed || res.writableEnded) return;
-    const h = { ...headers };
-    for (const hop of ["transfer-encoding", "connection", "keep-alive", "content-encoding"]) delete h[hop];
+  const answer = (call: SeenCall, status: number, headers: Headers, body: Buffer): Response => {
+    const h = new Headers(headers);
+    for (const hop of ["transfer-encoding", "connection", "keep-alive", "content-encoding", "content-length"])
+      h.delete(hop);
     // The reference names neither: a client must not get to depend on them.
-    delete h["www-authenticate"];
-    delete h["retry-after"];
-    h["content-length"] = String(body.length);
+    h.delete("www-authenticate");
+    h.delete("retry-after");
     call.status = status;
-    res.writeHead(status, h as Record<string, string | string[]>);
-    res.end(body);
     notify();
+    // A Response may not carry a body with these statuses.
+    const empty = status === 204 || status === 304;
+    return new Response(empty ? null : new Uint8Array(body), { status, headers: h });
   };
 
-  const refuse = (res: ServerResponse, call: SeenCall, refusal: Refusal, { record = true } = {}) => {
+  const refuse = (call: SeenCall, refusal: Refusal, { record = true } = {}): Response => {
     call.refusal = refusal.reason;
     if (record)
       refusals.push({
@@ -250,17 +250,16 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
         search: call.search,
         at: call.at,
       });
-    answer(
-      res,
+    return answer(
       call,
       refusal.status,
-      { "content-type": "application/problem+json" },
+      new Headers({ "content-type": "application/problem+json" }),
       problemBody(refusal.status, refusal.detail),
     );
   };
 
   /** A token request refused as OAuth words it (RFC 6749 5.2): `{error, error_description}`. */
-  const refuseToken = (res: ServerResponse, call: SeenCall, reason: RefusalReason, error: string, detail: string) => {
+  const refuseToken = (call: SeenCall, reason: RefusalReason, error: string, detail: string): Response => {
     call.refusal = reason;
     refusals.push({
       status: 400,
@@ -272,24 +271,27 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
       search: call.search,
       at: call.at,
     });
-    answer(
-      res,
+    return answer(
       call,
       400,
-      { "content-type": "application/json", "cache-control": "no-store" },
+      new Headers({ "content-type": "application/json", "cache-control": "no-store" }),
       Buffer.from(JSON.stringify({ error, error_description: detail }), "utf8"),
     );
   };
 
-  const callerOf = (req: IncomingMessage) => req.socket.remoteAddress ?? "unknown";
-
   /** POST /oauth2/token: the client credentials grant, documented scopes only, 1/s. */
-  async function token(req: IncomingMessage, res: ServerResponse, call: SeenCall, body: Buffer) {
-    const limited = take(callerOf(req), "token");
-    if (limited) return refuse(res, call, limited);
-    const bad = (error: string, detail: string) => refuseToken(res, call, "invalid token request", error, detail);
-    if (req.method !== "POST") return bad("invalid_request", "the token endpoint takes POST");
-    if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers["content-type"] ?? ""))
+  async function token(
+    request: Request,
+    caller: string,
+    call: SeenCall,
+    body: Buffer,
+    forward: Forward,
+  ): Promise<Outcome> {
+    const limited = take(caller, "token");
+    if (limited) return refuse(call, limited);
+    const bad = (error: string, detail: string) => refuseToken(call, "invalid token request", error, detail);
+    if (request.method !== "POST") return bad("invalid_request", "the token endpoint takes POST");
+    if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? ""))
       return bad("invalid_request", "the token request must be a form (application/x-www-form-urlencoded)");
     const form = new URLSearchParams(body.toString("utf8"));
     if (form.get("grant_type") !== "client_credentials")
@@ -297,8 +299,8 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     const asked = (form.get("scope") ?? "").split(" ").filter(Boolean);
     const refused = asked.filter((s) => !DOCUMENTED_SCOPES.has(s) || (options.granted && !options.granted.includes(s)));
     if (refused.length)
-      return refuseToken(res, call, "invalid scope", "invalid_scope", `scope ${refused.join(" ")} not granted`);
-    const up = await forward(req, call.path, body);
+      return refuseToken(call, "invalid scope", "invalid_scope", `scope ${refused.join(" ")} not granted`);
+    const up = await forward(request, call.path, body);
     call.forwarded = true;
     if (up.status === 200) {
       const issued = JSON.parse(up.body.toString("utf8")) as {
@@ -313,7 +315,7 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
         });
       }
     }
-    answer(res, call, up.status, up.headers, up.body);
+    return answer(call, up.status, up.headers, up.body);
   }
 
   /** A newer token than `revokedAt`: the client was told (a 401) and got a fresh one. */
@@ -323,9 +325,9 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
    * Who is calling, or why not: a token this double issued, alive, holding the operation's scope.
    * `record: false` for a revoked token's 401 before the client could know of the revocation.
    */
-  function authorize(req: IncomingMessage, op: Operation): (Refusal & { record?: boolean }) | undefined {
+  function authorize(request: Request, op: Operation): (Refusal & { record?: boolean }) | undefined {
     if (!op.scope) return undefined; // public market data
-    const header = req.headers.authorization ?? "";
+    const header = request.headers.get("authorization") ?? "";
     const found = /^bearer\s+(.+)$/i.exec(header) ? tokens.get(header.slice(7).trim()) : undefined;
     if (!found) return { status: 401, reason: "bad token", detail: "a valid Bearer access token is required" };
     if (found.revokedAt !== undefined)
@@ -341,13 +343,20 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     return undefined;
   }
 
-  async function api(req: IncomingMessage, res: ServerResponse, call: SeenCall, url: URL, body: Buffer) {
+  async function api(
+    request: Request,
+    caller: string,
+    call: SeenCall,
+    url: URL,
+    body: Buffer,
+    forward: Forward,
+  ): Promise<Outcome> {
     const below = url.pathname.slice(DOUBLE_API.length);
     const op = operationAt(call.method, below);
-    const limited = take(callerOf(req), op?.rate ?? "api");
-    if (limited) return refuse(res, call, limited);
+    const limited = take(caller, op?.rate ?? "api");
+    if (limited) return refuse(call, limited);
     if (!op)
-      return refuse(res, call, {
+      return refuse(call, {
         status: 404,
         reason: "undocumented endpoint",
         detail: `the reference documents no ${call.method} ${below}`,
@@ -355,32 +364,31 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     call.operation = op.name;
     const query = queryOf(url);
     const refused =
-      authorize(req, op) ??
+      authorize(request, op) ??
       checkQuery(op, query) ??
       checkPathMarket(op, below, listed) ??
-      checkBody(op, req.headers["content-type"], body.toString("utf8"));
-    if (refused) return refuse(res, call, refused, { record: !("record" in refused) || refused.record !== false });
+      checkBody(op, request.headers.get("content-type") ?? undefined, body.toString("utf8"));
+    if (refused) return refuse(call, refused, { record: !("record" in refused) || refused.record !== false });
     if (op.body) call.refId = (JSON.parse(body.toString("utf8")) as { ref_id?: string }).ref_id;
 
     const lossAt = losses.findIndex(
       (l) => l.operation === op.name && (l.refId === undefined || l.refId === call.refId),
     );
     const loss = lossAt >= 0 ? losses.splice(lossAt, 1)[0] : undefined;
-    const up = await forward(req, url.pathname + url.search, body);
+    const up = await forward(request, url.pathname + url.search, body);
     call.forwarded = true;
     if (loss) {
       // The service acted; its answer never arrives.
       call.lost = loss.how;
       notify();
-      if (loss.how === "drop") req.socket.destroy();
-      return;
+      return { lost: loss.how };
     }
-    answer(res, call, up.status, up.headers, reshape(op, query, up));
+    return answer(call, up.status, up.headers, reshape(op, query, up));
   }
 
   /** The sandbox's answer in the reference's shapes. */
   function reshape(op: Operation, query: Query, up: Upstream): Buffer {
-    if (!/json/i.test(String(up.headers["content-type"] ?? "")) || up.body.length === 0) return up.body;
+    if (!/json/i.test(up.headers.get("content-type") ?? "") || up.body.length === 0) return up.body;
     let json = JSON.parse(up.body.toString("utf8")) as Record<string, unknown>;
     if (up.status === 200 && op.list) json = shapeList(op, query, json);
     if (up.status === 200 && op.name === "List Markets" && Array.isArray(json.markets))
@@ -391,14 +399,12 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     return Buffer.from(JSON.stringify(json), "utf8");
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks);
-    const url = new URL(req.url ?? "/", "http://double");
+  /** One request from `caller` (its address), its path below the double's root. */
+  async function handle(request: Request, body: Buffer, caller: string, forward: Forward): Promise<Outcome> {
+    const url = new URL(request.url);
     const call: SeenCall = {
       operation: "?",
-      method: req.method ?? "GET",
+      method: request.method,
       path: url.pathname,
       search: url.search,
       at: Date.now(),
@@ -409,41 +415,23 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
     try {
       if (url.pathname === DOUBLE_TOKEN) {
         call.operation = "token";
-        return await token(req, res, call, body);
+        return await token(request, caller, call, body, forward);
       }
-      if (url.pathname.startsWith(`${DOUBLE_API}/`)) return await api(req, res, call, url, body);
-      const limited = take(callerOf(req), "api");
-      if (limited) return refuse(res, call, limited);
-      refuse(res, call, { status: 404, reason: "undocumented endpoint", detail: `no such endpoint: ${url.pathname}` });
+      if (url.pathname.startsWith(`${DOUBLE_API}/`)) return await api(request, caller, call, url, body, forward);
+      const limited = take(caller, "api");
+      if (limited) return refuse(call, limited);
+      return refuse(call, {
+        status: 404,
+        reason: "undocumented endpoint",
+        detail: `no such endpoint: ${url.pathname}`,
+      });
     } catch (error) {
       // The sandbox behind is down: not the dashboard's doing, and not a refusal.
-      answer(res, call, 502, { "content-type": "text/plain" }, Buffer.from(String(error)));
+      return answer(call, 502, new Headers({ "content-type": "text/plain" }), Buffer.from(String(error)));
     }
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
-
-  return {
-    port,
-    url,
-    env: (clientSecret = "sandbox-secret") => ({
-      SERVICE_BASE_URL: `${url}${DOUBLE_API}`,
-      SERVICE_AUTH_URL: `${url}${DOUBLE_TOKEN}`,
-      SERVICE_CLIENT_ID: "dashboard",
-      SERVICE_CLIENT_SECRET: clientSecret,
-      // The embedded sandbox stays on behind the double; the demo users sign in with a strong password.
-      SANDBOX: "on",
-      DEMO_USERS: "on",
-      AUDIT_SECRET: "an-audit-key-for-the-tests-of-32-chars",
-    }),
-    setTarget: (p) => {
-      target = p;
-    },
+  const state: StrictDoubleState = {
     calls,
     refusals,
     refusalsByReason: (since = 0) => {
@@ -482,10 +470,156 @@ export async function startStrictDouble(options: StrictDoubleOptions = {}): Prom
         }, timeoutMs);
         waiters.add(check);
       }),
+  };
+  return { state, handle };
+}
+
+/** The dashboard's environment for "the real service" at `url` (the double, the sandbox behind it). */
+const serviceEnv = (url: string, clientSecret = "sandbox-secret") => ({
+  SERVICE_BASE_URL: `${url}${DOUBLE_API}`,
+  SERVICE_AUTH_URL: `${url}${DOUBLE_TOKEN}`,
+  SERVICE_CLIENT_ID: "dashboard",
+  SERVICE_CLIENT_SECRET: clientSecret,
+  // The embedded sandbox stays on behind the double; the demo users sign in with a strong password.
+  SANDBOX: "on",
+  DEMO_USERS: "on",
+  AUDIT_SECRET: "an-audit-key-for-the-tests-of-32-chars",
+});
+
+/** The double on a loopback port; what passes goes on to the app's embedded sandbox (setTarget). */
+export async function startStrictDouble(options: StrictDoubleOptions = {}): Promise<StrictDouble> {
+  const { state, handle } = createStrictDouble(options);
+  let target: number | undefined;
+
+  const forward =
+    (req: IncomingMessage): Forward =>
+    (_request, path, body) =>
+      new Promise((resolve, reject) => {
+        if (target === undefined) return reject(new Error("the strict double has no target yet"));
+        const headers = { ...req.headers, host: `127.0.0.1:${target}` };
+        delete headers.connection;
+        // Answers are read (and reshaped) here: plain bytes.
+        headers["accept-encoding"] = "identity";
+        const out = httpRequest(
+          { host: "127.0.0.1", port: target, method: req.method, path: SANDBOX_PREFIX + path, headers, agent: false },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => {
+              const h = new Headers();
+              for (const [k, v] of Object.entries(res.headers))
+                for (const one of v === undefined ? [] : Array.isArray(v) ? v : [v]) h.append(k, one);
+              resolve({ status: res.statusCode ?? 502, headers: h, body: Buffer.concat(chunks) });
+            });
+            res.on("error", reject);
+          },
+        );
+        out.on("error", reject);
+        out.end(body);
+      });
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const request = new Request(new URL(req.url ?? "/", "http://double"), {
+        method: req.method,
+        headers: Object.entries(req.headers).flatMap(([k, v]) =>
+          v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((one) => [k, one] as [string, string]),
+        ),
+      });
+      const outcome = await handle(request, Buffer.concat(chunks), req.socket.remoteAddress ?? "unknown", forward(req));
+      if (!(outcome instanceof Response)) {
+        // Forwarded, the answer lost: the connection dropped, or left hanging.
+        if (outcome.lost === "drop") req.socket.destroy();
+        return;
+      }
+      if (res.destroyed || res.writableEnded) return;
+      const out = Buffer.from(await outcome.arrayBuffer());
+      const headers = Object.fromEntries(outcome.headers);
+      headers["content-length"] = String(out.length);
+      res.writeHead(outcome.status, headers);
+      res.end(out);
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  return Object.assign(state, {
+    port,
+    url,
+    env: (clientSecret?: string) => serviceEnv(url, clientSecret),
+    setTarget: (p: number) => {
+      target = p;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  });
+}
+
+/**
+ * The double as a fetch in this process, addressed at `url` (or, with `prefix`, at the paths
+ * below it: "/sandbox" stands in front of the in-process runtime's sandbox where the dashboard
+ * already addresses it). What passes goes on through setTarget's fetch; a lost answer is a
+ * dropped connection (fetch's own network failure) or a request that hangs until its caller
+ * gives up. Every caller is the one loopback address.
+ */
+export function inProcessStrictDouble(options: StrictDoubleOptions & { prefix?: string } = {}): InProcessStrictDouble {
+  const { state, handle } = createStrictDouble(options);
+  const prefix = options.prefix ?? "";
+  const url = "http://strict-double.test";
+  let target: { fetch: typeof fetch; origin?: string } | undefined;
+
+  const forward =
+    (origin: string): Forward =>
+    async (request, path, body) => {
+      if (!target) throw new Error("the strict double has no target yet");
+      const headers = new Headers(request.headers);
+      headers.set("accept-encoding", "identity");
+      const res = await target.fetch(`${target.origin ?? origin}${SANDBOX_PREFIX}${path}`, {
+        method: request.method,
+        headers,
+        body: request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(body),
+      });
+      return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+    };
+
+  const served: typeof fetch = async (input, init) => {
+    const signal = init?.signal ?? undefined;
+    signal?.throwIfAborted();
+    const incoming = new Request(input, { ...init, signal: undefined });
+    const at = new URL(incoming.url);
+    if (!at.pathname.startsWith(prefix)) throw new TypeError(`the strict double serves only ${prefix}/...`);
+    const body = Buffer.from(await incoming.arrayBuffer());
+    const request = new Request(new URL(at.pathname.slice(prefix.length) + at.search, url), {
+      method: incoming.method,
+      headers: incoming.headers,
+    });
+    const outcome = handle(request, body, "127.0.0.1", forward(at.origin));
+    // The caller giving up ends its own wait, as over HTTP; what was sent goes on.
+    const gaveUp = new Promise<never>((_, reject) =>
+      signal?.addEventListener("abort", () => reject(signal.reason), { once: true }),
+    );
+    const answer = outcome.then((o) => {
+      if (o instanceof Response) return o;
+      if (o.lost === "drop")
+        throw new TypeError("fetch failed", {
+          cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+        });
+      return gaveUp;
+    });
+    return signal ? Promise.race([answer, gaveUp]) : answer;
   };
+
+  return Object.assign(state, {
+    url,
+    fetch: served,
+    setTarget: (service: typeof fetch, origin?: string) => {
+      target = { fetch: service, origin };
+    },
+  });
 }
