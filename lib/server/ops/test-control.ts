@@ -140,8 +140,9 @@ export function resetRuntime(settings: Record<string, string>, requests: Request
       throw error;
     }
     await closeRuntime();
-    if (resetDir) rmSync(resetDir, { recursive: true, force: true });
-    resetDir = own;
+    // The last reset's own directory goes, unless this one starts on its data.
+    if (resetDir && resetDir !== settings.DATA_DIR) rmSync(resetDir, { recursive: true, force: true });
+    resetDir = own ?? (settings.DATA_DIR === resetDir ? resetDir : undefined);
     log.level = config.LOG_LEVEL;
     // A runtime that cannot be built (its database unreachable) is tried again by each request,
     // as at a start: readiness says why meanwhile.

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp } from "../../support/app-server";
-import { metricValue, startDashboard, TRADING, type OwnDashboard, type Database } from "../../support/dashboard";
-import { startFaultProxy } from "../../support/fault-proxy";
+import { metricValue, resetDashboard, TRADING, type Dashboard, type Database } from "../../support/dashboard";
 import { disableAuditTriggers, openAppDatabase } from "../../support/tamper";
 
 /**
- * The audit trail where the process itself is under test, on both databases: a missing tail
- * noticed by the instance that wrote it and by the next one after a restart, and the process
- * refusing to start without AUDIT_SECRET. Its route handlers (the entries, GET /api/audit and
- * its CSV, the database refusing to change an entry) are tried in process:
- * test/routes/audit-trail.test.ts.
+ * The audit trail on a running server, on both databases: a missing tail noticed by the runtime
+ * that wrote it and by the next one on the same data (the lane's runtime reset onto it, as a
+ * restart would be). Its route handlers (the entries, GET /api/audit and its CSV, the database
+ * refusing to change an entry) are tried in process: test/routes/audit-trail.test.ts; the start
+ * refused without AUDIT_SECRET beside a real service: production.test.ts.
  */
 
 /**
@@ -18,10 +16,12 @@ import { disableAuditTriggers, openAppDatabase } from "../../support/tamper";
  * wrote them notices, and so does the next one on the same data after a restart.
  */
 describe.each<Database>(["sqlite", "postgres"])("a missing tail of the audit trail on %s", (database) => {
-  let d: OwnDashboard;
+  let d: Dashboard;
+  /** Where the app's database is, for the attacker. */
+  let target: { env: Record<string, string>; app: { dataDir: string } };
   beforeAll(async () => {
-    // Its own server, not the shared one: it is restarted on the same data.
-    d = await startDashboard({ database });
+    d = await resetDashboard({ database });
+    target = { env: d.env, app: { dataDir: (await d.control!.state()).data_dir } };
   });
   afterAll(() => d?.dispose());
 
@@ -38,7 +38,7 @@ describe.each<Database>(["sqlite", "postgres"])("a missing tail of the audit tra
   it("verify fails when the newest entries are deleted and audit_head rewound, before and after a restart", async () => {
     await work(1);
     // The attacker reads the database early: the trail's end, and the checkpoint row if there is one.
-    let db = await openAppDatabase(d);
+    let db = await openAppDatabase(target);
     const kept = Number((await db.run("SELECT max(seq) AS n FROM audit"))[0]!.n);
     const checkpoint = await db.run("SELECT * FROM audit_checkpoint").catch(() => []);
     await db.close();
@@ -49,7 +49,7 @@ describe.each<Database>(["sqlite", "postgres"])("a missing tail of the audit tra
     expect(whole.entries).toBeGreaterThanOrEqual(kept + 6);
     expect(await headGauge()).toBe(whole.entries);
 
-    db = await openAppDatabase(d);
+    db = await openAppDatabase(target);
     try {
       await disableAuditTriggers(db, database === "postgres");
       await db.run("DELETE FROM audit WHERE seq > ?", [kept]);
@@ -72,22 +72,8 @@ describe.each<Database>(["sqlite", "postgres"])("a missing tail of the audit tra
     expect(cut.broken.reason).toMatch(/missing/);
     expect(await headGauge()).toBe(kept);
 
-    await d.restart();
+    // The next runtime on the same data: none of the one before's memory.
+    await d.control!.reset({ ...d.env, DATA_DIR: target.app.dataDir });
     expect(await verify()).toMatchObject({ ok: false, entries: kept, broken: { seq: kept + 1 } });
   });
-});
-
-describe("against a real service", () => {
-  it("the dashboard refuses to start without AUDIT_SECRET, naming it", async () => {
-    const proxy = await startFaultProxy();
-    try {
-      const { AUDIT_SECRET: _, ...env } = proxy.env();
-      const started = await startApp(env).catch((error: unknown) => error);
-      if (!(started instanceof Error)) await (started as Awaited<ReturnType<typeof startApp>>).dispose();
-      expect(started).toBeInstanceOf(Error);
-      expect((started as Error).message).toMatch(/AUDIT_SECRET: AUDIT_SECRET is required/);
-    } finally {
-      await proxy.close();
-    }
-  }, 90_000);
 });

@@ -79,6 +79,8 @@ describe("a bad configuration", () => {
         "SERVICE_AUTH_URL: SERVICE_AUTH_URL is required when SERVICE_BASE_URL is set",
         "SERVICE_CLIENT_ID: SERVICE_CLIENT_ID is required when SERVICE_BASE_URL is set",
         "SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET is required when SERVICE_BASE_URL is set",
+        // No audit key generated beside the trail it guards, against a real service.
+        "AUDIT_SECRET: AUDIT_SECRET is required when SERVICE_BASE_URL is set",
         "SERVICE_BASE_URL: SERVICE_BASE_URL must use https:// (http:// only to a loopback host)",
         'DEMO_PASSWORD: DEMO_PASSWORD must be at least 12 characters, and not "demo", while DEMO_USERS=on with a real service',
         "METRICS_TOKEN: METRICS_TOKEN must be at least 24 characters",
