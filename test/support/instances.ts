@@ -1,8 +1,9 @@
+import { expect } from "vitest";
 import type { Role } from "@/lib/shared/roles";
 import { startApp, type AppServer, type Target } from "./app-server";
-import { signInAll, type Client, type JournalItem } from "./dashboard";
+import { eventually, expectProblem, signInAll, type Client, type JournalItem } from "./dashboard";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
-import { SETTLEMENT, smallOrder, smallTransfer, TRADING, TREASURY, newRef } from "./requests";
+import { RESERVE, SETTLEMENT, smallOrder, smallTransfer, TRADING, TREASURY, newRef } from "./requests";
 import { sandboxClient, startSandboxServer, testConfig, type SandboxServer } from "./sandbox-server";
 
 /**
@@ -90,6 +91,73 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     dispose: () => app.dispose(),
   };
   return instance;
+}
+
+/** The faults' match for a create of an order on `profile`. */
+export const ordersOf = (profile: string) => ({ method: "POST", path: `/sandbox/v2/profiles/${profile}/orders` });
+
+/**
+ * Two creates the service holds, of profiles the bursts leave alone: one it received and never
+ * answers (`forwarded`), one it never received (`held`); both pending in the journal once this
+ * resolves. What a kill leaves behind for the journal's reconciliation.
+ */
+export async function holdTwoCreates(service: Service, instance: Instance) {
+  const forwarded = newRef("kill");
+  const held = newRef("kill");
+  service.proxy.fail(ordersOf(SETTLEMENT), { kind: "forward-then-hold" }, 10);
+  service.proxy.fail(ordersOf(RESERVE), { kind: "hold" }, 10);
+  const since = service.proxy.requests.length;
+  const inFlight = [
+    instance.as.trader.call("POST", `/api/v2/profiles/${SETTLEMENT}/orders`, smallOrder(forwarded)),
+    instance.as.trader.call("POST", `/api/v2/profiles/${RESERVE}/orders`, smallOrder(held)),
+  ].map((p) =>
+    p.then(
+      (r) => r.status,
+      () => "killed" as const,
+    ),
+  );
+  await service.proxy.waitFor(ordersOf(SETTLEMENT), 1, { forwarded: true, since, timeoutMs: 30_000 });
+  await service.proxy.waitFor(ordersOf(RESERVE), 1, { since, timeoutMs: 30_000 });
+  return { forwarded, held, inFlight };
+}
+
+/**
+ * After a restart: the create the service received is reconciled as succeeded with its record,
+ * the one it never received as failed (Not Sent), one entry each; and the restarted instance's
+ * client still maps the service's failures to problems and still retries a create safely.
+ */
+export async function expectReconciled(
+  service: Service,
+  instance: Instance,
+  { forwarded, held }: { forwarded: string; held: string },
+) {
+  const settled = (ref: string) =>
+    eventually(
+      async () => (await instance.journal(ref)).find((e) => e.status !== "pending"),
+      30_000,
+      `${ref} reconciled`,
+    );
+  const orders = async (ref: string) =>
+    (await service.call("GET", `/orders?ref_ids=${encodeURIComponent(ref)}`)).body.items as { id: string }[];
+  const received = await settled(forwarded);
+  const [order] = await orders(forwarded);
+  expect(order, "the forwarded create is at the service").toBeDefined();
+  expect(received).toMatchObject({ status: "succeeded", http_status: 200, result_id: order!.id });
+  expect(received.record).toMatchObject({ id: order!.id, ref_id: forwarded });
+  expect(await instance.journal(forwarded)).toHaveLength(1);
+  expect(await settled(held)).toMatchObject({ status: "failed", problem: { title: "Not Sent" } });
+  expect(await orders(held)).toHaveLength(0);
+
+  service.proxy.fail({ method: "GET", path: "/sandbox/v2/profiles" }, { kind: "drop-before" });
+  expect(expectProblem(await instance.as.viewer.call("GET", "/api/v2/profiles"), 502).title).toBe(
+    "Service Unreachable",
+  );
+  service.proxy.fail(ordersOf(TRADING), { kind: "drop-after" });
+  const ref = newRef("after-restart");
+  expect((await instance.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(ref))).status).toBe(
+    200,
+  );
+  expect(await orders(ref)).toHaveLength(1);
 }
 
 export interface Create {

@@ -9,6 +9,7 @@ import { profileId } from "@/lib/sandbox/seed";
 export const TRADING = profileId("trading");
 export const TREASURY = profileId("treasury");
 export const SETTLEMENT = profileId("settlement");
+export const RESERVE = profileId("operations-reserve");
 
 export const newRef = (prefix = "it") => `${prefix}-${randomUUID()}`;
 

@@ -17,7 +17,9 @@ import { openStream, type OpenStream } from "../../support/event-stream";
 import {
   burst,
   exitOf,
+  expectReconciled,
   forEachCreate,
+  holdTwoCreates,
   startInstance,
   startService,
   type Instance,
@@ -50,8 +52,9 @@ beforeAll(async () => {
     LOG_LEVEL: "debug",
     TRUSTED_PROXY_IPS: "127.0.0.2",
     SHUTDOWN_GRACE_SECONDS: "20",
-    // The bursts' creates queue for the machine's two cores: given time enough to reach the service.
-    SERVICE_TIMEOUT_MS: "10000",
+    // The bursts' creates queue for the machine's two cores: given time enough to reach the service;
+    // and the creates the service holds stay pending until the kill.
+    SERVICE_TIMEOUT_MS: "60000",
   });
 });
 afterAll(async () => {
@@ -193,6 +196,11 @@ describe("request logs", () => {
 
 describe(`kill -9 during ${COUNT} creates`, () => {
   it("loses, duplicates and leaves pending nothing; a retry of each makes exactly one record", async () => {
+    // Two creates held at the service first: one it received and never answered, one it never received.
+    const two = await holdTwoCreates(service, d);
+    for (const ref of [two.forwarded, two.held]) {
+      expect(await d.journal(ref)).toEqual([expect.objectContaining({ status: "pending" })]);
+    }
     const all = burst(() => d, COUNT, "crash");
     const sentBefore = service.proxy.requests.length;
     const answers = all.map((c) =>
@@ -209,8 +217,11 @@ describe(`kill -9 during ${COUNT} creates`, () => {
       "a quarter of the creates to reach the service",
     );
     await d.restart("SIGKILL");
+    service.proxy.clearFaults();
     const before = await Promise.all(answers);
     expect(before).toContain("killed");
+    expect(await Promise.all(two.inFlight)).toEqual(["killed", "killed"]);
+    await expectReconciled(service, d, two);
 
     // Reconciliation at start settles every entry the kill left pending.
     await eventually(

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../../support/app-server";
 import {
   eventually,
+  expectProblem,
   freshPostgresDatabase,
   newRef,
+  rawCall,
   smallOrder,
   TRADING,
   type Client,
@@ -14,7 +16,9 @@ import { openStream, type OpenStream } from "../../support/event-stream";
 import {
   burst,
   exitOf,
+  expectReconciled,
   forEachCreate,
+  holdTwoCreates,
   startInstance,
   startService,
   type Instance,
@@ -32,6 +36,12 @@ import {
  */
 
 const COUNT = 200;
+/**
+ * The lockout after a 429 without Retry-After: long enough to see nothing sent, short for a test.
+ * Two instances share it on the database's own clock, which no test moves: its end is waited for.
+ */
+const LOCKOUT_SECONDS = 4;
+const METRICS_TOKEN = "scraper-token-for-the-two-instances";
 const orderWith = (ref: string) => (e: { event: string; data: any }) => e.event === "order" && e.data.ref_id === ref;
 
 let service: Service;
@@ -47,8 +57,11 @@ beforeAll(async () => {
     ...service.env(),
     DATABASE_URL: databaseUrl,
     SHUTDOWN_GRACE_SECONDS: "20",
-    // The bursts' creates queue for the machine's two cores: given time enough to reach the service.
-    SERVICE_TIMEOUT_MS: "10000",
+    // The bursts' creates queue for the machine's two cores: given time enough to reach the service;
+    // and the creates the service holds stay pending until the kill.
+    SERVICE_TIMEOUT_MS: "60000",
+    SERVICE_RATE_PENALTY_SECONDS: String(LOCKOUT_SECONDS),
+    METRICS_TOKEN,
   };
   [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
 });
@@ -99,6 +112,9 @@ async function newestSession(admin: Client, email: string): Promise<string> {
 }
 
 describe("two instances behave as one", () => {
+  // Closed before the budget's test: no watcher reads then, only the test's own calls.
+  afterAll(() => streams.splice(0).forEach((s) => s.close()));
+
   it("delivers an order placed on A to a stream on B, with one watcher's reads for both", async () => {
     const onB = await openedStream(b.url, b.as.viewer.cookie());
     await eventually(async () => ((await leaderPid()) === b.app.process.pid ? true : undefined), 5_000, "B to lead");
@@ -136,9 +152,68 @@ describe("two instances behave as one", () => {
   });
 });
 
+/** The lockout gauge as a scraper reads it (unix seconds, 0 when none). */
+async function lockedUntilGauge(url: string): Promise<number> {
+  const res = await rawCall(url, "GET", "/api/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  const value = /^dashboard_upstream_locked_until_seconds (\d+)$/m.exec(String(res.body))?.[1];
+  if (value === undefined) throw new Error("no dashboard_upstream_locked_until_seconds in /api/metrics");
+  return Number(value);
+}
+
+/**
+ * A 503 of the lockout, answered to a call made at `sentAt` or later: Retry-After and the
+ * problem say when it ends, the same moment (Retry-After counted from when it was answered).
+ */
+function expectLockedOut(res: { status: number; headers: Headers; body: any }, sentAt: number) {
+  const p = expectProblem(res, 503);
+  const until = Date.parse(String(p.meta?.locked_until));
+  expect(until, JSON.stringify(p)).toBeGreaterThan(sentAt);
+  expect(p.detail).toContain(new Date(until).toISOString());
+  const retryAfter = Number(res.headers.get("retry-after"));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(LOCKOUT_SECONDS);
+  expect(retryAfter * 1000).toBeGreaterThanOrEqual(until - Date.now());
+  expect(retryAfter * 1000).toBeLessThanOrEqual(until - sentAt + 1000);
+  return until;
+}
+
+describe("two instances share the budget", () => {
+  it("share the lockout: after A meets a 429, B sends nothing either and says when it ends", async () => {
+    // Each instance has its token before.
+    for (const i of [a, b]) expect((await i.as.viewer.call("GET", "/api/v2/markets")).status).toBe(200);
+    expect(await lockedUntilGauge(b.url)).toBe(0);
+    service.proxy.fail({ method: "GET", path: "/sandbox/v2/profiles" }, { kind: "status", status: 429 });
+    const mark = service.proxy.requests.length;
+    const sentAt = Date.now();
+    const until = expectLockedOut(await a.as.viewer.call("GET", "/api/v2/profiles"), sentAt);
+    const onBMeanwhile = await b.as.viewer.call("GET", "/api/v2/orders");
+    // Both read the lockout's end on the database's clock: the same moment.
+    expect(expectLockedOut(onBMeanwhile, sentAt)).toBe(until);
+    expect(await lockedUntilGauge(b.url)).toBe(Math.ceil(until / 1000));
+    // Polling the gauge asks the service nothing.
+    await eventually(
+      async () => ((await lockedUntilGauge(b.url)) === 0 ? true : undefined),
+      60_000,
+      "the lockout's end",
+    );
+    // From the 429 to the lockout's end, neither instance sent the service anything (the
+    // watcher's reads included); what was already on its way arrived before it.
+    const seen = service.proxy.requests.slice(mark);
+    const refused = seen.findIndex((r) => r.status === 429);
+    expect(refused, JSON.stringify(seen.map((r) => `${r.method} ${r.path} ${r.status}`))).toBeGreaterThanOrEqual(0);
+    expect(seen.slice(refused + 1).filter((r) => r.at < until)).toEqual([]);
+    expect((await b.as.viewer.call("GET", "/api/v2/orders")).status).toBe(200);
+  }, 90_000);
+});
+
 describe(`kill -9 of the leader during ${COUNT} creates`, () => {
   it("hands the watcher over; then loses, duplicates and leaves pending nothing; a retry of each makes exactly one record", async () => {
     const { leader, follower } = await roles();
+    // Two creates held at the service first: one it received and never answered, one it never received.
+    const two = await holdTwoCreates(service, leader);
+    for (const ref of [two.forwarded, two.held]) {
+      expect(await leader.journal(ref)).toEqual([expect.objectContaining({ status: "pending" })]);
+    }
     const all = burst(() => leader, COUNT, "crash-pg");
     const sentBefore = service.proxy.requests.length;
     const answers = all.map((c) =>
@@ -155,6 +230,8 @@ describe(`kill -9 of the leader during ${COUNT} creates`, () => {
     );
     const killed = leader.app.process.pid;
     await leader.app.stop("SIGKILL");
+    service.proxy.clearFaults();
+    expect(await Promise.all(two.inFlight)).toEqual(["killed", "killed"]);
     await eventually(
       async () => ((await leaderPid()) === follower.app.process.pid ? true : undefined),
       30_000,
@@ -176,6 +253,7 @@ describe(`kill -9 of the leader during ${COUNT} creates`, () => {
     // Restarted on the same database: its reconciliation settles what the kill left pending.
     await leader.restart("SIGKILL");
     expect(leader.app.process.pid).not.toBe(killed);
+    await expectReconciled(service, leader, two);
     await eventually(
       async () => {
         const res = await follower.as.admin.call("GET", "/api/activity?status=pending&limit=200");
