@@ -1,21 +1,15 @@
 import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  expectAccessible,
-  expectNoSidewaysScroll,
-  launchBrowser,
-  screenshot,
-  signInAs,
-  LAYOUT_WIDTHS,
-  WIDTHS,
-} from "../support/browser";
+import { launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
 import { resetApp } from "../support/shared-app";
 
 /**
  * The ticket's market beside it: the order book's top levels, whose prices fill the ticket,
  * and a chart of recent trades, both following the market as it moves. The market maker
- * quotes and its flow trader trades, as in a demo.
+ * quotes and its flow trader trades, as in a demo. (That /orders fits at a laptop's and a
+ * phone's width, Treasury's balances in the market panel, and is accessible, is checked in the
+ * visit of each page: visits.test.ts.)
  */
 
 let app: { url: string };
@@ -171,25 +165,6 @@ describe("the price chart", () => {
 });
 
 describe("at the desk's widths", () => {
-  it.each(LAYOUT_WIDTHS)("fits at %s width (%i px), accessible", async (name, width) => {
-    const { page } = await traderPage(width);
-    await expect.poll(() => page.getByTestId("price-chart").locator("canvas").count()).toBeGreaterThan(0);
-    // Treasury's balances are the biggest: they still fit the market panel under the ticket.
-    const ticket = page.getByRole("form", { name: "Order ticket" });
-    await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Treasury" });
-    const panel = ticket.locator("dl").first();
-    // Tens of millions (other files on the shared app may have moved a little of it).
-    await expect.poll(() => panel.getByText(/^\d\d,\d{3},\d{3}\.\d\d/).count()).toBeGreaterThan(0);
-    const spills = await panel.evaluate(
-      (dl) => [...dl.querySelectorAll("dd")].filter((d) => d.scrollWidth > d.clientWidth + 1).length,
-    );
-    expect(spills, "market panel values overflowing their cell").toBe(0);
-    await expectNoSidewaysScroll(page, `/orders at ${width}px`);
-    await expectAccessible(page, `/orders with the market view at ${width}px`);
-    await screenshot(page, `orders-trader-${name}`);
-    await page.close();
-  });
-
   it("shows a viewer a note where the ticket would be, and the market to watch (issue 20)", async () => {
     const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
     await signInAs(page, app.url, "viewer@example.com");

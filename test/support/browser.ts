@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { chromium, type Browser, type Locator, type Page, type Request } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from "playwright-core";
 import { expect, inject } from "vitest";
 import { signIn, TEST_PASSWORD } from "./app-server";
 
@@ -41,16 +41,15 @@ export async function signInWithForm(page: Page, base: string, email: string, pa
 }
 
 /**
- * Signs the page's browser context in and opens /orders (or `path`). The sign-in is the request
- * the sign-in page's form makes, sent from here: a fresh session each time, a second quicker
- * than filling the form. The form itself is tested with signInWithForm.
+ * Signs a browser context in: the request the sign-in page's form makes, sent from here, its
+ * session cookie given to the context. A fresh session each time, a second quicker than filling
+ * the form; the form itself is tested with signInWithForm.
  */
-export async function signInAs(
-  page: Page,
+export async function signInContext(
+  context: BrowserContext,
   base: string,
   email: string,
   password = TEST_PASSWORD,
-  path = "/orders",
 ): Promise<void> {
   const session = await signIn({ url: base }, email, password);
   expect(session.signedIn, `${email} signs in`).toBe(true);
@@ -61,7 +60,18 @@ export async function signInAs(
       const at = pair.indexOf("=");
       return { name: pair.slice(0, at), value: pair.slice(at + 1), url: base };
     });
-  await page.context().addCookies(cookies);
+  await context.addCookies(cookies);
+}
+
+/** Signs the page's browser context in (signInContext) and opens /orders (or `path`), hydrated. */
+export async function signInAs(
+  page: Page,
+  base: string,
+  email: string,
+  password = TEST_PASSWORD,
+  path = "/orders",
+): Promise<void> {
+  await signInContext(page.context(), base, email, password);
   await page.goto(`${base}${path}`);
   // Signed in: not sent back to /signin.
   expect(new URL(page.url()).pathname, `${email} opens ${path}`).toBe(new URL(path, base).pathname);
@@ -130,30 +140,53 @@ export function watchWrites(page: Page): { writes: () => string[] } {
 
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
+/**
+ * axe-core's serious and critical violations on the page as it is now, one line each (none: []).
+ * `rules` runs only those (after an in-place theme switch only the colours changed: the colour
+ * rules are what can answer differently); `within` scans only what that selector matches (and
+ * what is inside it). The details are gathered for the violations alone, which spares a large
+ * page seconds.
+ */
+export async function axeViolations(
+  page: Page,
+  { rules, within }: { rules?: string[]; within?: string } = {},
+): Promise<string[]> {
+  // Once per document: a scan again after a theme switch reuses it.
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axeSource });
+  return page.evaluate(
+    async ({ rules, within }) => {
+      const result = await (
+        window as unknown as {
+          axe: {
+            run: (
+              context: object,
+              options: object,
+            ) => Promise<{
+              violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+            }>;
+          };
+        }
+      ).axe.run(within ? { include: [[within]] } : document, {
+        resultTypes: ["violations"],
+        ...(rules ? { runOnly: { type: "rule", values: rules } } : {}),
+      });
+      return result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map(
+          (v) =>
+            `${v.impact} ${v.id}: ${v.help} (${v.nodes
+              .map((n) => n.target.join(" "))
+              .slice(0, 3)
+              .join("; ")})`,
+        );
+    },
+    { rules, within },
+  );
+}
+
 /** axe-core on the page as it is now: no serious or critical violation. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ path: axeSource });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as {
-        axe: {
-          run: () => Promise<{
-            violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe.run();
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map(
-        (v) =>
-          `${v.impact} ${v.id}: ${v.help} (${v.nodes
-            .map((n) => n.target.join(" "))
-            .slice(0, 3)
-            .join("; ")})`,
-      );
-  });
-  expect(violations, `accessibility of ${what}`).toEqual([]);
+  expect(await axeViolations(page), `accessibility of ${what}`).toEqual([]);
 }
 
 /** The widths the desk's screens are tried at: a wide desk monitor, a laptop, a phone. */
@@ -169,10 +202,13 @@ export const LAYOUT_WIDTHS: [keyof typeof WIDTHS, number][] = [
 ];
 
 /**
- * A full-page screenshot in test-results/screenshots, for a person to look at; the path is
- * printed so it can be found in the test output.
+ * A full-page screenshot in test-results/screenshots, for a person to look at, when the run asks
+ * for them (SCREENSHOTS=1); the path is printed so it can be found in the test output. Otherwise
+ * it does nothing and answers undefined: a screenshot asserts nothing, and a full page's costs
+ * a loaded machine a second or more.
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string): Promise<string | undefined> {
+  if (process.env.SCREENSHOTS !== "1") return undefined;
   const file = join("test-results", "screenshots", `${name.replace(/[^\w.-]+/g, "-")}.png`);
   mkdirSync(dirname(file), { recursive: true });
   await page.screenshot({ path: file, fullPage: true });
@@ -180,11 +216,59 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** How wide the page's content is against its window: wider means it scrolls sideways. */
+export function pageWidths(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
 /** True when nothing on the page makes it scroll sideways. */
 export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
+  const { scrollWidth, innerWidth } = await pageWidths(page);
   expect(scrollWidth, `${what} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+}
+
+/**
+ * Records the page's layout shifts from the start of each document it loads (an init script,
+ * so it runs before the page's own): read them with layoutShiftSoFar.
+ */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript({
+    content: `
+      window.__shifts = [];
+      window.__shiftObserver = new PerformanceObserver((list) => window.__shifts.push(...list.getEntries()));
+      window.__shiftObserver.observe({ type: "layout-shift", buffered: true });
+    `,
+  });
+}
+
+/**
+ * The layout shifts of this document so far (after two more frames) not caused by the person:
+ * their sum, and what moved in each.
+ */
+export function layoutShiftSoFar(page: Page): Promise<{ sum: number; moved: string[] }> {
+  return page.evaluate(async () => {
+    const w = window as unknown as {
+      __shifts: (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+      })[];
+      __shiftObserver: PerformanceObserver;
+    };
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    w.__shifts.push(...(w.__shiftObserver.takeRecords() as typeof w.__shifts));
+    const counted = w.__shifts.filter((s) => !s.hadRecentInput);
+    return {
+      sum: counted.reduce((total, s) => total + s.value, 0),
+      moved: counted.map(
+        (s) =>
+          `${s.value.toFixed(4)} at ${Math.round(s.startTime)} ms: ${s.sources
+            .map(
+              (x) =>
+                `${(x.node as HTMLElement | undefined)?.outerHTML?.slice(0, 80) ?? "?"} (top ${Math.round(x.previousRect.top)} → ${Math.round(x.currentRect.top)}, height ${Math.round(x.previousRect.height)} → ${Math.round(x.currentRect.height)})`,
+            )
+            .join(" | ")}`,
+      ),
+    };
+  });
 }
