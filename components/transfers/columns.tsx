@@ -64,12 +64,17 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
         return (
           <div className="leading-tight">
             {partyName(g, g.debit, nickname) || "—"} → {partyName(g, g.credit, nickname) || "—"}
-            {/* Records made outside the dashboard (deposits) have no one to name. */}
-            {(by.entry || by.loading) && (
-              <span className="block text-xs text-ink-muted">
-                by <SubmitterCell entry={by.entry} loading={by.loading} />
-              </span>
-            )}
+            {/* Always a line, so a row keeps its height when the journal answers. Records made
+                outside the dashboard (deposits) have no one to name. */}
+            <span className="block text-xs text-ink-muted">
+              {by.entry || by.loading ? (
+                <>
+                  by <SubmitterCell entry={by.entry} loading={by.loading} />
+                </>
+              ) : (
+                "made outside the dashboard"
+              )}
+            </span>
           </div>
         );
       },

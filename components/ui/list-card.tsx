@@ -37,6 +37,10 @@ export function ListCard<Row>({
   renderSubRows?: (row: Row, width: number) => ReactNode;
 }) {
   const { data, words } = list;
+  // Rows are drawn once the profiles' names are known too: a row drawn with a profile's id and
+  // redrawn with its name a moment later changes height, and moves every row under it.
+  const names = useProfileNames();
+  const first = list.list.isPending || names.loading;
   const days = "from" in list.filters;
   const { technical } = list;
   const shown = technical && (list.filters as Record<string, string>).tech === "1";
@@ -61,8 +65,9 @@ export function ListCard<Row>({
         <DataTable
           caption={words.caption}
           columns={columns}
-          data={list.rows}
+          data={first ? undefined : list.rows}
           {...tableStateOf(list.list, words.what)}
+          loading={first}
           empty={
             <TableMessage>
               {!list.active
@@ -80,7 +85,7 @@ export function ListCard<Row>({
       </FetchShade>
       {/* Drawn with the first page: a pager moved from under the loading rows to under fewer
           (or more) real ones would be a layout shift; a new element is none. */}
-      {!list.list.isPending && <Pager label={`${words.title} pages`} {...list.pager} />}
+      {!first && <Pager label={`${words.title} pages`} {...list.pager} />}
     </Card>
   );
 }

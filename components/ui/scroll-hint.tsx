@@ -22,10 +22,20 @@ export function useScrollHint(): { ref: (el: HTMLDivElement | null) => void; hin
     const observer = new ResizeObserver(update);
     observer.observe(box);
     if (box.firstElementChild) observer.observe(box.firstElementChild);
+    // A cell's new content can widen or narrow a fixed-width table's overflow while neither box
+    // changes size: the rows' changes are read too, once a frame.
+    let frame = 0;
+    const mutations = new MutationObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(update);
+    });
+    mutations.observe(box, { childList: true, subtree: true, characterData: true });
     box.addEventListener("scroll", update, { passive: true });
     update();
     return () => {
       observer.disconnect();
+      mutations.disconnect();
+      cancelAnimationFrame(frame);
       box.removeEventListener("scroll", update);
     };
   }, [box]);
