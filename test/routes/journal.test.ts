@@ -19,7 +19,7 @@ import {
  * /api/activity shows, and idempotent creates through the journal. PostgreSQL comes from the
  * routes project's globalSetup; without it these tests fail (inProcessDashboard throws), they
  * never skip. Entries a `kill -9` left pending, reconciled after the restart, are a test of the
- * process: test/integration/app/journal.test.ts.
+ * process: test/integration/process/one-instance.test.ts and two-instances.test.ts.
  */
 
 /** Journal rows with this ref_id, read from the database itself (not through the app). */

@@ -18,7 +18,7 @@ import { TOKEN_PATH } from "../support/faults";
  * penalty) and the dashboard budgeting for those same limits. The faults see every call and its
  * status. A lockout or a penalty ends when the test moves the runtime's clock past it (the
  * dashboard's limiter and the sandbox's rate limiter both read it). Two instances sharing a
- * lockout on PostgreSQL are a test of two processes: test/integration/app/rate-limits.test.ts.
+ * lockout on PostgreSQL are a test of two processes: test/integration/process/two-instances.test.ts.
  *
  * A describe that reads a lockout's Retry-After runs on a runtime of its own whose clock has not
  * been moved: the header is counted on the machine's clock (lib/server/http/route.ts), the

@@ -102,7 +102,7 @@ export function penaltyMsFromEnv(env: {
  * The share of a limit the dashboard uses, and of a one-second burst: the service's bucket must
  * never run dry because calls granted slots apart arrived closer together (a busy event loop, a
  * slow hop). What is left of the service's one-second bucket absorbs that: under 100 concurrent
- * page loads (test/integration/app/rate-limits.test.ts) calls granted a second apart arrived
+ * page loads (test/routes/rate-limits.test.ts) calls granted a second apart arrived
  * together, so the cap on calls in flight below bounds the bunching as well.
  */
 const RATE_MARGIN = 0.8;
