@@ -29,6 +29,7 @@ const fakeRuntime = {
   upstream: {},
   sandbox: null,
   sessions,
+  authSecret: SECRET,
   audit,
   lifecycle: createLifecycle(),
 } as unknown as Runtime;
