@@ -29,14 +29,15 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(...names: string[]) {
-  const result = spawnSync(process.execPath, [script, ...names], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, [script, ...names], { cwd: dir, encoding: "utf8", timeout: 50_000 });
   const output = result.stdout + result.stderr;
   /** What was printed under the line that names `name`, that line included. */
   const section = (name: string) => output.split("\n── ").find((part) => part.startsWith(`${name}: `)) ?? "";
   return { status: result.status, output, section };
 }
 
-describe("scripts/run-parallel.mjs", () => {
+// Each case starts npm twice: a second on its own, far more on a busy machine.
+describe("scripts/run-parallel.mjs", { timeout: 60_000 }, () => {
   it("runs the scripts side by side and passes when all pass", () => {
     const { status, section } = run("waits", "signals");
     expect(section("waits")).toMatch(/^waits: passed in [\d.]+ s\nsaw the signal\n/);

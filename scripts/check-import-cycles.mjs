@@ -1,0 +1,54 @@
+// No import circle anywhere: every module can be read (and tested) after what it imports. The
+// create path runs in one direction (parse -> bind the ref_id -> repeat question -> controls ->
+// hold or send once), and approvals import only its send.
+//
+// This was ESLint's import/no-cycle, which took most of `npm run lint`'s time; dependency-cruiser
+// walks the same graph once, in seconds. What counts is what that rule counted: imports, dynamic
+// `import()`s and `export ... from` of the app's own modules (`@/` resolved as tsconfig.json's
+// paths say); not packages, and not imports of types alone (`import type`, `import { type A }`,
+// `import("./x").T`, and `export type { T } from`, which that rule did count), which are gone at
+// run time. Tests are left out: nothing imports them, so they close no circle.
+//
+// Run from the project's root (`npm run cycles`): prints each circle as a chain of files and
+// exits 1 if there is any.
+import { cruise } from "dependency-cruiser";
+import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+
+/** @type {import("dependency-cruiser").ICruiseOptions} */
+const options = {
+  validate: true,
+  ruleSet: {
+    forbidden: [
+      {
+        name: "no-circular",
+        severity: "error",
+        from: {},
+        to: {
+          circular: true,
+          viaOnly: { dependencyTypesNot: ["type-only", "type-import", "triple-slash-directive"] },
+        },
+      },
+    ],
+  },
+  // The app's own folders and the files at the root: no tests, packages or build output.
+  includeOnly: { path: "^(app|components|lib|scripts|types)/|^[^/]+\\.(ts|tsx|mts|cts|js|mjs|cjs)$" },
+  // Read TypeScript as written, so an `import type` is seen (and passed over) rather than compiled away.
+  tsPreCompilationDeps: true,
+  tsConfig: { fileName: "tsconfig.json" },
+  outputType: "json",
+};
+
+const { output } = await cruise(["."], options, {}, { tsConfig: extractTSConfig("tsconfig.json") });
+const { summary } = typeof output === "string" ? JSON.parse(output) : output;
+
+const circles = summary.violations
+  .filter((v) => v.rule.name === "no-circular")
+  .map((v) => [v.from, ...v.cycle.map((step) => step.name)]);
+
+for (const chain of circles) console.error(`Import circle: ${chain.join(" -> ")}`);
+if (circles.length > 0) {
+  console.error(`${circles.length} import circle(s) in ${summary.totalCruised} modules.`);
+  process.exitCode = 1;
+} else {
+  console.log(`No import circle in ${summary.totalCruised} modules.`);
+}
