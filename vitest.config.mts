@@ -40,6 +40,9 @@ export default defineConfig({
           // given, so none is written into ./data; the runtime's log lines are silent.
           env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
           globalSetup: [postgres],
+          // One module graph per worker: every file loads the same route handlers (Next, next-auth
+          // and the whole back end, about 3 s a file), and each makes a runtime of its own.
+          isolate: false,
         },
       },
       {
