@@ -12,14 +12,19 @@ const postgres = "./test/support/postgres.ts";
 /** One built app per worker, under the runtime's test control, for the integration and e2e files. */
 const sharedApps = "./test/support/shared-app.ts";
 
+/**
+ * The in-process projects first, three files at a time on the two cores: their files wait as
+ * much as they compute (a create's time limit, a script they start), so a third worker fills the
+ * gaps. Then the projects of the built app, two at a time: the two workers each use their own
+ * app (test/support/shared-app.ts's lanes), so two files running together never share one.
+ */
+const inProcess = { maxWorkers: 3, sequence: { groupOrder: 0 } };
+const builtApp = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+
 export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // Both cores: two files at a time, from any project. The integration and e2e files of the two
-    // workers each use their worker's own app (test/support/shared-app.ts's lanes), so two files
-    // running together never share one.
-    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
@@ -28,6 +33,10 @@ export default defineConfig({
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
           globalSetup: [postgres],
+          ...inProcess,
+          // One module graph per worker: most files import the same modules, and none mocks one
+          // for good (a file that stubs the environment or resets modules restores them).
+          isolate: false,
         },
       },
       {
@@ -40,6 +49,7 @@ export default defineConfig({
           // given, so none is written into ./data; the runtime's log lines are silent.
           env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
           globalSetup: [postgres],
+          ...inProcess,
           // One module graph per worker: every file loads the same route handlers (Next, next-auth
           // and the whole back end, about 3 s a file), and each makes a runtime of its own.
           isolate: false,
@@ -52,6 +62,7 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: [postgres, sharedApps],
+          ...builtApp,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -65,6 +76,7 @@ export default defineConfig({
           // Room for a loaded machine: a state is waited for, and a slow one is no failure.
           expect: { poll: { timeout: 15_000 } },
           globalSetup: [sharedApps, "./test/support/browsers.ts"],
+          ...builtApp,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -13,6 +13,8 @@ export interface Clock {
   after(ms: number, fn: () => void): () => void;
   /** Runs `fn` every `ms` on this clock; returns its cancel. Never keeps the process alive. */
   every(ms: number, fn: () => void): () => void;
+  /** Resolves once `ms` have passed on this clock: a request's own wait (a backoff before a retry). */
+  sleep(ms: number): Promise<void>;
 }
 
 /** The machine's clock: what production runs on. */
@@ -28,6 +30,7 @@ export const systemClock: Clock = {
     timer.unref?.();
     return () => clearInterval(timer);
   },
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
 /** A clock a test moves forward: real time plus what `advance` added. */
@@ -48,8 +51,13 @@ interface Pending {
  * Real time goes on as usual (a timer also fires when its time comes unmoved); `advance` adds to
  * the offset and runs every timer that is then due. An `every` that fell due several times in
  * one move runs once, as a machine waking from sleep would.
+ *
+ * With `skipSleeps`, a request's own wait (`sleep`) is not waited for: on the next turn of the
+ * event loop the clock moves to its end (unless it is there already), as if the time had passed
+ * with nothing else happening. Route handlers called in a test's process use it: a create's
+ * backoff before its retry costs nothing, and is the same time on the clock.
  */
-export function movableClock(): MovableClock {
+export function movableClock({ skipSleeps = false }: { skipSleeps?: boolean } = {}): MovableClock {
   let offset = 0;
   const pending = new Set<Pending>();
   const now = () => Date.now() + offset;
@@ -72,9 +80,26 @@ export function movableClock(): MovableClock {
     };
   };
 
+  const advance = (ms: number) => {
+    if (!(ms >= 0)) throw new RangeError("A clock only moves forward");
+    offset += ms;
+    const due = [...pending].filter((p) => p.due <= now()).sort((a, b) => a.due - b.due);
+    for (const entry of due) fire(entry);
+  };
+
   return {
     now,
     after,
+    sleep(ms) {
+      if (!skipSleeps) return new Promise((resolve) => after(ms, resolve));
+      const end = now() + ms;
+      return new Promise((resolve) =>
+        setImmediate(() => {
+          if (now() < end) advance(end - now());
+          resolve();
+        }),
+      );
+    },
     every(ms, fn) {
       let cancel = () => {};
       const arm = () => {
@@ -86,12 +111,7 @@ export function movableClock(): MovableClock {
       arm();
       return () => cancel();
     },
-    advance(ms) {
-      if (!(ms >= 0)) throw new RangeError("A clock only moves forward");
-      offset += ms;
-      const due = [...pending].filter((p) => p.due <= now()).sort((a, b) => a.due - b.due);
-      for (const entry of due) fire(entry);
-    },
+    advance,
     get offset() {
       return offset;
     },

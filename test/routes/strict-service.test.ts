@@ -261,6 +261,8 @@ describe("journeys against the strict double", () => {
           3,
           { since },
         );
+      // In real time: the double holds the dashboard to the service's rate limits on its own
+      // clock, so the watcher's pace is not hurried by moving the runtime's.
       await Promise.all([
         seen("List Orders"),
         seen("List Transfers"),

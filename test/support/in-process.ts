@@ -97,7 +97,7 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<In
     DATA_DIR: dataDir,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   });
-  const clock = movableClock();
+  const clock = movableClock({ skipSleeps: true });
   // A "delay" ends when the test moves the runtime's clock past it; what reaches the service is stamped on it.
   const faults = faultyFetch({ now: clock.now, wait: (ms) => new Promise((resolve) => clock.after(ms, resolve)) });
   const service = options.wrapService ? options.wrapService(faults.fetch) : faults.fetch;

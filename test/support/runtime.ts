@@ -7,7 +7,7 @@ import { createDb } from "@/lib/server/db";
 import { createLifecycle } from "@/lib/server/ops/lifecycle";
 import type { LiveEvent } from "@/lib/server/live/events";
 import { createMetrics } from "@/lib/server/ops/metrics";
-import { systemClock } from "@/lib/server/clock";
+import { movableClock } from "@/lib/server/clock";
 import { parseEnv } from "@/lib/server/env-schema";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
@@ -26,7 +26,8 @@ export async function testRuntime(answer: FakeAnswer) {
   const published: LiveEvent[] = [];
   const runtime: Runtime = {
     config: parseEnv({ SANDBOX_MARKET_MAKER: "off" }),
-    clock: systemClock,
+    // A create's backoff before its retry is not waited for: the clock moves past it.
+    clock: movableClock({ skipSleeps: true }),
     db,
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),

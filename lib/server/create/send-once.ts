@@ -56,7 +56,7 @@ export async function sendOnce(
     },
   });
   const started = performance.now();
-  const outcome = await sendWithRetries(rt.upstream, create, started);
+  const outcome = await sendWithRetries(rt, create);
   const latencyMs = performance.now() - started;
   if (outcome.undecided) return { status: outcome.status, body: undecidedProblem(outcome) };
   await completeEntry(
@@ -90,12 +90,14 @@ export async function sendOnce(
  */
 type Outcome = CreateResult & { failed?: Problem; undecided?: true };
 
-async function sendWithRetries(upstream: UpstreamClient, create: Create, started: number): Promise<Outcome> {
+async function sendWithRetries({ upstream, clock }: Runtime, create: Create): Promise<Outcome> {
+  // On the runtime's clock: the backoff between attempts, and how long the attempts took in all.
+  const started = clock.now();
   let last: Outcome = { status: 502, body: null };
   // Whether an attempt may have reached the service (a 5xx, a timeout, a dropped connection).
   let mayHaveLanded = false;
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, RETRY_DELAYS_MS[attempt - 1]));
+    if (attempt > 0) await clock.sleep(RETRY_DELAYS_MS[attempt - 1]!);
     try {
       const res = await upstream.request({ method: "POST", path: pathOf(create), body: create.request });
       if (res.status >= 200 && res.status < 300) return { status: 200, body: res.body };
@@ -116,7 +118,7 @@ async function sendWithRetries(upstream: UpstreamClient, create: Create, started
       if (!error.maybeDelivered) continue;
       mayHaveLanded = true;
     }
-    if (performance.now() - started > GIVE_UP_AFTER_MS) break;
+    if (clock.now() - started > GIVE_UP_AFTER_MS) break;
   }
   // The last attempt may still have reached the service: ask it before calling this a failure.
   let found: Order | Transfer | undefined;

@@ -7,7 +7,7 @@ import { createDb, type Db } from "@/lib/server/db";
 import { inPersonLock } from "@/lib/server/db/person-lock";
 import { createMetrics } from "@/lib/server/ops/metrics";
 import { createLifecycle } from "@/lib/server/ops/lifecycle";
-import { systemClock } from "@/lib/server/clock";
+import { movableClock } from "@/lib/server/clock";
 import { parseEnv } from "@/lib/server/env-schema";
 import type { Runtime } from "@/lib/server/runtime";
 import { postgres, sqlite, suiteDatabase } from "../../support/databases";
@@ -20,7 +20,8 @@ function instance(db: Db, posted: unknown[]): Runtime {
   const answer = fakeService({ tickers: { BTCUSD: ["99999", "100001"] } });
   return {
     config: parseEnv({ SANDBOX_MARKET_MAKER: "off" }),
-    clock: systemClock,
+    // A create's backoff before its retry is not waited for: the clock moves past it.
+    clock: movableClock({ skipSleeps: true }),
     db,
     sandbox: null,
     audit: createAuditTrail(db, "audit-key-for-tests"),
