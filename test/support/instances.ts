@@ -163,8 +163,24 @@ export async function expectReconciled(
 export interface Create {
   ref: string;
   kind: "order" | "transfer";
-  send: () => Promise<{ status: number }>;
+  send: () => Promise<{ status: number; body?: unknown }>;
 }
+
+/**
+ * How a create of a SIGTERM burst ended: its status; "refused" when a stopping instance turned
+ * it away at the door (it arrived after the signal, so nothing of it started); "no answer".
+ * Which creates arrive before the signal is the machine's to decide, not their order in the burst.
+ */
+export type Outcome = number | "refused" | "no answer";
+
+export const outcomeOf = (c: Create): Promise<Outcome> =>
+  c.send().then(
+    (r) => (r.status === 503 && isShuttingDown(r.body) ? "refused" : r.status),
+    () => "no answer" as const,
+  );
+
+const isShuttingDown = (body: unknown) =>
+  (body as { meta?: { reason?: string } } | undefined)?.meta?.reason === "shutting_down";
 
 /** `count` creates, half orders and half transfers, each its own amount (none is asked about as a repeat). */
 export function burst(instance: () => Pick<Instance, "as">, count: number, prefix: string): Create[] {

@@ -18,6 +18,7 @@ import {
   exitOf,
   expectReconciled,
   forEachCreate,
+  outcomeOf,
   holdTwoCreates,
   startInstance,
   startService,
@@ -295,13 +296,8 @@ describe(`SIGTERM of the leader during a burst of ${COUNT} creates`, () => {
     await openedStream(b.url, b.as.viewer.cookie());
     const { leader, follower } = await roles();
     const all = burst(() => leader, COUNT, "term-pg");
-    const send = (c: (typeof all)[number]) =>
-      c.send().then(
-        (r) => r.status,
-        () => "no answer" as const,
-      );
     const sentBefore = service.proxy.requests.length;
-    const first = all.slice(0, COUNT / 2).map(send);
+    const first = all.slice(0, COUNT / 2).map(outcomeOf);
     await eventually(
       async () =>
         service.proxy.requests.slice(sentBefore).filter((r) => r.method === "POST").length >= COUNT / 4 || undefined,
@@ -311,7 +307,7 @@ describe(`SIGTERM of the leader during a burst of ${COUNT} creates`, () => {
     const exit = exitOf(leader.app);
     const sent = performance.now();
     leader.app.process.kill("SIGTERM");
-    const second = all.slice(COUNT / 2).map(send);
+    const second = all.slice(COUNT / 2).map(outcomeOf);
     await eventually(
       async () => ((await leaderPid()) === follower.app.process.pid ? true : undefined),
       30_000,
@@ -329,9 +325,9 @@ describe(`SIGTERM of the leader during a burst of ${COUNT} creates`, () => {
     const figures = {
       creates: COUNT,
       answered200: ok.length,
-      refused503: statuses.filter((s) => s === 503).length,
+      refusedAtTheDoor: statuses.filter((s) => s === "refused").length,
       noAnswer: statuses.filter((s) => s === "no answer").length,
-      other: statuses.filter((s) => s !== 200 && s !== 503 && s !== "no answer"),
+      other: statuses.filter((s) => s !== 200 && s !== "refused" && s !== "no answer"),
       answered200FoundOnce: ok.filter((c) => held.get(c.ref) === 1).length,
       pendingAfterExit: (pending.body.items as JournalItem[]).filter((e) => e.ref_id.startsWith("term-pg-")).length,
       exitCode: code,
@@ -341,10 +337,13 @@ describe(`SIGTERM of the leader during a burst of ${COUNT} creates`, () => {
 
     expect(code).toBe(0);
     expect(figures.pendingAfterExit).toBe(0);
-    expect(statuses.slice(0, COUNT / 2).filter((s) => s !== 200)).toEqual([]);
-    expect(figures.answered200FoundOnce).toBe(ok.length);
+    // Every create it took was finished, not cut (at least the quarter that had reached the service
+    // before the signal); the rest were refused at the door or found the port closed, and are
+    // neither held nor journaled (below).
     expect(figures.other).toEqual([]);
-    expect(figures.refused503).toBeGreaterThan(0);
+    expect(ok.length).toBeGreaterThanOrEqual(COUNT / 4);
+    expect(figures.answered200FoundOnce).toBe(ok.length);
+    expect(figures.refusedAtTheDoor).toBeGreaterThan(0);
     await forEachCreate(all, async (c, i) => {
       expect(held.get(c.ref), c.ref).toBeLessThanOrEqual(1);
       const statusesOf = (await follower.journal(c.ref)).map((e) => e.status);
