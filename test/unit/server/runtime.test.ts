@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** A real service's configuration, so no sandbox starts. */
 const REAL_SERVICE = {
@@ -18,6 +18,14 @@ const REAL_SERVICE = {
 
 describe("the server runtime", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "runtime-test-"));
+  // The unit project shares one module graph per worker: a file before this one may have loaded
+  // the runtime's modules with the environment of its time, or built a runtime. Each test here
+  // stubs its environment, then imports them afresh.
+  beforeEach(async () => {
+    const { closeRuntime } = await import("@/lib/server/runtime");
+    await closeRuntime();
+    vi.resetModules();
+  });
   afterEach(async () => {
     const { closeRuntime } = await import("@/lib/server/runtime");
     await closeRuntime();
