@@ -17,8 +17,10 @@ const sharedApps = "./test/support/shared-app.ts";
  * much as they compute (a create's time limit, a script they start), so a third worker fills the
  * gaps. Then the projects of the built app, two at a time: the two workers each use their own
  * app (test/support/shared-app.ts's lanes), so two files running together never share one.
+ * A test waits for states, and three workers on two cores make it wait longer than alone: 20 s
+ * before it counts as hung (a stream's twelve clock-moved looks took over 5 s in CI).
  */
-const inProcess = { maxWorkers: 3, sequence: { groupOrder: 0 } };
+const inProcess = { maxWorkers: 3, sequence: { groupOrder: 0 }, testTimeout: 20_000 };
 const builtApp = { maxWorkers: 2, sequence: { groupOrder: 1 } };
 /*
  * Every project shares one module graph per worker (isolate: false): its files load the same
