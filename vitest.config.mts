@@ -23,9 +23,10 @@ const sharedApps = "./test/support/shared-app.ts";
 const inProcess = { maxWorkers: 3, sequence: { groupOrder: 0 }, testTimeout: 20_000 };
 const builtApp = { maxWorkers: 2, sequence: { groupOrder: 1 } };
 /*
- * Every project shares one module graph per worker (isolate: false): its files load the same
- * support modules, which hold no state of their own (integration imports: 18 s → 6 s summed).
- * A file that needs modules loaded afresh says so (vi.resetModules, test/unit/server/runtime.test.ts).
+ * The in-process projects share one module graph per worker (isolate: false): their files load
+ * the same handlers. A file that needs modules loaded afresh says so (vi.resetModules,
+ * test/unit/server/runtime.test.ts). The built app's projects stay isolated: a worker kept from
+ * the first group may bring a pool id past the lanes, and two files would share one app.
  */
 
 export default defineConfig({
@@ -70,7 +71,6 @@ export default defineConfig({
           environment: "node",
           globalSetup: [postgres, sharedApps],
           ...builtApp,
-          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -85,7 +85,6 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000 } },
           globalSetup: [sharedApps, "./test/support/browsers.ts"],
           ...builtApp,
-          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
