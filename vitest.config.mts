@@ -17,17 +17,13 @@ const sharedApps = "./test/support/shared-app.ts";
  * much as they compute (a create's time limit, a script they start), so a third worker fills the
  * gaps. Then the projects of the built app, two at a time: the two workers each use their own
  * app (test/support/shared-app.ts's lanes), so two files running together never share one.
+ * The built app's projects keep vitest's isolation: a worker kept from the first group may bring
+ * a pool id past the lanes, and two files would then share one app.
  * A test waits for states, and three workers on two cores make it wait longer than alone: 20 s
  * before it counts as hung (a stream's twelve clock-moved looks took over 5 s in CI).
  */
 const inProcess = { maxWorkers: 3, sequence: { groupOrder: 0 }, testTimeout: 20_000 };
 const builtApp = { maxWorkers: 2, sequence: { groupOrder: 1 } };
-/*
- * The in-process projects share one module graph per worker (isolate: false): their files load
- * the same handlers. A file that needs modules loaded afresh says so (vi.resetModules,
- * test/unit/server/runtime.test.ts). The built app's projects stay isolated: a worker kept from
- * the first group may bring a pool id past the lanes, and two files would share one app.
- */
 
 export default defineConfig({
   resolve: { alias },

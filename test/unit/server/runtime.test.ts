@@ -21,16 +21,15 @@ describe("the server runtime", () => {
   // The unit project shares one module graph per worker: a file before this one may have loaded
   // the runtime's modules with the environment of its time, or built a runtime. Each test here
   // stubs its environment, then imports them afresh.
-  beforeEach(async () => {
+  const noRuntime = async () => {
     const { closeRuntime } = await import("@/lib/server/runtime");
     await closeRuntime();
     vi.resetModules();
-  });
+  };
+  beforeEach(noRuntime);
   afterEach(async () => {
-    const { closeRuntime } = await import("@/lib/server/runtime");
-    await closeRuntime();
+    await noRuntime();
     vi.unstubAllEnvs();
-    vi.resetModules();
   });
 
   it("is built once per process and shared by every copy of the module", async () => {
