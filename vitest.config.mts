@@ -15,15 +15,14 @@ const sharedApps = "./test/support/shared-app.ts";
 /**
  * The in-process projects first, three files at a time on the two cores: their files wait as
  * much as they compute (a create's time limit, a script they start), so a third worker fills the
- * gaps. Then the projects of the built app, two at a time: the two workers each use their own
- * app (test/support/shared-app.ts's lanes), so two files running together never share one.
- * The built app's projects keep vitest's isolation: a worker kept from the first group may bring
- * a pool id past the lanes, and two files would then share one app.
+ * gaps. Then the projects of the built app, two files at a time: each leases one of the two
+ * lanes (an app and a browser, test/support/shared-app.ts) while it runs and gives it back after
+ * (lane-release.ts), so two files running together never share one.
  * A test waits for states, and three workers on two cores make it wait longer than alone: 20 s
  * before it counts as hung (a stream's twelve clock-moved looks took over 5 s in CI).
  */
 const inProcess = { maxWorkers: 3, sequence: { groupOrder: 0 }, testTimeout: 20_000 };
-const builtApp = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+const builtApp = { maxWorkers: 2, sequence: { groupOrder: 1 }, setupFiles: ["./test/support/lane-release.ts"] };
 
 export default defineConfig({
   resolve: { alias },

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The Debian packages the test suites use, installed when missing (`npm test` runs this
-# first): chromium for the browser tests, with its recommended packages (the fonts pages
-# are drawn with), and PostgreSQL's server binaries, from which test/support/postgres.ts
+# first): Chromium's headless shell for the browser tests (the same Blink as chromium, a
+# third less CPU a page without the full browser's windowing), with its recommended packages
+# (the fonts pages are drawn with), and PostgreSQL's server binaries, from which test/support/postgres.ts
 # starts a throwaway cluster. When both are there it does nothing: no apt-get, no network.
 set -euo pipefail
 
 # What the tests look for: test/support/browser.ts and test/support/postgres.ts.
 missing() {
   local need=() initdb found=""
-  [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || need+=(chromium)
+  [ -x "${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}" ] || need+=(chromium-headless-shell)
   if [ -z "${TEST_DATABASE_URL:-}" ]; then
     for initdb in /usr/lib/postgresql/*/bin/initdb; do [ -x "$initdb" ] && found=1; done
     [ -n "$found" ] || command -v initdb >/dev/null || need+=(postgresql)
@@ -35,7 +36,7 @@ else
 fi
 
 echo "Installing the Debian packages the tests need: $packages" >&2
-# Recommends explicitly: images often turn them off, and chromium's bring its fonts.
+# Recommends explicitly: images often turn them off, and chromium-common's bring its fonts.
 # shellcheck disable=SC2086 # $packages is a list of package names
 if ! { "${sudo[@]}" apt-get update &&
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Install-Recommends=true $packages; }; then

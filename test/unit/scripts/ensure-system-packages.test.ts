@@ -9,8 +9,8 @@ const script = fileURLToPath(new URL("../../../scripts/ensure-system-packages.sh
 
 /**
  * The script against stand-ins for apt-get, sudo and id that record what they are asked.
- * PostgreSQL is taken as provided (TEST_DATABASE_URL): chromium, at a path of the test's
- * own, is the package that is or is not there.
+ * PostgreSQL is taken as provided (TEST_DATABASE_URL): Chromium's headless shell, at a path of
+ * the test's own, is the package that is or is not there.
  */
 let dir: string;
 let chromium: string;
@@ -63,7 +63,7 @@ describe("scripts/ensure-system-packages.sh", () => {
     expect(status).toBe(0);
     expect(calls).toEqual([
       "DEBIAN_FRONTEND= update",
-      "DEBIAN_FRONTEND=noninteractive install -y -o APT::Install-Recommends=true chromium",
+      "DEBIAN_FRONTEND=noninteractive install -y -o APT::Install-Recommends=true chromium-headless-shell",
     ]);
     expect(existsSync(chromium)).toBe(true);
   });
@@ -75,7 +75,7 @@ describe("scripts/ensure-system-packages.sh", () => {
     const { status, stderr, calls } = run(dir);
     expect(status).toBe(1);
     expect(stderr).toContain("not root, and no sudo");
-    expect(stderr).toContain("apt-get update && apt-get install -y chromium");
+    expect(stderr).toContain("apt-get update && apt-get install -y chromium-headless-shell");
     expect(calls).toEqual([]);
   });
 
@@ -83,7 +83,7 @@ describe("scripts/ensure-system-packages.sh", () => {
     stub("apt-get", 'echo "DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-} $*" >> "$STUB_LOG"; exit 100');
     const { status, stderr, calls } = run(`${dir}:${process.env.PATH}`);
     expect(status).toBe(1);
-    expect(stderr).toContain("apt-get install -y chromium");
+    expect(stderr).toContain("apt-get install -y chromium-headless-shell");
     expect(calls).toEqual(["DEBIAN_FRONTEND= update"]);
   });
 });
