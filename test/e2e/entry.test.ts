@@ -111,7 +111,6 @@ const reviewRefId = async (form: Locator) =>
     .locator("xpath=following-sibling::dd")
     .textContent())!;
 
-/** The runtime's time (the service's clock: a GTT expiry is judged against it), moved on by earlier tests. */
 /**
  * Holds the page's (installed, flowing) clock 50 ms from its now. On a busy machine that moment
  * can pass before the call lands ("Cannot fast-forward to the past"): then it asks again.
@@ -126,6 +125,7 @@ async function pauseSoon(page: Page): Promise<void> {
   }
 }
 
+/** The runtime's time (the service's clock: a GTT expiry is judged against it), moved on by earlier tests. */
 const serverNow = async () => Date.parse((await app.control.state()).now);
 
 /** What a datetime-local input holds for a moment `msFromNow` ahead, in the browser's time zone. */
