@@ -10,9 +10,10 @@ import { testControl, type TestControl } from "./test-control";
 
 /**
  * The built app servers every integration and e2e file shares: one per lane, leased by one file
- * at a time (test/support/lanes.ts), so two files running at once never share one. Started once per run by this globalSetup (whichever of
- * those projects runs first) with the runtime's test control, and handed to the files with
- * `provide`/`inject`, as test/support/postgres.ts hands over the PostgreSQL cluster.
+ * at a time (test/support/lanes.ts), so two files running at once never share one. Started
+ * once per run by this globalSetup (whichever of those projects runs first) with the runtime's
+ * test control, and handed to the files with `provide`/`inject`, as test/support/postgres.ts
+ * hands over the PostgreSQL cluster.
  *
  * A file resets its lane's runtime to its own settings and an empty database (`resetApp`, or
  * `resetDashboard` in test/support/dashboard.ts), moves its clock instead of waiting, and so
