@@ -247,14 +247,19 @@ describe("the depth ladder (1280 px)", () => {
     await expect.poll(() => ladder.getByTestId("depth-gap").count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const gaps = await ladder.getByTestId("depth-gap").allInnerTexts();
     expect(gaps.some((g) => /gap of [\d,]+\.\d\d USD/.test(g))).toBe(true);
-    // The best bid's bar: its share of the near-price depth, not of 300 BTC further down.
-    const share = await ladder
+    // The best bid's bar: its share of the near-price depth, not of the 301 BTC further down.
+    // Against those it would be at most total / 301; the near depth is the market maker's few BTC.
+    const best = await ladder
       .locator("tr[data-side='bid']")
       .first()
       .locator("td")
       .last()
-      .evaluate((td) => Number(/(\d+(?:\.\d+)?)%/.exec(td.style.backgroundImage)?.[1] ?? 0));
-    expect(share).toBeGreaterThan(2);
+      .evaluate((td) => ({
+        share: Number(/(\d+(?:\.\d+)?)%/.exec(td.style.backgroundImage)?.[1] ?? 0),
+        total: Number(/[\d,]+(?:\.\d+)?/.exec(td.textContent ?? "")?.[0].replaceAll(",", "") ?? NaN),
+      }));
+    expect(best.total).toBeGreaterThan(0);
+    expect(best.share).toBeGreaterThan((3 * 100 * best.total) / 301);
     await done(page);
   });
 });
