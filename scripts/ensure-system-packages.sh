@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Debian packages the test suites use, installed when missing (`npm test` runs this
-# first): Chromium's headless shell for the browser tests (the same Blink as chromium, a
-# third less CPU a page without the full browser's windowing), with its recommended packages
-# (the fonts pages are drawn with), and PostgreSQL's server binaries, from which test/support/postgres.ts
-# starts a throwaway cluster. When both are there it does nothing: no apt-get, no network.
+# first): Chromium's headless shell for the browser tests (chromium's Blink without the full
+# browser's windowing, at little more than half the CPU), with its recommended packages (the
+# fonts pages are drawn with), and PostgreSQL's server binaries, from which
+# test/support/postgres.ts starts a throwaway cluster. When both are there it does nothing:
+# no apt-get, no network.
 set -euo pipefail
 
 # What the tests look for: test/support/browser.ts and test/support/postgres.ts.
