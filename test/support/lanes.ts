@@ -13,13 +13,16 @@ import { join } from "node:path";
 
 let held: { dir: string; lane: number } | undefined;
 
+/** A lane's lease: a directory under the run's locks folder. */
+const leaseOf = (locksDir: string, lane: number) => join(locksDir, `lane-${lane}`);
+
 /** This file's lane among `count`, leased now if it holds none; waits a little for one to free. */
 export function leaseLane(locksDir: string, count: number, waitMs = 15_000): number {
   if (held?.dir === locksDir) return held.lane;
   const deadline = Date.now() + waitMs;
   for (;;) {
     for (let lane = 0; lane < count; lane++) {
-      if (tryLease(join(locksDir, `lane-${lane}`))) {
+      if (tryLease(leaseOf(locksDir, lane))) {
         held = { dir: locksDir, lane };
         return lane;
       }
@@ -35,7 +38,7 @@ export function leaseLane(locksDir: string, count: number, waitMs = 15_000): num
 /** Gives this file's lane back, if it holds one. */
 export function releaseLane(): void {
   if (!held) return;
-  rmSync(join(held.dir, `lane-${held.lane}`), { recursive: true, force: true });
+  rmSync(leaseOf(held.dir, held.lane), { recursive: true, force: true });
   held = undefined;
 }
 
@@ -51,15 +54,20 @@ function tryLease(lock: string): boolean {
   return true;
 }
 
-function holderAlive(lock: string): boolean {
-  let pid: number;
+/** The pid a lease holds, or undefined while it is being written. */
+function holderOf(lock: string): string | undefined {
   try {
-    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+    return readFileSync(join(lock, "pid"), "utf8");
   } catch {
-    return true; // just made: its pid is being written
+    return undefined;
   }
+}
+
+function holderAlive(lock: string): boolean {
+  const pid = holderOf(lock);
+  if (pid === undefined) return true; // just made: its pid is being written
   try {
-    process.kill(pid, 0);
+    process.kill(Number(pid), 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
@@ -67,11 +75,8 @@ function holderAlive(lock: string): boolean {
 }
 
 function holders(locksDir: string, count: number): string {
-  return Array.from({ length: count }, (_, lane) => {
-    try {
-      return `lane ${lane}: pid ${readFileSync(join(locksDir, `lane-${lane}`, "pid"), "utf8")}`;
-    } catch {
-      return `lane ${lane}: ?`;
-    }
-  }).join(", ");
+  return Array.from(
+    { length: count },
+    (_, lane) => `lane ${lane}: pid ${holderOf(leaseOf(locksDir, lane)) ?? "?"}`,
+  ).join(", ");
 }
