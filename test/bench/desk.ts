@@ -16,6 +16,7 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import { profileId } from "@/lib/sandbox/seed";
 import { signIn, startApp, TEST_PASSWORD, type AppServer } from "../support/app-server";
+import { chromiumPath } from "../support/chromium";
 import { startFaultProxy } from "../support/fault-proxy";
 import { startPostgres } from "../support/postgres";
 import { startSandboxServer, testConfig } from "../support/sandbox-server";
@@ -100,7 +101,7 @@ async function main() {
   const env = { ...proxy.env(), DATABASE_URL: pg.url };
   const apps = await Promise.all([startApp(env), startApp(env)]);
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
   });
   try {

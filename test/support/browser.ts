@@ -4,25 +4,8 @@ import { dirname, join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from "playwright-core";
 import { expect, inject } from "vitest";
 import { signIn, TEST_PASSWORD } from "./app-server";
+import { CHROMIUM_ARGS, chromiumPath } from "./chromium";
 import { fileLane } from "./shared-app";
-
-/**
- * Debian's Chromium headless shell (or CHROMIUM_PATH): chromium's Blink without the full
- * browser's windowing, as Playwright itself runs headless. The browser tests took 0.64 of the
- * time they took with /usr/bin/chromium (e2e project, 5m16s against 8m17s).
- */
-export const chromiumPath = () => process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
-
-/** Headless, with no network of its own beyond loopback. */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 /**
  * A browser for this file: its lane's Chromium of the run (test/support/browsers.ts, the e2e

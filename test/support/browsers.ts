@@ -1,7 +1,7 @@
 import { chromium, type BrowserServer } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { onePerRun } from "./run-once";
-import { CHROMIUM_ARGS, chromiumPath } from "./browser";
+import { CHROMIUM_ARGS, chromiumPath } from "./chromium";
 import { LANES } from "./shared-app";
 
 /**
