@@ -1,7 +1,7 @@
-import type { Browser, Download, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../support/app-server";
-import { armed, launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { armed, downloadText, launchBrowser, signInAs, watchWrites } from "../support/browser";
 import { resetApp } from "../support/shared-app";
 
 let app: { url: string };
@@ -107,16 +107,6 @@ describe("every client-side rule is refused on its field, with no request sent",
     await page.close();
   });
 });
-
-/**
- * A download's text, streamed from the browser: the run's Chromium is connected to, not launched
- * here, so the file it saved has no path on this side.
- */
-async function downloadText(download: Download): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** Fills the ticket, reviews, confirms; returns the order id from the result. */
 async function placeOrder(ticket: Locator, fields: Record<string, string>, type: string, side: "Buy" | "Sell") {

@@ -1,7 +1,8 @@
-import type { Browser, Download, Locator, Page, Route } from "playwright-core";
+import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../support/app-server";
 import {
+  downloadText,
   expectNoSidewaysScroll,
   launchBrowser,
   poll,
@@ -74,16 +75,6 @@ const rowsOf = (page: Page, caption: string): Locator =>
 /** The rows once loading is over and their number settled at `n`. */
 async function expectRows(rows: Locator, n: number) {
   await poll(() => rows.count(), { timeout: 10_000 }).toBe(n);
-}
-
-/**
- * A download's text, streamed from the browser: the run's Chromium is connected to, not launched
- * here, so the file it saved has no path on this side.
- */
-async function downloadText(download: Download): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 async function downloadLines(page: Page): Promise<string[]> {

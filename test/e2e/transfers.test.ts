@@ -1,17 +1,7 @@
-import type { Browser, Download } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { downloadText, launchBrowser, signInAs, watchWrites } from "../support/browser";
 import { resetApp, type SharedApp } from "../support/shared-app";
-
-/**
- * A download's text, streamed from the browser: the run's Chromium is connected to, not launched
- * here, so the file it saved has no path on this side.
- */
-async function downloadText(download: Download): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** Legs stay PENDING this long on the service's clock: until the test moves it, so PENDING is seen for certain. */
 const TRANSFER_SETTLE_MS = 60_000;

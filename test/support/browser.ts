@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Download,
+  type Locator,
+  type Page,
+  type Request,
+} from "playwright-core";
 import { expect, inject } from "vitest";
 import { signIn, TEST_PASSWORD } from "./app-server";
 import { CHROMIUM_ARGS, chromiumPath } from "./chromium";
@@ -173,6 +181,16 @@ export async function axeViolations(
 /** axe-core on the page as it is now: no serious or critical violation. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   expect(await axeViolations(page), `accessibility of ${what}`).toEqual([]);
+}
+
+/**
+ * A download's text, streamed from the browser: the run's Chromium is connected to, not launched
+ * here, so the file it saved has no path on this side.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The widths the desk's screens are tried at: a wide desk monitor, a laptop, a phone. */
