@@ -9,6 +9,8 @@ import typescript from "eslint-config-next/typescript";
 //   components   the pages' React components, run in the browser: never the server or the sandbox.
 //   lib/server   the back end: never browser code.
 //   lib/sandbox  the embedded service: of the back end only its HTTP toolkit (one problem vocabulary).
+//   Inside lib/server (issue 25): db and upstream are floors that import none of http, create,
+//   approvals, lists or live; create imports nothing from approvals.
 const zone = (target, from, message) => ({ target, from, message });
 const boundaries = [
   zone(
@@ -51,6 +53,23 @@ const boundaries = [
     "./lib/server",
     ["./lib/client", "./components"],
     "lib/server never imports browser code: move what both use to lib/shared.",
+  ),
+  // Floors inside the back end: the database and the service's client are below what uses them.
+  zone(
+    "./lib/server/db",
+    ["./lib/server/http", "./lib/server/create", "./lib/server/approvals", "./lib/server/lists", "./lib/server/live"],
+    "lib/server/db is a floor below HTTP, creates, approvals, lists and live updates: throw a typed error instead.",
+  ),
+  zone(
+    "./lib/server/upstream",
+    ["./lib/server/http", "./lib/server/create", "./lib/server/approvals", "./lib/server/lists", "./lib/server/live"],
+    "lib/server/upstream is a floor below HTTP, creates, approvals, lists and live updates.",
+  ),
+  // One direction: approving calls create's send step; create knows nothing of approvals.
+  zone(
+    "./lib/server/create",
+    ["./lib/server/approvals"],
+    "lib/server/create imports nothing from approvals: move what both need below both.",
   ),
 ];
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useToast } from "@/components/ui/toasts";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
@@ -9,6 +9,7 @@ import { ProblemAlert } from "@/components/ui/problem-alert";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { api, problemOf } from "@/lib/client/api";
 import { isPolicyApproval, type PolicyProposal } from "@/lib/shared/approval";
+import { REJECT_REASON_MAX_CHARS } from "@/lib/shared/decisions";
 import { approvalKeys, timeLeft, type Approval } from "@/lib/client/approval-feed";
 import { formatAmount, formatUsd } from "@/lib/shared/format";
 import { useProfileNames } from "@/lib/client/profile-names";
@@ -211,6 +212,10 @@ function Actions({
   onCancelReject: () => void;
   decide: (d: Decision) => void;
 }) {
+  // The reason's rule loads as an approver's buttons show, before "Reject…" is pressed.
+  useEffect(() => {
+    if (canApprove && !mine) void loadReasonRule();
+  }, [canApprove, mine]);
   if (mine) {
     return (
       <div className="mt-3 flex flex-wrap items-center gap-3">
@@ -240,7 +245,14 @@ function Actions({
   );
 }
 
-/** Rejecting needs a reason, kept and shown to the requester: an empty one is refused here first. */
+/**
+ * The reject route's own rule for a reason, loaded with `await import()` as pages load schemas;
+ * once loaded it checks in the same event as the click, so the refusal shows at once.
+ */
+let reasonRule: typeof import("@/lib/shared/reject-reason").rejectReasonSchema | undefined;
+const loadReasonRule = async () => (reasonRule ??= (await import("@/lib/shared/reject-reason")).rejectReasonSchema);
+
+/** Rejecting needs a reason, kept and shown to the requester: refused here first by the route's own rule. */
 function RejectForm({
   busy,
   onReject,
@@ -257,11 +269,11 @@ function RejectForm({
       aria-label="Reject request"
       className="mt-3 space-y-2"
       noValidate
-      onSubmit={(e) => {
+      onSubmit={async (e) => {
         e.preventDefault();
-        if (!reason.trim()) return setError("Say why you reject this request: the requester will read it");
-        if (reason.trim().length > 500) return setError("The reason may be at most 500 characters");
-        onReject(reason.trim());
+        const checked = (reasonRule ?? (await loadReasonRule())).safeParse(reason);
+        if (checked.success) onReject(checked.data);
+        else setError(checked.error.issues[0]?.message);
       }}
     >
       <Field label="Reason for rejecting" error={error}>
@@ -270,7 +282,7 @@ function RejectForm({
             id={id}
             value={reason}
             rows={2}
-            maxLength={1000}
+            maxLength={REJECT_REASON_MAX_CHARS}
             aria-invalid={invalid}
             aria-describedby={describedBy}
             onChange={(e) => {

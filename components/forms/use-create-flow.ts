@@ -1,18 +1,27 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useReducer, useRef, type BaseSyntheticEvent } from "react";
 import type { FieldValues, Path, PathValue, UseFormReturn } from "react-hook-form";
-import { isHeld, type Approval, type Held } from "@/lib/shared/approval";
-import { CONFIRM_PRICE_GUARD_HEADER, PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
-import { CONFIRM_REPEAT_HEADER, previousCreateOf, repeatQuestion, type PreviousCreate } from "@/lib/shared/repeats";
+import type { Approval, Held } from "@/lib/shared/approval";
+import type { PriceGuard } from "@/lib/shared/price-guard";
+import { repeatQuestion } from "@/lib/shared/repeats";
 import type { Problem } from "@/lib/spec/problem";
 import { newRefId } from "@/lib/shared/ref-id";
 import { problemOf } from "@/lib/client/api";
 import { useToast } from "../ui/toasts";
+import {
+  afterRefusal,
+  answerHeaders,
+  createFlowReducer,
+  EDITING,
+  flowView,
+  type CreateFlowEvent,
+  type CreateFlowState,
+} from "./create-flow-state";
 import { preloadReviewPanel } from "./lazy-review-panel";
 import type { ReviewAsk } from "./review-panel";
-import { canRetry, showFieldErrors } from "./server-problem";
+import { showFieldErrors } from "./server-problem";
 import type { FormOutput } from "./spec-resolver";
 
 export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
@@ -46,133 +55,88 @@ export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
  *   with it (Confirm-Price-Guard).
  * - A create that needs four eyes comes back held (202): `held` is the approval to follow.
  * - After a success the amounts are emptied, the ref_id renewed and focus returns to the form.
+ *
+ * Where the flow stands is one state (create-flow-state.ts); this hook adds what React and the
+ * network do around each step.
  */
 export function useCreateFlow<
   Values extends FieldValues & { ref_id: string },
   Output extends FormOutput<unknown>,
   Created,
->(form: UseFormReturn<Values, unknown, Output>, parts: CreateFlowParts<Values, Output, Created>) {
-  const [review, setReview] = useState<Output | null>(null);
-  const [result, setResult] = useState<Created | null>(null);
-  /** The approval a create waits for, when the desk's rules hold it for four eyes. */
-  const [held, setHeld] = useState<Approval | null>(null);
-  /** The price guard's question (428), until the market's name is typed. */
-  const [guard, setGuard] = useState<PriceGuard | null>(null);
-  /** The market typed past the price guard, kept for a retry of the same ref_id. */
-  const [guardTyped, setGuardTyped] = useState<string | undefined>();
-  const [problem, setProblem] = useState<Problem | null>(null);
-  /** The recent create the back end asked about, until the person answers. */
-  const [repeat, setRepeat] = useState<PreviousCreate | null>(null);
-  /** The repeat the person chose to send, kept for a retry of the same ref_id. */
-  const [confirmedOf, setConfirmedOf] = useState<string | undefined>();
-  /** A new panel (focus and pause again) for each answer that keeps the review open. */
-  const [reviewKey, setReviewKey] = useState(0);
+>(
+  form: UseFormReturn<Values, unknown, Output>,
+  parts: CreateFlowParts<Values, Output, Created>,
+): CreateFlow<Output, Created> {
+  const [state, dispatch] = useReducer(createFlowReducer<Output, Created>, EDITING as CreateFlowState<Output, Created>);
+  const view = flowView(state);
   const focusTo = useRef<Path<Values> | null>(null);
   const queryClient = useQueryClient();
   const notify = useToast();
 
   // Focus moves once the fieldset the review disabled is enabled again.
   useEffect(() => {
-    if (review === null && focusTo.current) {
+    if (view.review === null && focusTo.current) {
       form.setFocus(focusTo.current);
       focusTo.current = null;
     }
-  }, [form, review]);
+  }, [form, view.review]);
 
   const renewRefId = () => form.setValue("ref_id" as Path<Values>, newRefId() as PathValue<Values, Path<Values>>);
   const backToForm = (field: Path<Values>) => {
-    setReview(null);
-    setRepeat(null);
-    setConfirmedOf(undefined);
-    setGuard(null);
-    setGuardTyped(undefined);
     focusTo.current = field;
+    dispatch({ type: "back" });
   };
 
-  const mutation = useMutation({
-    mutationFn: ({ output, confirm, market }: { output: Output; confirm?: string; market?: string }) =>
-      parts.send(output, {
-        ...(confirm && { [CONFIRM_REPEAT_HEADER]: confirm }),
-        ...(market && { [CONFIRM_PRICE_GUARD_HEADER]: market }),
-      }),
-    onSuccess: (created) => {
-      setResult(isHeld(created) ? null : created);
-      setHeld(isHeld(created) ? created.approval : null);
-      setProblem(null);
-      renewRefId();
-      for (const field of parts.clearAfterSend) form.setValue(field, "" as PathValue<Values, Path<Values>>);
-      for (const key of parts.refresh) void queryClient.invalidateQueries({ queryKey: [key] });
-      backToForm(parts.focusAfterSend());
-    },
-    onError: (error) => {
-      const p = problemOf(error);
-      const previous = previousCreateOf(p);
-      setReviewKey((k) => k + 1);
-      if (previous) {
-        setProblem(null);
-        setRepeat(previous);
-        return;
-      }
-      const priceGuard = priceGuardOf(p);
-      if (priceGuard) {
-        setProblem(null);
-        setGuard(priceGuard);
-        return;
-      }
-      setProblem(p);
-      if (canRetry(p)) return;
-      showFieldErrors(form, p);
+  function answered(answer: Created | Held) {
+    renewRefId();
+    for (const field of parts.clearAfterSend) form.setValue(field, "" as PathValue<Values, Path<Values>>);
+    for (const key of parts.refresh) void queryClient.invalidateQueries({ queryKey: [key] });
+    focusTo.current = parts.focusAfterSend();
+    dispatch({ type: "answered", answer });
+  }
+
+  function failed(error: unknown) {
+    const problem = problemOf(error);
+    // A refusal (4xx) ends the review: the problem on its fields, a new ref_id for the next attempt.
+    if (afterRefusal(problem).phase === "problem") {
+      showFieldErrors(form, problem);
       renewRefId();
       const refused = Object.keys(form.formState.errors)[0] as Path<Values> | undefined;
-      backToForm(refused ?? parts.focusAfterSend());
-    },
-  });
+      focusTo.current = refused ?? parts.focusAfterSend();
+    }
+    dispatch({ type: "failed", problem });
+  }
 
-  const checkThenReview = form.handleSubmit((output) => {
-    setProblem(null);
-    setResult(null);
-    setHeld(null);
-    setRepeat(null);
-    setConfirmedOf(undefined);
-    setGuard(null);
-    setGuardTyped(undefined);
-    setReviewKey((k) => k + 1);
-    setReview(output);
-  });
+  /** Sends the review as the event leaves it, once: an event that sends nothing from here is ignored. */
+  function send(event: CreateFlowEvent<Output, Created>) {
+    const next = createFlowReducer(state, event);
+    if (state.phase === "sending" || next.phase !== "sending") return;
+    dispatch(event);
+    const { output } = next.review;
+    Promise.resolve()
+      .then(() => parts.send(output, answerHeaders(next.review)))
+      .then(answered, failed);
+  }
+
+  const checkThenReview = form.handleSubmit((output) => dispatch({ type: "review", output }));
   const openReview = (event?: BaseSyntheticEvent) => {
     preloadReviewPanel();
     return checkThenReview(event);
   };
 
   function confirm() {
-    if (!review) return;
-    const stale = parts.recheck?.(review);
+    const stale = view.review && parts.recheck?.(view.review);
     if (stale) {
       form.setError(stale.field, { type: "stale", message: stale.message });
       backToForm(stale.field);
       return;
     }
-    mutation.mutate({ output: review, confirm: confirmedOf, market: guardTyped });
-  }
-
-  /** Sends again with the market's name as the person typed it past the price guard. */
-  function confirmPastGuard(typed: string) {
-    if (!review || !guard) return;
-    setGuardTyped(typed);
-    setGuard(null);
-    mutation.mutate({ output: review, confirm: confirmedOf, market: typed });
-  }
-
-  function sendAnother() {
-    if (!review || !repeat) return;
-    setConfirmedOf(repeat.ref_id);
-    setRepeat(null);
-    mutation.mutate({ output: review, confirm: repeat.ref_id, market: guardTyped });
+    send({ type: "send" });
   }
 
   function decline() {
-    if (!review || !repeat) return;
-    const answer = parts.decline(review, repeat.ref_id);
+    if (state.phase !== "repeat-question") return;
+    const answer = parts.decline(state.review.output, state.previous.ref_id);
     renewRefId();
     backToForm(parts.focusAfterSend());
     answer.then(
@@ -189,24 +153,35 @@ export function useCreateFlow<
     );
   }
 
-  const ask: ReviewAsk = repeat ? "repeat" : guard ? "guard" : problem && canRetry(problem) ? "retry" : "confirm";
+  const { repeat, ...shown } = view;
   return {
-    review,
-    result,
-    held,
-    guard,
-    confirmPastGuard,
-    problem,
-    pending: mutation.isPending,
-    ask,
+    ...shown,
     repeatQuestion: repeat ? repeatQuestion(repeat) : undefined,
-    reviewKey,
     openReview,
-    confirm: ask === "repeat" ? sendAnother : confirm,
+    confirm: view.ask === "repeat" ? () => send({ type: "send-another" }) : confirm,
+    /** Sends again with the market's name as the person typed it past the price guard. */
+    confirmPastGuard: (typed: string) => send({ type: "send-past-guard", typed }),
     decline,
     edit: () => backToForm(parts.focusAfterSend()),
   };
 }
 
-const priceGuardOf = (p: Problem): PriceGuard | undefined =>
-  p.status === 428 && p.type === PRICE_GUARD_TYPE ? (p.meta as unknown as PriceGuard) : undefined;
+/** What a create form draws and calls: the review and its question, what the last attempt came to. */
+export interface CreateFlow<Output, Created> {
+  review: Output | null;
+  reviewKey: number;
+  ask: ReviewAsk;
+  pending: boolean;
+  problem: Problem | null;
+  result: Created | null;
+  /** The approval a create waits for, when the desk's rules hold it for four eyes. */
+  held: Approval | null;
+  /** The price guard's question (428), until the market's name is typed. */
+  guard: PriceGuard | null;
+  repeatQuestion: string | undefined;
+  openReview: (event?: BaseSyntheticEvent) => Promise<void>;
+  confirm: () => void;
+  confirmPastGuard: (typed: string) => void;
+  decline: () => void;
+  edit: () => void;
+}

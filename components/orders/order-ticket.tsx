@@ -9,28 +9,28 @@ import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { levelPrice } from "@/lib/shared/ticker";
 import { useBalances, useTicker } from "@/lib/client/queries";
-import { decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
-import { BASE_AMOUNT_SCALE, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
+import { MARKET_DETAILS, marketLabel } from "@/lib/spec/markets";
 import type { FormControls } from "@/lib/shared/policy";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
+import { CreateFooter } from "../forms/create-footer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
+import { FractionButtons } from "../forms/fraction-buttons";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/lazy-metadata-editor";
 import { newRefId } from "@/lib/shared/ref-id";
-import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
-import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
-import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { ProblemAlert } from "../ui/problem-alert";
 import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
 import {
+  amountFromBalance,
+  estimateNotional,
   expiryInBothZones,
+  fillsFromBalance,
   sideForKey,
   staleExpiry,
   stopTriggersAtOnce,
@@ -52,18 +52,6 @@ const OrderResult = dynamic(() => import("./order-result").then((m) => m.OrderRe
 
 /** Quantity fields in the order a trader reads them. */
 const QUANTITY_ORDER: QuantityField[] = ["stop_price", "price", "base_amount", "quote_amount"];
-const isDecimal = (v: string) => v !== "" && decimalProblem(v) === null;
-
-/** The order's notional in the quote currency, estimated exactly from the ticket and the book. */
-function estimateNotional(v: TicketValues, bestBid?: string): string | undefined {
-  if (v.type === "MARKET") {
-    if (v.side === "BUY") return isDecimal(v.quote_amount) ? v.quote_amount : undefined;
-    return isDecimal(v.base_amount) && bestBid && bestBid !== "0" ? multiplyDecimal(v.base_amount, bestBid) : undefined;
-  }
-  const price = v.type === "STOP_MARKET" ? v.stop_price : v.price;
-  return isDecimal(price) && isDecimal(v.base_amount) ? multiplyDecimal(price, v.base_amount) : undefined;
-}
-
 /** The amount field a trader types next: the base amount, or a market buy's quote amount. */
 const firstAmountField = (v: TicketValues): "base_amount" | "quote_amount" =>
   quantityRuleFor(v.type, v.side).required.includes("base_amount") ? "base_amount" : "quote_amount";
@@ -74,7 +62,7 @@ const firstAmountField = (v: TicketValues): "base_amount" | "quote_amount" =>
  * (`controlsLine`, rendered on the server: no script for it in the page's first load).
  */
 export function OrderTicket({ controls, controlsLine }: { controls: FormControls; controlsLine: ReactNode }) {
-  const { profiles, nickname } = useProfileNames();
+  const { nickname } = useProfileNames();
   const { zone } = useTimeZone();
   const funds = useFundsContext(nickname);
   const form = useForm<TicketValues, unknown, TicketOutput>({
@@ -102,7 +90,6 @@ export function OrderTicket({ controls, controlsLine }: { controls: FormControls
     },
   });
   useSideShortcuts(form, flow.review !== null);
-  const review = flow.review?.request;
 
   return (
     <Card title="Order ticket">
@@ -111,46 +98,25 @@ export function OrderTicket({ controls, controlsLine }: { controls: FormControls
           <fieldset disabled={flow.review !== null} className="space-y-4">
             <TicketFields form={form} />
           </fieldset>
-          {flow.review && review ? (
-            <ReviewPanel
-              key={flow.reviewKey}
-              testId="order-review"
-              sentence={describeOrder(review, nickname(flow.review.profileId), {
-                recipientName: review.recipient_profile_id && nickname(review.recipient_profile_id),
+          <CreateFooter
+            what="order"
+            flow={flow}
+            describe={({ profileId, request }) => ({
+              sentence: describeOrder(request, nickname(profileId), {
+                recipientName: request.recipient_profile_id && nickname(request.recipient_profile_id),
                 zone,
-              })}
-              details={[
-                ["ref_id", review.ref_id],
-                ["expiration_date", review.expiration_date],
-              ]}
-              ask={flow.ask}
-              repeatQuestion={flow.repeatQuestion}
-              guard={flow.guard}
-              controls={{ rules: controls, valued: { kind: "order", order: review } }}
-              pending={flow.pending}
-              onConfirm={flow.confirm}
-              onConfirmPastGuard={flow.confirmPastGuard}
-              onEdit={flow.edit}
-              onDecline={flow.decline}
-            />
-          ) : (
-            <>
-              <Button type="submit" className="w-full">
-                Review order
-              </Button>
-              {controlsLine}
-            </>
-          )}
-          {flow.problem && (
-            <ProblemAlert
-              problem={inDeskWords(flow.problem, "order", profiles)}
-              title={`The order was not placed: ${flow.problem.title}`}
-            />
-          )}
-          {flow.result && <OrderResult order={flow.result} />}
-          {flow.held && (
-            <AwaitingApproval approval={flow.held} sent={(order) => <OrderResult order={order as Order} />} />
-          )}
+              }),
+              details: [
+                ["ref_id", request.ref_id],
+                ["expiration_date", request.expiration_date],
+              ],
+              valued: { kind: "order", order: request },
+            })}
+            controls={controls}
+            controlsLine={controlsLine}
+            result={(order) => <OrderResult order={order} />}
+            sent={(order) => <OrderResult order={order as Order} />}
+          />
         </form>
       </FormProvider>
     </Card>
@@ -184,7 +150,6 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const rule = quantityRuleFor(type, side);
   const shown = QUANTITY_ORDER.filter((f) => rule.required.includes(f));
-  const available = (asset: string) => balances.data?.find((b) => b.asset === asset)?.available;
   const stopWarning = stopTriggersAtOnce(values, levelPrice(ticker.data?.last_execution));
   const priceHint = (field: QuantityField) => (
     <>
@@ -197,20 +162,10 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
     </>
   );
 
-  function preset(field: QuantityField, percent: number) {
-    if (field === "quote_amount") {
-      const q = available(quote);
-      if (q) setValue(field, percentOfDown(q, percent, QUOTE_AMOUNT_SCALE), { shouldValidate: true });
-    } else if (side === "SELL") {
-      const b = available(base);
-      if (b) setValue(field, percentOfDown(b, percent, BASE_AMOUNT_SCALE), { shouldValidate: true });
-    } else if (isDecimal(values.price) && available(quote)) {
-      const budget = percentOfDown(available(quote)!, percent, QUOTE_AMOUNT_SCALE);
-      setValue(field, divideDecimalDown(budget, values.price, BASE_AMOUNT_SCALE), { shouldValidate: true });
-    }
-  }
-  const presetsFor = (field: QuantityField) =>
-    (field === "base_amount" && (side === "SELL" || isDecimal(values.price))) || field === "quote_amount";
+  const fill = (field: QuantityField, percent: number) => {
+    const amount = amountFromBalance(field, percent, values, balances.data);
+    if (amount !== undefined) setValue(field, amount, { shouldValidate: true });
+  };
 
   const profileOptions = profiles.profiles.map((p) => ({ value: p.id, label: p.nickname }));
 
@@ -257,14 +212,8 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
             inputMode="decimal"
             hint={field.endsWith("price") ? priceHint(field) : undefined}
           />
-          {presetsFor(field) && (
-            <div className="mt-1 flex gap-1" role="group" aria-label={`${FIELD_LABELS[field]} from balance`}>
-              {[25, 50, 100].map((p) => (
-                <Button key={p} variant="secondary" className="px-2 py-0.5 text-xs" onClick={() => preset(field, p)}>
-                  {p}%
-                </Button>
-              ))}
-            </div>
+          {fillsFromBalance(field, values) && (
+            <FractionButtons field={FIELD_LABELS[field]} onPick={(percent) => fill(field, percent)} />
           )}
         </div>
       ))}

@@ -1,10 +1,11 @@
 import type { FieldErrors } from "react-hook-form";
 import { formatAmount, formatTime, toUnixMillis } from "@/lib/shared/format";
-import { compareDecimal, decimalProblem } from "@/lib/spec/decimal";
+import { compareDecimal, decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
 import { GTT_MIN_LEAD_MILLIS } from "@/lib/spec/limits";
+import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 import type { CreateOrderRequest } from "@/lib/spec/order";
-import { quantityRuleFor } from "@/lib/spec/order-rules";
+import { quantityRuleFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { newRefId } from "@/lib/shared/ref-id";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
@@ -114,6 +115,47 @@ export function stopTriggersAtOnce(v: TicketValues, lastTrade: string | undefine
   if (where < 0) return undefined;
   const last = formatAmount(lastTrade, { min: 2 });
   return `This stop is ${where === 0 ? "at" : "above"} the last trade (${last}): it would trigger at once.`;
+}
+
+const isDecimal = (v: string) => v !== "" && decimalProblem(v) === null;
+
+/** The order's notional in the quote currency, estimated exactly from the ticket and the best bid. */
+export function estimateNotional(v: TicketValues, bestBid?: string): string | undefined {
+  if (v.type === "MARKET") {
+    if (v.side === "BUY") return isDecimal(v.quote_amount) ? v.quote_amount : undefined;
+    return isDecimal(v.base_amount) && bestBid && bestBid !== "0" ? multiplyDecimal(v.base_amount, bestBid) : undefined;
+  }
+  const price = v.type === "STOP_MARKET" ? v.stop_price : v.price;
+  return isDecimal(price) && isDecimal(v.base_amount) ? multiplyDecimal(price, v.base_amount) : undefined;
+}
+
+/** A quote amount, a sell's base amount, or a buy's base amount once its price is typed: what a share of the balance can fill. */
+export const fillsFromBalance = (field: QuantityField, v: TicketValues): boolean =>
+  field === "quote_amount" || (field === "base_amount" && (v.side === "SELL" || isDecimal(v.price)));
+
+/**
+ * `percent` of the balance as the amount of `field`: a quote amount from the quote asset, a
+ * sell's base amount from the base asset, a buy's from the quote asset at the typed price.
+ * Rounded down to the field's scale, so it never asks for more than the profile holds;
+ * undefined while the balance (or a buy's price) is unknown.
+ */
+export function amountFromBalance(
+  field: QuantityField,
+  percent: number,
+  v: TicketValues,
+  balances: readonly { asset: string; available: string }[] | undefined,
+): string | undefined {
+  const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[v.market];
+  const available = (asset: string) => balances?.find((b) => b.asset === asset)?.available || undefined;
+  if (field !== "quote_amount" && v.side === "SELL") {
+    const held = available(base);
+    return held && percentOfDown(held, percent, BASE_AMOUNT_SCALE);
+  }
+  const held = available(quote);
+  if (!held) return undefined;
+  const budget = percentOfDown(held, percent, QUOTE_AMOUNT_SCALE);
+  if (field === "quote_amount") return budget;
+  return isDecimal(v.price) ? divideDecimalDown(budget, v.price, BASE_AMOUNT_SCALE) : undefined;
 }
 
 /** The focused element as far as shortcuts care: a tag, an input type, contenteditable. */

@@ -12,16 +12,14 @@ import { ASSETS } from "@/lib/spec/markets";
 import { isHeld, type Held } from "@/lib/shared/approval";
 import type { FormControls } from "@/lib/shared/policy";
 import type { Transfer } from "@/lib/spec/transfer";
+import { CreateFooter } from "../forms/create-footer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
+import { FractionButtons } from "../forms/fraction-buttons";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/lazy-metadata-editor";
 import { newRefId } from "@/lib/shared/ref-id";
-import { AwaitingApproval, ReviewPanel } from "../forms/lazy-review-panel";
-import { inDeskWords } from "../forms/server-problem";
 import { useCreateFlow } from "../forms/use-create-flow";
-import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { ProblemAlert } from "../ui/problem-alert";
 import { describeTransfer, type TransferNames } from "./describe-transfer";
 import { transferDefaults, transferResolver, type TransferOutput, type TransferValues } from "./transfer-form-values";
 
@@ -36,6 +34,9 @@ const IDENTITY_FIELDS = [
   ["to_account_id", "To account ID"],
 ] as const;
 
+/** The two profiles of a transfer, in its request. */
+type Sides = { from_profile_id: string; to_profile_id: string };
+
 const availableOf = (balances: Balance[] | undefined, asset: string) =>
   balances?.find((b) => b.asset === asset)?.available ?? (balances ? "0" : undefined);
 
@@ -48,7 +49,7 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
   const { profiles, nickname } = useProfileNames();
   const profilesLoading = useProfiles().isLoading;
   const funds = useFundsContext(nickname);
-  const namesOf = (r: { from_profile_id: string; to_profile_id: string }): TransferNames => ({
+  const namesOf = (r: Sides): TransferNames => ({
     from: nickname(r.from_profile_id),
     to: nickname(r.to_profile_id),
   });
@@ -79,6 +80,10 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
   });
   const available = availableOf(fromBalances.data, values.asset);
   const profileOptions = profiles.map((p) => ({ value: p.id, label: p.nickname }));
+  const sides = [
+    ["from_profile_id", "From profile", fromBalances],
+    ["to_profile_id", "To profile", toBalances],
+  ] as const;
   const placeholder = profilesLoading ? "Loading profiles…" : "Choose a profile";
   const balanceHint = (id: string, balances: Balance[] | undefined) => {
     const held = availableOf(balances, values.asset);
@@ -90,42 +95,30 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
       <FormProvider {...form}>
         <form onSubmit={flow.openReview} noValidate aria-label="Internal transfer" className="space-y-4">
           <fieldset disabled={flow.review !== null} className="space-y-4">
-            <SelectField
-              name="from_profile_id"
-              label="From profile"
-              options={profileOptions}
-              placeholder={placeholder}
-              hint={balanceHint(values.from_profile_id, fromBalances.data)}
-            />
-            <SelectField
-              name="to_profile_id"
-              label="To profile"
-              options={profileOptions}
-              placeholder={placeholder}
-              hint={balanceHint(values.to_profile_id, toBalances.data)}
-            />
+            {sides.map(([name, label, balances]) => (
+              <SelectField
+                key={name}
+                name={name}
+                label={label}
+                options={profileOptions}
+                placeholder={placeholder}
+                hint={balanceHint(values[name], balances.data)}
+              />
+            ))}
             <div className="grid grid-cols-[8rem_1fr] gap-3">
               <SelectField name="asset" label="Asset" options={ASSETS.map((a) => ({ value: a, label: a }))} />
               <div>
                 <TextField name="amount" label="Amount" inputMode="decimal" unit="amount" />
-                <div className="mt-1 flex gap-1" role="group" aria-label="Amount from balance">
-                  {[25, 50, 100].map((p) => (
-                    <Button
-                      key={p}
-                      variant="secondary"
-                      className="px-2 py-0.5 text-xs"
-                      disabled={!available}
-                      onClick={() =>
-                        available &&
-                        form.setValue("amount", trimZeros(percentOfDown(available, p, AMOUNT_SCALE)), {
-                          shouldValidate: true,
-                        })
-                      }
-                    >
-                      {p}%
-                    </Button>
-                  ))}
-                </div>
+                <FractionButtons
+                  field="Amount"
+                  disabled={!available}
+                  onPick={(percent) =>
+                    available &&
+                    form.setValue("amount", trimZeros(percentOfDown(available, percent, AMOUNT_SCALE)), {
+                      shouldValidate: true,
+                    })
+                  }
+                />
               </div>
             </div>
             <details className="rounded-md border border-slate-200 p-3">
@@ -142,49 +135,21 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
               </div>
             </details>
           </fieldset>
-          {flow.review ? (
-            <ReviewPanel
-              key={flow.reviewKey}
-              testId="transfer-review"
-              sentence={describeTransfer(flow.review.request, namesOf(flow.review.request))}
-              details={[["ref_id", flow.review.request.ref_id]]}
-              ask={flow.ask}
-              repeatQuestion={flow.repeatQuestion}
-              controls={{
-                rules: controls,
-                valued: { kind: "transfer", amount: flow.review.request.amount, asset: flow.review.request.asset },
-              }}
-              pending={flow.pending}
-              onConfirm={flow.confirm}
-              onEdit={flow.edit}
-              onDecline={flow.decline}
-            />
-          ) : (
-            <>
-              <Button type="submit" className="w-full">
-                Review transfer
-              </Button>
-              {controlsLine}
-            </>
-          )}
-          {flow.problem && (
-            <ProblemAlert
-              problem={inDeskWords(flow.problem, "transfer", profiles)}
-              title={`The transfer was not made: ${flow.problem.title}`}
-            />
-          )}
-          {flow.result && <TransferResult transfer={flow.result.transfer} names={flow.result.names} />}
-          {flow.held && (
-            <AwaitingApproval
-              approval={flow.held}
-              sent={(transfer) => (
-                <TransferResult
-                  transfer={transfer as Transfer}
-                  names={namesOf(flow.held!.request as { from_profile_id: string; to_profile_id: string })}
-                />
-              )}
-            />
-          )}
+          <CreateFooter
+            what="transfer"
+            flow={flow}
+            describe={({ request }) => ({
+              sentence: describeTransfer(request, namesOf(request)),
+              details: [["ref_id", request.ref_id]],
+              valued: { kind: "transfer", amount: request.amount, asset: request.asset },
+            })}
+            controls={controls}
+            controlsLine={controlsLine}
+            result={({ transfer, names }) => <TransferResult transfer={transfer} names={names} />}
+            sent={(transfer, held) => (
+              <TransferResult transfer={transfer as Transfer} names={namesOf(held.request as Sides)} />
+            )}
+          />
         </form>
       </FormProvider>
     </Card>

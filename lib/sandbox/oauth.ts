@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Scope } from "@/lib/spec/scopes";
-import { SCOPES } from "@/lib/spec/scopes";
+import { SCOPES, type Scope } from "@/lib/spec/operations";
 
 export interface Client {
   id: string;

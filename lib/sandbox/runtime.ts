@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { FINAL_ORDER_STATUSES } from "@/lib/spec";
+import { FINAL_ORDER_STATUSES, SCOPES } from "@/lib/spec";
 import type { SandboxConfig } from "./config";
 import { Exchange } from "./engine/exchange";
 import type { EngineOrder } from "./engine/types";
 import { MarketMaker } from "./market-maker";
 import { TokenIssuer, type Client } from "./oauth";
 import { RateLimiter } from "./rate-limit";
-import { SCOPES } from "@/lib/spec/scopes";
 import { DEMO_CUSTOMER_ID, HOUSE_CUSTOMER_IDS, seedExchange } from "./seed";
 import { SandboxStore } from "./store";
 

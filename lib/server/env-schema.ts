@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { SCOPES } from "@/lib/spec/scopes";
+import { SCOPES } from "@/lib/spec/operations";
 
 /**
  * The dashboard's configuration, validated once at start (instrumentation.ts).

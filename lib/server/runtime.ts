@@ -7,6 +7,7 @@ import { movableClock, systemClock, type Clock } from "./clock";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
 import { createSessionStore, type SessionStore } from "./auth/sessions";
 import { env } from "./env";
+import { noteUpstreamCall } from "./http/request-context";
 import type { Env } from "./env-schema";
 import { memoryBus } from "./live/bus";
 import { createLifecycle, type Lifecycle } from "./ops/lifecycle";
@@ -18,7 +19,9 @@ import { log } from "./ops/log";
 import { keptSecret } from "./secrets";
 import { inProcessFetch } from "./upstream/in-process";
 import { listedMarketsOnly } from "./upstream/listed-markets";
-import { budgetRatesFromEnv, createUpstreamLimiter, memoryBudgetStore, penaltyMsFromEnv } from "./upstream/limiter";
+import { budgetRatesFromEnv, penaltyMsFromEnv } from "./upstream/budget-rates";
+import { memoryBudgetStore } from "./upstream/budget-store";
+import { createUpstreamLimiter } from "./upstream/limiter";
 import { meteredFetch } from "./upstream/metered-fetch";
 import { postgresBudgetStore } from "./upstream/postgres-budget";
 import { marketDataKeep, singleFlight } from "./upstream/single-flight";
@@ -104,6 +107,7 @@ export async function createRuntime(
     tokenUrl: config.service.authUrl,
     defaultTimeoutMs: config.SERVICE_TIMEOUT_MS,
     now: clock.now,
+    onCall: noteUpstreamCall,
   });
   const tokens = createTokenCache({
     tokenUrl: config.service.authUrl,

@@ -1,9 +1,10 @@
 /**
- * Every operation of the service the dashboard uses, once: its method, its path below `/v2` as a
- * template, the OAuth scope it needs (the published reference's security requirements; none for
- * public market data) and the rate limit it counts against. The scopes the dashboard asks for,
- * the upstream client's budget classes and metric labels, the sandbox's routing and the routes'
- * scope checks are all read from here: no other file spells a scope.
+ * Every operation of the service the dashboard uses, and the embedded sandbox serves, once: its
+ * method, its path below `/v2` as a template, the OAuth scope the service requires
+ * for it (none for public market data) and the rate limit it counts against. The
+ * scopes the dashboard asks for, the upstream client's budget classes and metric labels, the
+ * sandbox's routing and the routes' scope checks are all read from here: no other file spells a
+ * scope.
  */
 
 /** The service's OAuth scopes the dashboard uses: one per create, and those of its reads. */
@@ -33,30 +34,33 @@ export interface Operation {
   rateClass: RateClass;
 }
 
-const op = (method: Operation["method"], path: string, scope: Scope | undefined, rateClass: RateClass = "api") =>
-  ({ method, path, ...(scope ? { scope } : {}), rateClass }) as Operation;
+/** An operation that needs `scope` (kept as its literal, so `OPERATIONS.createOrder.scope` is a Scope). */
+const op = <S extends Scope>(method: Operation["method"], path: string, scope: S, rateClass: RateClass = "api") => ({
+  method,
+  path,
+  scope,
+  rateClass,
+});
+
+/** Public market data: no token needed. */
+const market = (path: string, rateClass: RateClass = "api"): Operation => ({ method: "GET", path, rateClass });
 
 export const OPERATIONS = {
   listProfiles: op("GET", "/profiles", "funding:read_profile"),
-  getProfile: op("GET", "/profiles/{profile_id}", "funding:read_profile"),
   listBalances: op("GET", "/profiles/{profile_id}/balances", "funding:read_profile"),
-  getBalance: op("GET", "/profiles/{profile_id}/balances/{asset}", "funding:read_profile"),
   createOrder: op("POST", "/profiles/{profile_id}/orders", "exchange:write_order"),
-  listProfileOrders: op("GET", "/profiles/{profile_id}/orders", "exchange:read_order"),
   getOrder: op("GET", "/profiles/{profile_id}/orders/{id}", "exchange:read_order"),
   cancelOrder: op("DELETE", "/profiles/{profile_id}/orders/{id}", "exchange:write_order"),
-  listProfileExecutions: op("GET", "/profiles/{profile_id}/executions", "exchange:read_order"),
   listOrders: op("GET", "/orders", "exchange:read_order"),
-  listExecutions: op("GET", "/executions", "exchange:read_order"),
   createInternalTransfer: op("POST", "/transfer/internal", "transfer:write_internal_transfer", "transfer"),
   listTransfers: op("GET", "/transfer/transfers", "transfer:read_transfer"),
   getTransfer: op("GET", "/transfer/transfers/{id}", "transfer:read_transfer"),
-  listMarkets: op("GET", "/markets", undefined),
-  getOrderBook: op("GET", "/markets/{market}/order-book", undefined, "order-book"),
-  getTicker: op("GET", "/markets/{market}/ticker", undefined),
-  listRecentExecutions: op("GET", "/markets/{market}/recent-executions", undefined, "order-book"),
   /** The sandbox environment's own: funds a profile for testing. */
   createSandboxDeposit: op("POST", "/sandbox/profiles/{profile_id}/deposit", "funding:read_profile"),
+  listMarkets: market("/markets"),
+  getOrderBook: market("/markets/{market}/order-book", "order-book"),
+  getTicker: market("/markets/{market}/ticker"),
+  listRecentExecutions: market("/markets/{market}/recent-executions", "order-book"),
 } satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof OPERATIONS;

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_POLICY } from "@/lib/shared/policy";
+import { insertApproval } from "@/lib/server/db/approvals";
+import { OPERATIONS } from "@/lib/spec";
 import { TOKEN_PATH } from "../support/faults";
 import {
   expectProblem,
@@ -6,6 +9,7 @@ import {
   newRef,
   smallOrder,
   smallTransfer,
+  TREASURY,
   TRADING,
   type InProcessDashboard,
 } from "../support/dashboard";
@@ -14,7 +18,8 @@ import {
  * The dashboard with read-only credentials, as the service recommends for least privilege
  * (SERVICE_SCOPES without the two write scopes): its token asks for exactly those, the reads
  * the pages make work, and every create answers 403 naming the missing scope without calling
- * the service at all. The route handlers are called in process; the pages themselves (the
+ * the service at all, nor does an approver's approve of a transfer held before the scope went.
+ * The route handlers are called in process; the pages themselves (the
  * ticket's and the transfer form's notes) are loaded from the running app in
  * test/integration/app/http.test.ts.
  */
@@ -74,4 +79,34 @@ describe("read-only credentials (SERVICE_SCOPES)", () => {
       expect(await d.sandboxTransfers(ref)).toEqual([]);
     },
   );
+
+  it("an approver's approve of a transfer held before the scope went is refused the same way, unsent and unjournaled", async () => {
+    const scope = OPERATIONS.createInternalTransfer.scope;
+    const ref = newRef("held");
+    // Held while the credentials had the scope (SERVICE_SCOPES changed since): written as the hold step writes it.
+    const held = await insertApproval(
+      d.app.runtime.db,
+      { email: "ops@example.com", name: "Ops", role: "ops" },
+      {
+        kind: "transfer",
+        refId: ref,
+        profileId: TREASURY,
+        request: smallTransfer(ref, { amount: "20000" }),
+        valueUsd: "20000",
+        rule: DEFAULT_POLICY.approval_rules.find((r) => r.kind === "transfer")!,
+        at: new Date(d.app.clock.now()),
+      },
+    );
+    const mark = d.proxy.requests.length;
+    const res = await d.as.approver.call("POST", `/api/approvals/${held.id}/approve`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { status, outcome } = res.body.approval;
+    expect(status).toBe("APPROVED");
+    expect(outcome).toMatchObject({ status: 403, sent: false, body: { status: 403, title: "Scope Missing" } });
+    expect(outcome.body.detail).toMatch(new RegExp(`^The service's credentials lack ${scope}`));
+    expect(outcome.body.meta).toEqual({ missing_scope: scope });
+    expect(since(mark)).toEqual([]);
+    expect(await d.journal(ref)).toEqual([]);
+    expect(await d.sandboxTransfers(ref)).toEqual([]);
+  });
 });

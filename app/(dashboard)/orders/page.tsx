@@ -8,10 +8,10 @@ import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { can } from "@/lib/shared/roles";
 import { formControlsFor } from "@/lib/shared/policy";
 import { requireUser } from "@/lib/server/auth/require-user";
-import { currentPolicy } from "@/lib/server/approvals/policy-updates";
+import { currentPolicy } from "@/lib/server/db/policy";
 import { runtime } from "@/lib/server/runtime";
 import { hasScope } from "@/lib/server/upstream/scopes";
-import { lackedScopeDetail } from "@/lib/spec";
+import { lackedScopeDetail, OPERATIONS } from "@/lib/spec";
 
 export const metadata: Metadata = { title: "Orders" };
 
@@ -22,7 +22,8 @@ export default async function OrdersPage() {
   const controls = formControlsFor(await currentPolicy(rt.db), user.role, "order");
   const trader = can(user.role, "orders:create");
   // Without the scope (SERVICE_SCOPES) the service would refuse every order and cancel: the ticket says why it is off.
-  const writable = hasScope("exchange:write_order", rt.config.SERVICE_SCOPES);
+  const scope = OPERATIONS.createOrder.scope;
+  const writable = hasScope(scope, rt.config.SERVICE_SCOPES);
   return (
     // A role without the form gets its note as a strip above the table, not a column beside it.
     <div className={`grid items-start gap-6 ${trader && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
@@ -30,7 +31,7 @@ export default async function OrdersPage() {
       {trader && writable ? (
         <OrderTicket controls={controls} controlsLine={<ControlsLine controls={controls} />} />
       ) : trader ? (
-        <ReadOnlyNote>Placing orders is off: {lackedScopeDetail("exchange:write_order")}.</ReadOnlyNote>
+        <ReadOnlyNote>Placing orders is off: {lackedScopeDetail(scope)}.</ReadOnlyNote>
       ) : (
         <ReadOnlyNote>You can read orders; placing them needs the trader role.</ReadOnlyNote>
       )}

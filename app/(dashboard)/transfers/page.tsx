@@ -6,10 +6,10 @@ import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { can } from "@/lib/shared/roles";
 import { formControlsFor } from "@/lib/shared/policy";
 import { requireUser } from "@/lib/server/auth/require-user";
-import { currentPolicy } from "@/lib/server/approvals/policy-updates";
+import { currentPolicy } from "@/lib/server/db/policy";
 import { runtime } from "@/lib/server/runtime";
 import { hasScope } from "@/lib/server/upstream/scopes";
-import { lackedScopeDetail } from "@/lib/spec";
+import { lackedScopeDetail, OPERATIONS } from "@/lib/spec";
 
 export const metadata: Metadata = { title: "Transfers" };
 
@@ -19,7 +19,8 @@ export default async function TransfersPage() {
   const controls = formControlsFor(await currentPolicy(rt.db), user.role, "transfer");
   const ops = can(user.role, "transfers:create");
   // Without the scope (SERVICE_SCOPES) the service would refuse every transfer: the form says why it is off.
-  const writable = hasScope("transfer:write_internal_transfer", rt.config.SERVICE_SCOPES);
+  const scope = OPERATIONS.createInternalTransfer.scope;
+  const writable = hasScope(scope, rt.config.SERVICE_SCOPES);
   return (
     // A role without the form gets its note as a strip above the table, not a column beside it.
     <div className={`grid items-start gap-6 ${ops && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
@@ -27,7 +28,7 @@ export default async function TransfersPage() {
       {ops && writable ? (
         <TransferForm controls={controls} controlsLine={<ControlsLine controls={controls} />} />
       ) : ops ? (
-        <ReadOnlyNote>Creating transfers is off: {lackedScopeDetail("transfer:write_internal_transfer")}.</ReadOnlyNote>
+        <ReadOnlyNote>Creating transfers is off: {lackedScopeDetail(scope)}.</ReadOnlyNote>
       ) : (
         <ReadOnlyNote>You can read transfers; creating them needs the ops role.</ReadOnlyNote>
       )}

@@ -1,5 +1,6 @@
 import { jsonBody, methodNotAllowed } from "@/lib/server/http/toolkit";
-import { currentPolicy, replacePolicy } from "@/lib/server/approvals/policy-updates";
+import { replacePolicy } from "@/lib/server/approvals/policy-updates";
+import { currentPolicy } from "@/lib/server/db/policy";
 import { withRole } from "@/lib/server/http/route";
 
 /** The policy in force: everyone may read it (the forms say what needs approval before sending). */

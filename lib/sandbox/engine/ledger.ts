@@ -4,6 +4,12 @@ export interface Balance {
   trading: bigint;
 }
 
+/** A balance as it stands after a change, for the store. */
+export interface ChangedBalance extends Balance {
+  profileId: string;
+  asset: string;
+}
+
 export class InsufficientFunds extends Error {
   constructor(
     readonly profileId: string,
@@ -21,8 +27,8 @@ export class InsufficientFunds extends Error {
  */
 export class Ledger {
   private balances = new Map<string, Map<string, Balance>>();
-  /** Keys "profile\u0000asset" changed since the last drain, for the store. */
-  readonly dirty = new Set<string>();
+  /** The balances changed since the last drain, for the store, keyed "profile\u0000asset". */
+  private readonly changed = new Map<string, { profileId: string; asset: string }>();
 
   balance(profileId: string, asset: string): Balance {
     let assets = this.balances.get(profileId);
@@ -51,7 +57,17 @@ export class Ledger {
   }
 
   private touch(profileId: string, asset: string): void {
-    this.dirty.add(`${profileId}\u0000${asset}`);
+    this.changed.set(`${profileId}\u0000${asset}`, { profileId, asset });
+  }
+
+  /** The balances changed since the last call, as they stand now. */
+  drainChanged(): ChangedBalance[] {
+    const balances = [...this.changed.values()].map(({ profileId, asset }) => {
+      const { available, trading } = this.balance(profileId, asset);
+      return { profileId, asset, available, trading };
+    });
+    this.changed.clear();
+    return balances;
   }
 
   /** Sets a balance outright: loading from the store only. */

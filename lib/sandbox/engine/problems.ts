@@ -1,4 +1,6 @@
 import { problem, ProblemError } from "@/lib/spec";
+import { formatTrimmed } from "./amounts";
+import { InsufficientFunds } from "./ledger";
 
 /**
  * The service's refusals, as the published service words them. Types are relative URIs
@@ -50,7 +52,18 @@ export const problems = {
         `price ${figures.price} is ${figures.deviation_percent}% from the ${figures.market} midpoint ${figures.mid}`,
       meta: figures,
     }),
-  /** A reused ref_id, with the record it belongs to in `meta.existing`; the title's case is per endpoint, as published. */
+  /** A reused ref_id, with the record it belongs to in `meta.existing`; the title's case differs by endpoint, as the service's does. */
   alreadyExists: (detail: string, existing: object, title: "Already Exists" | "Already exists" = "Already Exists") =>
     new ProblemError({ type: typeOf("already-exists"), title, status: 409, detail, meta: { existing } }),
 };
+
+/** Makes a ledger move, refusing a shortfall with the service's 403 Insufficient Funds. */
+export function withFunds(move: () => void): void {
+  try {
+    move();
+  } catch (error) {
+    if (!(error instanceof InsufficientFunds)) throw error;
+    const { profileId, asset, available, needed } = error;
+    throw problems.insufficientFunds(profileId, asset, formatTrimmed(available), formatTrimmed(needed));
+  }
+}

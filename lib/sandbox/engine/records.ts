@@ -6,7 +6,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * How an order's unused amounts (price, base_amount, quote_amount) read, per endpoint, as the
- * reference's examples show them: "" from Create Order and Get Order, "0" in List Orders.
+ * service answers them: "" from Create Order and Get Order, "0" in List Orders.
  */
 export type UnusedAmount = "" | "0";
 

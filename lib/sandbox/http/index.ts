@@ -1,7 +1,7 @@
 import type { TokenClaims } from "../oauth";
 import type { SandboxRuntime } from "../runtime";
 import { methodNotAllowed, problemResponse } from "@/lib/server/http/toolkit";
-import { problem, ProblemError, type Scope } from "@/lib/spec";
+import { OPERATIONS, pathPattern, problem, ProblemError, type Operation, type OperationId } from "@/lib/spec";
 import type { Handler } from "./context";
 import { getOrderBook, getTicker, listMarkets, listRecentExecutions } from "./markets";
 import { cancelOrder, createOrder, getOrder, listOrders } from "./orders";
@@ -10,66 +10,39 @@ import { issueToken } from "./token";
 import { tooManyRequests } from "./too-many";
 import { createInternalTransfer, getTransfer, listTransfers } from "./transfers";
 
-interface Route {
-  method: string;
+/** The handler of each of the service's operations; method, path, scope and rate limit are the operation's. */
+export const HANDLERS: Record<OperationId, Handler> = {
+  listProfiles,
+  listBalances,
+  createOrder,
+  getOrder,
+  cancelOrder,
+  listOrders,
+  createInternalTransfer,
+  listTransfers,
+  getTransfer,
+  createSandboxDeposit,
+  listMarkets,
+  getOrderBook,
+  getTicker,
+  listRecentExecutions,
+};
+
+interface Route extends Operation {
   pattern: RegExp;
-  /** Absent for public market data. */
-  scope?: Scope;
-  /** Which rate limit applies (the real service: 20/s for transfers, 10/s for the order book, 50/s for the rest). */
-  limit?: "transfer" | "order-book";
   handler: Handler;
 }
 
-/** ":name" segments become named groups; a segment never matches "/". */
-const path = (template: string) => new RegExp(`^/v2${template.replace(/:(\w+)/g, "(?<$1>[^/]+)")}$`);
-
-const ROUTES: Route[] = [
-  { method: "GET", pattern: path("/profiles"), scope: "funding:read_profile", handler: listProfiles },
-  {
-    method: "GET",
-    pattern: path("/profiles/:profile_id/balances"),
-    scope: "funding:read_profile",
-    handler: listBalances,
-  },
-  {
-    method: "POST",
-    pattern: path("/profiles/:profile_id/orders"),
-    scope: "exchange:write_order",
-    handler: createOrder,
-  },
-  { method: "GET", pattern: path("/profiles/:profile_id/orders/:id"), scope: "exchange:read_order", handler: getOrder },
-  {
-    method: "DELETE",
-    pattern: path("/profiles/:profile_id/orders/:id"),
-    scope: "exchange:write_order",
-    handler: cancelOrder,
-  },
-  { method: "GET", pattern: path("/orders"), scope: "exchange:read_order", handler: listOrders },
-  {
-    method: "POST",
-    pattern: path("/transfer/internal"),
-    scope: "transfer:write_internal_transfer",
-    limit: "transfer",
-    handler: createInternalTransfer,
-  },
-  { method: "GET", pattern: path("/transfer/transfers"), scope: "transfer:read_transfer", handler: listTransfers },
-  { method: "GET", pattern: path("/transfer/transfers/:id"), scope: "transfer:read_transfer", handler: getTransfer },
-  {
-    method: "POST",
-    pattern: path("/sandbox/profiles/:profile_id/deposit"),
-    scope: "funding:read_profile",
-    handler: createSandboxDeposit,
-  },
-  { method: "GET", pattern: path("/markets"), handler: listMarkets },
-  { method: "GET", pattern: path("/markets/:market/order-book"), limit: "order-book", handler: getOrderBook },
-  { method: "GET", pattern: path("/markets/:market/ticker"), handler: getTicker },
-  { method: "GET", pattern: path("/markets/:market/recent-executions"), handler: listRecentExecutions },
-];
+const ROUTES: Route[] = (Object.entries(HANDLERS) as [OperationId, Handler][]).map(([id, handler]) => ({
+  ...OPERATIONS[id],
+  pattern: pathPattern(OPERATIONS[id].path, "/v2"),
+  handler,
+}));
 
 /**
  * RFC 6750 in the service's manner: who is calling, or a 401 problem that says why not. The
- * reference names no WWW-Authenticate challenge, so none is sent: a client must not depend on
- * one to tell an expired token from a revoked one.
+ * service sends no WWW-Authenticate challenge, so none is sent here either: a client must not
+ * depend on one to tell an expired token from a revoked one.
  */
 function authenticate(request: Request, sandbox: SandboxRuntime): TokenClaims | Response {
   const header = request.headers.get("authorization");
@@ -122,23 +95,22 @@ async function dispatch(
   ip: string | null,
 ) {
   const { config, limiter } = sandbox;
-  const rate =
-    route.limit === "transfer"
-      ? config.transferRatePerSecond
-      : route.limit === "order-book"
-        ? config.orderBookRatePerSecond
-        : config.apiRatePerSecond;
+  const rate = {
+    api: config.apiRatePerSecond,
+    transfer: config.transferRatePerSecond,
+    "order-book": config.orderBookRatePerSecond,
+  }[route.rateClass];
   // Before (or without) authentication the caller is its address: a bad token spends no client's budget.
   const anonymous = `ip:${ip ?? "unknown"}`;
   let caller: TokenClaims = { clientId: "public", customerId: "", scopes: [], exp: 0 };
   const auth = route.scope || request.headers.has("authorization") ? authenticate(request, sandbox) : undefined;
   if (auth === undefined || auth instanceof Response) {
-    const refusal = limiter.take(anonymous, route.limit ?? "api", rate);
+    const refusal = limiter.take(anonymous, route.rateClass, rate);
     if (refusal) return tooManyRequests(refusal, rate);
     // Public market data needs no token: a bad one is ignored there.
     if (route.scope) return auth!;
   } else {
-    const refusal = limiter.take(`client:${auth.clientId}`, route.limit ?? "api", rate);
+    const refusal = limiter.take(`client:${auth.clientId}`, route.rateClass, rate);
     if (refusal) return tooManyRequests(refusal, rate);
     caller = auth;
   }

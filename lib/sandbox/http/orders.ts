@@ -71,7 +71,7 @@ const SCALARS = [
 const within = (at: number, begin: string | undefined, end: string | undefined) =>
   (begin === undefined || at >= Date.parse(begin)) && (end === undefined || at <= Date.parse(end));
 
-/** GET /v2/orders, newest first; unused amounts read "0", as the reference's List Orders example shows. */
+/** GET /v2/orders, newest first; unused amounts read "0", as in the service's List Orders. */
 export const listOrders: Handler = ({ url, caller, sandbox }) => {
   const q = parseOr400(listOrdersQuery, queryOf(url, SCALARS, ["ref_ids"]));
   const refIds = q.ref_ids ? new Set(q.ref_ids) : undefined;

@@ -4,8 +4,8 @@ import { problem } from "@/lib/spec";
 
 /**
  * The 429 of a caller over its limit, or in its penalty after one. Like the service's, it has no
- * Retry-After: the reference names none, and a client must stay under the limits rather than
- * retry into them (the lockout that follows a 429 is the rate limiter's penalty).
+ * Retry-After: a client must stay under the limits rather than retry into them (the lockout
+ * that follows a 429 is the rate limiter's penalty).
  */
 export function tooManyRequests(refusal: Refusal, rate: number): Response {
   const detail =

@@ -5,7 +5,7 @@ import type { EngineTransfer } from "../engine/types";
 import { pageFields } from "./pages";
 
 /**
- * List Transfers' query as the reference documents it: every filter, the timestamp bounds, the
+ * List Transfers' query as the service takes it: every filter, the timestamp bounds, the
  * ordering and paging, and the combinations the service refuses.
  */
 
@@ -77,13 +77,13 @@ const ARRAYS = [
 const SCALARS = [...TIME_FILTERS, "order", "order_by", "limit", "page_cursor"];
 
 /**
- * Filters the reference says "can be combined with created_at.* or updated_at.* filtering options
- * only": each may come with time bounds (and paging), but with no other filter, nor each other.
+ * Filters the service combines with created_at.* or updated_at.* bounds only: each may come
+ * with time bounds (and paging), but with no other filter, nor each other.
  */
 const TIME_ONLY_FILTERS = ["profile_ids", "identity_ids", "ref_ids", "account_ids", "ids", "type"];
 const NOT_FILTERS = new Set(["order", "order_by", "limit", "page_cursor"]);
 
-/** The service's 400 (no `meta`, as its published Bad Request) for filters it cannot combine. */
+/** The service's 400 (without `meta`, as the service's Bad Request is) for filters it cannot combine. */
 function checkCombinations(sent: string[]): void {
   const filters = sent.filter((k) => !NOT_FILTERS.has(k) && !TIME_FILTERS.includes(k));
   for (const only of TIME_ONLY_FILTERS) {

@@ -23,7 +23,7 @@ export const getTransfer: Handler = ({ params, caller, sandbox }) => {
 
 /**
  * GET /v2/transfer/transfers: newest first by created_at unless `order`/`order_by` say otherwise
- * (ascending by default when ordered by updated_at, as the reference says).
+ * (ascending by default when ordered by updated_at, as the service orders them).
  */
 export const listTransfers: Handler = ({ url, caller, sandbox }) => {
   const q = readListTransfersQuery(url);

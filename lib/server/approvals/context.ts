@@ -1,14 +1,13 @@
 import "server-only";
 import { dailyLimitOf } from "@/lib/shared/policy";
 import type { Role } from "@/lib/shared/roles";
-import type { ApprovalContext, ApprovalSpend } from "@/lib/shared/approval-context";
-import { loadApproval } from "./store";
-import { balancesOf, spendOf } from "../create/controls/facts";
+import type { ApprovalContext } from "@/lib/shared/approval-context";
+import { spendNow } from "../create/controls/facts";
 import { totalsOf } from "../create/controls/totals";
-import { storedCreate } from "../create/parse";
-import type { Create } from "../create/create";
-import { currentPolicy } from "./policy-updates";
+import { heldCreate } from "../create/pipeline";
+import { currentPolicy } from "../db/policy";
 import type { Runtime } from "../runtime";
+import { loadApproval } from "./decisions";
 
 /**
  * The approver's view beside a held create (lib/shared/approval-context.ts): read only, from the
@@ -16,9 +15,9 @@ import type { Runtime } from "../runtime";
  * policy in force), so what the card shows is what the send will be checked against.
  */
 export async function approvalContext(rt: Runtime, id: string): Promise<ApprovalContext> {
-  const row = await loadApproval(rt.db, id);
+  const row = await loadApproval(rt, id);
   if (row.kind !== "order" && row.kind !== "transfer") return { spend: null, requester: null };
-  const create = storedCreate(row.kind, row.profile_id, JSON.parse(row.request_json));
+  const create = heldCreate(row);
   const [spend, totals, policy] = await Promise.all([
     spendNow(rt, create),
     totalsOf(rt.db, { email: row.requested_by, kind: row.kind, refId: row.ref_id }),
@@ -36,12 +35,4 @@ export async function approvalContext(rt: Runtime, id: string): Promise<Approval
         row.kind === "order" ? (policy.limits.max_order_notional_usd[row.requested_role as Role] ?? null) : null,
     },
   };
-}
-
-async function spendNow(rt: Runtime, create: Create): Promise<ApprovalSpend | null> {
-  const spend = spendOf(create);
-  if (!spend) return null;
-  const balances = await balancesOf(rt, create.profileId);
-  const available = Array.isArray(balances) ? (balances.find((b) => b.asset === spend.asset)?.available ?? "0") : null;
-  return { profile_id: create.profileId, ...spend, available };
 }

@@ -1,10 +1,19 @@
 import "server-only";
 import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from "@/lib/shared/approval";
 import { problem, ProblemError } from "@/lib/spec";
-import { announced, approvalView, loadApproval, recordOutcome, type ApprovalRow } from "./store";
 import type { SignedInUser } from "../auth/session";
 import { sendApproved } from "../create/pipeline";
-import { isUniqueViolation } from "../db";
+import {
+  addVote,
+  approvalPage,
+  approvalRowOf,
+  approvalView,
+  decideApproval,
+  dueToExpire,
+  recordOutcome,
+  voteCount,
+  type ApprovalRow,
+} from "../db/approvals";
 import { log } from "../ops/log";
 import { applyApprovedPolicy } from "./policy-updates";
 import type { Runtime } from "../runtime";
@@ -16,7 +25,8 @@ import type { Runtime } from "../runtime";
  * lands, a create is sent through the create path's controls again (lib/server/create/pipeline.ts,
  * sendApproved: today's policy, prices, the requester's role and funds), once however many
  * approvals arrive at the same instant: only one caller moves it from PENDING to APPROVED. A
- * policy change is applied. Either way the outcome is kept with the request.
+ * policy change is applied. Either way the outcome is kept with the request. What is stored
+ * is read and written through lib/server/db/approvals.ts; this module decides.
  */
 
 export { APPROVAL_STATUSES, type Approval, type ApprovalStatus };
@@ -26,32 +36,33 @@ export async function getApproval(rt: Runtime, id: string): Promise<Approval> {
   return current(rt, id);
 }
 
-/** The request as it stands now, read again. */
-const current = async (rt: Runtime, id: string) => approvalView(rt.db, await loadApproval(rt.db, id));
+/** The request, or the 404 that says there is none. */
+export async function loadApproval(rt: Runtime, id: string): Promise<ApprovalRow> {
+  const row = await approvalRowOf(rt.db, id);
+  if (!row) throw new ProblemError(problem(404, "Not Found", `There is no approval request ${id}.`));
+  return row;
+}
 
+/** The request as it stands now, read again. */
+const current = async (rt: Runtime, id: string) => approvalView(rt.db, await loadApproval(rt, id));
+
+/** The request as it stands now, pushed to every open screen (GET /api/events, event `approval`). */
+async function announce(rt: Runtime, id: string): Promise<Approval> {
+  const approval = await current(rt, id);
+  rt.live.publish({ name: "approval", data: approval });
+  return approval;
+}
+
+/** A page of requests, newest first: at most three queries (the expiry sweep's, the page's, its approvals'). */
 export async function listApprovals(rt: Runtime, status?: ApprovalStatus, limit = 200): Promise<Approval[]> {
   await expireDue(rt);
-  let query = rt.db.selectFrom("approvals").selectAll();
-  if (status) query = query.where("status", "=", status);
-  const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
-  return Promise.all(rows.map((row) => approvalView(rt.db, row)));
+  return approvalPage(rt.db, { status, limit });
 }
 
 /** An approver's approval; the last one needed sends the request (or applies the policy). */
 export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: string | null): Promise<Approval> {
   const row = await decidable(rt, user, id, "approve", ip);
-  try {
-    await rt.db
-      .insertInto("approval_votes")
-      .values({
-        approval_id: id,
-        approver_email: user.email,
-        approver_role: user.role,
-        at: new Date(rt.clock.now()).toISOString(),
-      })
-      .execute();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+  if (!(await addVote(rt.db, id, user, new Date(rt.clock.now())))) {
     throw conflict(`You have already approved this request.`);
   }
   await rt.audit.append({
@@ -61,17 +72,12 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
     subject: id,
     detail: { kind: row.kind, ref_id: row.ref_id },
   });
-  const votes = await rt.db
-    .selectFrom("approval_votes")
-    .select("approver_email")
-    .where("approval_id", "=", id)
-    .execute();
-  if (votes.length >= row.approvals_needed && (await decide(rt, id, "APPROVED", user.email, null))) {
-    announced(rt, await current(rt, id));
+  if ((await voteCount(rt.db, id)) >= row.approvals_needed && (await decide(rt, id, "APPROVED", user.email, null))) {
+    await announce(rt, id);
     const outcome = row.kind === "policy" ? await applyApprovedPolicy(rt, row, user, ip) : await sendApproved(rt, row);
     await recordOutcome(rt.db, id, outcome);
   }
-  return announced(rt, await current(rt, id));
+  return announce(rt, id);
 }
 
 export async function reject(rt: Runtime, user: SignedInUser, id: string, reason: string, ip: string | null) {
@@ -84,12 +90,12 @@ export async function reject(rt: Runtime, user: SignedInUser, id: string, reason
     subject: id,
     detail: { kind: row.kind, ref_id: row.ref_id, reason },
   });
-  return announced(rt, await current(rt, id));
+  return announce(rt, id);
 }
 
 /** The requester takes the request back before it is decided. */
 export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: string | null): Promise<Approval> {
-  const row = await loadApproval(rt.db, id);
+  const row = await loadApproval(rt, id);
   if (row.requested_by !== user.email) {
     throw new ProblemError(problem(403, "Forbidden", "Only the person who asked for this request may withdraw it."));
   }
@@ -102,23 +108,18 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
     subject: id,
     detail: { kind: row.kind, ref_id: row.ref_id },
   });
-  return announced(rt, await current(rt, id));
+  return announce(rt, id);
 }
 
 /** Every PENDING request past its time becomes EXPIRED, once, and is audited. */
 export async function expireDue(rt: Runtime, now = new Date(rt.clock.now())): Promise<number> {
-  const due = await rt.db
-    .selectFrom("approvals")
-    .select(["id", "ref_id", "kind"])
-    .where("status", "=", "PENDING")
-    .where("expires_at", "<=", now.toISOString())
-    .execute();
+  const due = await dueToExpire(rt.db, now);
   let expired = 0;
   for (const { id, ref_id, kind } of due) {
     if (!(await decide(rt, id, "EXPIRED", null, null, now))) continue;
     expired++;
     await rt.audit.append({ action: "approval.expired", subject: id, detail: { kind, ref_id } });
-    announced(rt, await current(rt, id));
+    await announce(rt, id);
   }
   return expired;
 }
@@ -135,7 +136,7 @@ async function decidable(
   ip: string | null,
 ): Promise<ApprovalRow> {
   await expireDue(rt);
-  const row = await loadApproval(rt.db, id);
+  const row = await loadApproval(rt, id);
   if (row.requested_by === user.email) {
     await rt.audit.append({
       action: "approval.self_refused",
@@ -163,13 +164,7 @@ async function decide(
   reason: string | null,
   at = new Date(rt.clock.now()),
 ): Promise<boolean> {
-  const result = await rt.db
-    .updateTable("approvals")
-    .set({ status, decided_at: at.toISOString(), decided_by: by, reason })
-    .where("id", "=", id)
-    .where("status", "=", "PENDING")
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return decideApproval(rt.db, id, { status, by, reason, at });
 }
 
 /** `decide`, or the 409 that says who decided it first. */
@@ -180,7 +175,7 @@ async function decideOr409(
   by: string,
   reason: string | null,
 ): Promise<void> {
-  if (!(await decide(rt, id, status, by, reason))) throw conflict(alreadyDecided(await loadApproval(rt.db, id)));
+  if (!(await decide(rt, id, status, by, reason))) throw conflict(alreadyDecided(await loadApproval(rt, id)));
 }
 
 const conflict = (detail: string) => new ProblemError(problem(409, "Conflict", detail));

@@ -2,12 +2,12 @@ import "server-only";
 import type { Approval, PolicyApprovalRule, PolicyProposal } from "@/lib/shared/approval";
 import { parseOr400 } from "@/lib/server/http/toolkit";
 import { loosensAnything, policyChanges } from "@/lib/shared/policy-changes";
-import { DEFAULT_POLICY, policySchema, withDefaults, type Policy } from "@/lib/shared/policy";
+import { policySchema, withDefaults, type Policy } from "@/lib/shared/policy";
 import { problem } from "@/lib/spec";
-import { announced, approvalView, insertApproval, type ApprovalRow } from "./store";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
-import type { Db } from "../db";
+import { approvalView, insertApproval, type ApprovalRow } from "../db/approvals";
+import { currentPolicy, storePolicy } from "../db/policy";
 import type { Runtime } from "../runtime";
 
 /**
@@ -19,12 +19,6 @@ import type { Runtime } from "../runtime";
 
 /** A policy change's rule: one approval by someone else, open a day. */
 export const POLICY_RULE: PolicyApprovalRule = { kind: "policy", approvals_needed: 1, open_minutes: 24 * 60 };
-
-/** The policy in force: the stored one (its missing fields from the defaults), or the defaults until an admin first changes it. */
-export async function currentPolicy(db: Db): Promise<Policy> {
-  const row = await db.selectFrom("policy").select("document_json").where("id", "=", 1).executeTakeFirst();
-  return row ? withDefaults(JSON.parse(row.document_json) as Policy) : DEFAULT_POLICY;
-}
 
 export type PolicyAnswer = { status: 200; policy: Policy } | { status: 202; approval: Approval };
 
@@ -69,7 +63,9 @@ export async function replacePolicy(
     subject: row.id,
     detail: { kind: "policy", before, after: next, loosens: changes.filter((c) => c.loosens).map((c) => c.field) },
   });
-  return { status: 202, approval: announced(rt, await approvalView(rt.db, row)) };
+  const approval = await approvalView(rt.db, row);
+  rt.live.publish({ name: "approval", data: approval });
+  return { status: 202, approval };
 }
 
 /**
@@ -112,12 +108,7 @@ async function applyPolicy(
   ip: string | null,
   approval?: { approval_id: string; approved_by: string },
 ): Promise<Policy> {
-  const row = { document_json: JSON.stringify(next), updated_at: new Date().toISOString(), updated_by: actor.email };
-  await rt.db
-    .insertInto("policy")
-    .values({ id: 1, ...row })
-    .onConflict((oc) => oc.column("id").doUpdateSet(row))
-    .execute();
+  await storePolicy(rt.db, next, actor.email, new Date());
   await rt.audit.append({
     action: "policy.changed",
     actor,

@@ -1,8 +1,8 @@
 import "server-only";
 import { problem, ProblemError } from "@/lib/spec";
-import { approvalRowOfRef, approvalView } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
-import { findByRefId, type JournalEntry } from "../db/journal";
+import { approvalRowOfRef, approvalView } from "../db/approvals";
+import { journalEntryOfRef, type JournalEntry } from "../db/journal";
 import type { Runtime } from "../runtime";
 import { isSameCreate, refIdOf, type Create, type CreateResult } from "./create";
 
@@ -28,7 +28,7 @@ export type Binding =
 export async function bindRefId(rt: Runtime, create: Create, user: SignedInUser): Promise<Binding> {
   const refId = refIdOf(create);
   const [entry, held] = await Promise.all([
-    findByRefId(rt.db, create.kind, refId),
+    journalEntryOfRef(rt.db, create.kind, refId),
     approvalRowOfRef(rt.db, create.kind, refId),
   ]);
   if (entry && (entry.user_email !== user.email || !isSameCreate(create, entry.profile_id, entry.request))) {

@@ -1,12 +1,12 @@
 import "server-only";
 import * as z from "zod";
-import { parseOr400 } from "@/lib/server/http/toolkit";
+import { fieldProblem, parseOr400 } from "@/lib/server/http/toolkit";
 import { can } from "@/lib/shared/roles";
 import { identifier, problem, ProblemError, refIdSchema } from "@/lib/spec";
-import { approvalRowOfRef } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
-import { JournalRefIdTaken, findByRefId, recordDeclined, type JournalEntry } from "../db/journal";
+import { approvalRowOfRef } from "../db/approvals";
+import { JournalRefIdTaken, journalEntryOfRef, recordDeclined, type JournalEntry } from "../db/journal";
 import { inPersonLock } from "../db/person-lock";
 import { requestKey } from "../db/request-key";
 import type { Runtime } from "../runtime";
@@ -97,7 +97,7 @@ function declinedCreate(answer: z.infer<typeof declinedSchema>): Create {
 /** The earlier create must be the person's own, and the declined one the same request under another ref_id. */
 async function checkRepeatOfOwn(rt: Runtime, user: SignedInUser, create: Create, repeatOf: string) {
   const [sent, held] = await Promise.all([
-    findByRefId(rt.db, create.kind, repeatOf),
+    journalEntryOfRef(rt.db, create.kind, repeatOf),
     approvalRowOfRef(rt.db, create.kind, repeatOf),
   ]);
   const earlier = sent
@@ -107,9 +107,9 @@ async function checkRepeatOfOwn(rt: Runtime, user: SignedInUser, create: Create,
     throw new ProblemError(problem(404, "Not Found", `You sent no ${create.kind} with ref_id ${repeatOf}.`));
   }
   if (earlier.profileId !== create.profileId || requestKey(earlier.request) !== requestKey(create.request)) {
-    const message = `request must repeat your ${create.kind} ${repeatOf} (the same request apart from its ref_id)`;
-    throw new ProblemError(
-      problem(400, "Bad Request", `request: ${message}`, { errors: [{ field: "request", message }] }),
+    throw fieldProblem(
+      "request",
+      `request must repeat your ${create.kind} ${repeatOf} (the same request apart from its ref_id)`,
     );
   }
 }

@@ -1,18 +1,19 @@
 import "server-only";
 import type { Kysely } from "kysely";
 import type { Approval } from "@/lib/shared/approval";
-import { announced, approvalView, insertApproval, type ApprovalRow } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
+import { approvalView, insertApproval, type ApprovalRow } from "../db/approvals";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
 import { refIdOf, type Create } from "./create";
 import type { Verdict } from "./controls/verdict";
 
 /**
- * Step 5, hold: a create the controls hold for four eyes is not sent. It is written as a PENDING
- * request (in the person's lock, with the check), then audited and pushed to every open screen;
- * the caller answers 202 with it. lib/server/approvals/decisions.ts decides it; the last approval needed
- * sends it through the controls again (pipeline.ts, sendApproved).
+ * Step 5 (pipeline.ts), when the verdict is hold: a create the controls hold for four eyes is not
+ * sent (the verdict send goes to send-once.ts instead). It is written as a PENDING request (in the
+ * person's lock, with the check), then audited and pushed to every open screen; the caller answers
+ * 202 with it. lib/server/approvals/decisions.ts decides it; the last approval needed sends it
+ * through the controls again (pipeline.ts, sendApproved).
  */
 
 type HoldVerdict = Extract<Verdict, { hold: unknown }>["hold"];
@@ -55,5 +56,7 @@ export async function announceHold(
       ...(repeatOf ? { duplicate_of: repeatOf } : {}),
     },
   });
-  return announced(rt, await approvalView(rt.db, row));
+  const approval = await approvalView(rt.db, row);
+  rt.live.publish({ name: "approval", data: approval });
+  return approval;
 }

@@ -1,12 +1,14 @@
 import "server-only";
-import { parseOr400 } from "@/lib/server/http/toolkit";
+import { fieldProblem, parseOr400 } from "@/lib/server/http/toolkit";
 import { newRefId } from "@/lib/shared/ref-id";
-import { createInternalTransferRequestSchema, createOrderRequestSchema, problem, ProblemError } from "@/lib/spec";
+import { createInternalTransferRequestSchema, createOrderRequestSchema } from "@/lib/spec";
 import type { Create } from "./create";
 
 /**
  * Step 1, parse: the request checked with lib/spec's schema (a 400 naming each field, before
- * anything is written or sent), and a ref_id made when none was sent.
+ * anything is written or sent), and a ref_id made when none was sent. The 400 is worded by the
+ * request toolkit (lib/server/http/toolkit.ts), the one place a zod failure becomes a problem:
+ * the create path sits above it, as the tables' routes and the sandbox do.
  */
 
 // `now` is read at parse time, so the schema is built once.
@@ -40,8 +42,5 @@ export function storedCreate(kind: "order" | "transfer", profileId: string, requ
 
 function storedRefId(refId: string | undefined): string {
   if (refId) return refId;
-  const message = "Required";
-  throw new ProblemError(
-    problem(400, "Bad Request", `request.ref_id: ${message}`, { errors: [{ field: "request.ref_id", message }] }),
-  );
+  throw fieldProblem("request.ref_id", "Required");
 }

@@ -2,19 +2,20 @@ import "server-only";
 import type { Kysely } from "kysely";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import type { Role } from "@/lib/shared/roles";
-import { problem, ProblemError, type Problem } from "@/lib/spec";
-import type { ApprovalRow } from "../approvals/store";
+import { OPERATIONS, problem, ProblemError, type Problem } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { isUniqueViolation } from "../db";
-import { beginEntry, JournalRefIdTaken, findByRefId, reopenEntry, type JournalEntry } from "../db/journal";
+import type { ApprovalRow } from "../db/approvals";
+import { beginEntry, JournalRefIdTaken, journalEntryOfRef, reopenEntry, type JournalEntry } from "../db/journal";
 import { inPersonLock } from "../db/person-lock";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
 import { UpstreamError, upstreamProblem } from "../upstream/client";
+import { requireScope } from "../upstream/scopes";
 import { bindRefId, refIdTaken } from "./bind-ref-id";
-import { readFacts, readFunds, type Facts } from "./controls/facts";
+import { readFacts, readFunds } from "./controls/facts";
 import { totalsOf } from "./controls/totals";
-import { verdictOf, type Refusal, type Verdict } from "./controls/verdict";
+import { verdictOf, type Refusal, type Verdict, type Weighing } from "./controls/verdict";
 import { isSameCreate, refIdOf, toProfileOf, type Create, type CreateContext, type CreateResult } from "./create";
 import { announceHold, writeHold } from "./hold";
 import { parseOrder, parseTransfer, storedCreate } from "./parse";
@@ -22,15 +23,16 @@ import { askAboutRepeats } from "./repeat-question";
 import { sendOnce } from "./send-once";
 
 /**
- * The one create path, in one direction. Every create, new, retried or replayed, takes the same
- * steps in order:
+ * The one create path, in one direction. Every create, new, retried or replayed, needs its
+ * operation's scope (SERVICE_SCOPES, lib/spec/operations.ts) before anything is read or written,
+ * then takes the same steps in order:
  * 1. parse (parse.ts);
  * 2. bind the ref_id (bind-ref-id.ts): a replay or a held ref_id is answered here;
- * 3. the controls' verdict (controls/): read what they weigh, then, in the person's lock, the
- *    repeat question (repeat-question.ts), their totals, the verdict, and the write it calls
- *    for, as one atomic step;
- * 4. hold (hold.ts, 202), or send once (send-once.ts).
- * An approver's deferred send (sendApproved) enters at step 3, without the repeat question,
+ * 3. the repeat question (repeat-question.ts);
+ * 4. the controls' verdict (controls/): what they weigh is read first; then, in the person's
+ *    lock, step 3, their totals, the verdict and the write it calls for, as one atomic step;
+ * 5. hold (hold.ts, 202), or send once (send-once.ts).
+ * An approver's deferred send (sendApproved) enters at step 4, without the repeat question,
  * weighed again with today's policy, prices, the requester's role and the funds.
  */
 
@@ -38,13 +40,22 @@ export type { CreateContext, CreateResult };
 
 /** Create Order; `profileId` is a validated path id. */
 export async function createOrder(rt: Runtime, profileId: string, input: unknown, ctx: CreateContext) {
+  requireScopeOf(rt, "order");
   return createThrough(rt, parseOrder(profileId, input), ctx);
 }
 
 /** Create Internal Transfer. */
 export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: CreateContext) {
+  requireScopeOf(rt, "transfer");
   return createThrough(rt, parseTransfer(input), ctx);
 }
+
+/** The 403 "Scope Missing" (UpstreamScopeMissing) when the credentials lack this create's scope. */
+const requireScopeOf = (rt: Runtime, kind: Create["kind"]) =>
+  requireScope(
+    kind === "order" ? OPERATIONS.createOrder.scope : OPERATIONS.createInternalTransfer.scope,
+    rt.config.SERVICE_SCOPES,
+  );
 
 async function createThrough(rt: Runtime, create: Create, ctx: CreateContext): Promise<CreateResult> {
   const binding = await bindRefId(rt, create, ctx.user);
@@ -89,8 +100,8 @@ export interface SendOutcome extends CreateResult {
 }
 
 /**
- * An approver's deferred send: the approved request enters the path at the controls, weighed
- * with today's policy and prices, the requester's role now and the funds. If any refuses, nothing
+ * An approver's deferred send: the approved request enters the path at step 4, the controls
+ * (its scope required first, as for every create), weighed with today's policy and prices, the requester's role now and the funds. If any refuses, nothing
  * is sent and that refusal is the outcome (audited as `approval.send_refused`). Never throws: a
  * price that cannot be read, a ref_id taken meanwhile, are outcomes too.
  */
@@ -101,9 +112,8 @@ export async function sendApproved(rt: Runtime, approved: ApprovedRequest): Prom
     role: approved.requested_role as Role,
   };
   try {
-    const kind = approved.kind;
-    if (kind !== "order" && kind !== "transfer") throw new Error(`approval ${approved.id} holds no create`);
-    const create = storedCreate(kind, approved.profile_id, JSON.parse(approved.request_json));
+    const create = heldCreate(approved);
+    requireScopeOf(rt, create.kind);
     const [facts, funds] = await Promise.all([
       readFacts(rt, create, requester.role, requester.email),
       readFunds(rt, create),
@@ -141,6 +151,13 @@ export async function sendApproved(rt: Runtime, approved: ApprovedRequest): Prom
 
 const refusedAtSend = (p: Problem): SendOutcome => ({ status: p.status, body: p, sent: false });
 
+/** The create a held request holds, read back as it was asked (its ref_id stored with it). */
+export function heldCreate(held: Pick<ApprovalRow, "id" | "kind" | "profile_id" | "request_json">): Create {
+  const kind = held.kind;
+  if (kind !== "order" && kind !== "transfer") throw new Error(`approval ${held.id} holds no create`);
+  return storedCreate(kind, held.profile_id, JSON.parse(held.request_json));
+}
+
 interface Weighed {
   verdict: Verdict;
   /** The journal entry written for a send. */
@@ -151,14 +168,12 @@ interface Weighed {
   repeatOf?: string | null;
 }
 
-interface Weighing {
+/** What a create is weighed with, before the totals read in the lock (controls/verdict.ts). */
+type Asked = Omit<Weighing, "create" | "totals"> & {
   requester: SignedInUser;
-  facts: Facts;
-  confirmedMarket?: string | null;
   /** The Confirm-Duplicate header: the earlier create the person confirmed to repeat. */
   confirmRepeatOf?: string | null;
-  approved?: { id: string; guardConfirmed: PriceGuard | null };
-}
+};
 
 /**
  * In the requester's lock: the repeat question, their totals, the verdict, and what it calls
@@ -167,7 +182,7 @@ interface Weighing {
  * funds read first (a request the service would surely refuse is refused at once, never held):
  * when they were not, the lock is let go, they are read, and the create weighed again.
  */
-async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<Weighed> {
+async function weighAndWrite(rt: Runtime, create: Create, w: Asked): Promise<Weighed> {
   let facts = w.facts;
   for (;;) {
     const step = await inPersonLock(rt.db, w.requester.email, async (tx): Promise<Weighed | "funds"> => {
@@ -176,13 +191,7 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
       // An approved request was asked about when it was held.
       const repeatOf = w.approved ? null : await askAboutRepeats(tx, w.requester, create, w.confirmRepeatOf, now);
       const totals = await totalsOf(tx, { email: w.requester.email, kind: create.kind, refId: refIdOf(create) }, now);
-      const verdict = verdictOf({
-        create,
-        facts,
-        totals,
-        confirmedMarket: w.confirmedMarket,
-        approved: w.approved && { guardConfirmed: w.approved.guardConfirmed },
-      });
+      const verdict = verdictOf({ ...w, create, facts, totals });
       if ("refuse" in verdict) return { verdict };
       if ("hold" in verdict) {
         if (facts.funds === undefined) return "funds";
@@ -208,7 +217,7 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Weighing): Promise<
 async function writeEntry(
   tx: Kysely<Database>,
   create: Create,
-  w: Weighing,
+  w: Asked,
   { valueUsd, repeatOf, now }: { valueUsd: string | null; repeatOf: string | null; now: Date },
 ) {
   const failed = await earlierEntry(tx, create, w.requester);
@@ -238,7 +247,7 @@ async function writeEntry(
  * attempt of this very create. Anything else (taken meanwhile, being sent, declined) is refused.
  */
 async function earlierEntry(tx: Kysely<Database>, create: Create, requester: SignedInUser) {
-  const entry = await findByRefId(tx, create.kind, refIdOf(create));
+  const entry = await journalEntryOfRef(tx, create.kind, refIdOf(create));
   if (!entry) return undefined;
   if (entry.user_email !== requester.email || !isSameCreate(create, entry.profile_id, entry.request)) {
     throw refIdTaken(create);

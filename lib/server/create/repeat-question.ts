@@ -1,9 +1,9 @@
 import "server-only";
 import { CONFIRM_REPEAT_HEADER, REPEAT_QUESTION_TYPE, repeatQuestion, type PreviousCreate } from "@/lib/shared/repeats";
 import { ProblemError, type Problem } from "@/lib/spec";
-import { heldRepeatsSince } from "../approvals/store";
 import type { SignedInUser } from "../auth/session";
 import type { Db } from "../db";
+import { heldRepeatsSince } from "../db/approvals";
 import { listRepeatsSince } from "../db/journal";
 import { refIdOf, type Create } from "./create";
 
@@ -18,6 +18,12 @@ import { refIdOf, type Create } from "./create";
  * 'declined' journal entry (decline-repeat.ts). Both answers are journaled. Asked in the
  * person's lock (pipeline.ts), against what their parallel creates wrote: ten identical
  * requests at once are one send and nine questions, not ten sends.
+ *
+ * Words: the code says "repeat"; the wire and the database keep "duplicate", their documented
+ * name. `repeatOf` is the journal's column and the audit trail's field `duplicate_of` (as is
+ * "don't send"'s `duplicate_of`), the answer "send another" the header `Confirm-Duplicate`
+ * (CONFIRM_REPEAT_HEADER), the question the problem type `/problems/possible-duplicate`
+ * (REPEAT_QUESTION_TYPE).
  */
 
 /** How long after a create the same request by the same person is asked about. */

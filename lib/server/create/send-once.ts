@@ -14,8 +14,9 @@ import { existingRecordOf } from "../upstream/same-record";
 import { isRecordOf, pathOf, refIdOf, type Create, type CreateResult } from "./create";
 
 /**
- * Step 5, send once: the create, already journaled as pending (the pipeline wrote the entry in
- * the same step as the controls' check), is sent to the service, retried only with the same
+ * Step 5 (pipeline.ts), when the verdict is send: send once (the verdict hold goes to hold.ts
+ * instead). The create, already journaled as pending (the pipeline wrote the entry in the same
+ * step as the controls' check), is sent to the service, retried only with the same
  * ref_id, and its entry completed with the outcome; each step audited. A 409 "already exists"
  * for our ref_id resolves to the original record when it is the same order or transfer; after
  * the last failed try the service is asked by ref_id before the create is called failed.

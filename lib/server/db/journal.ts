@@ -2,9 +2,8 @@ import "server-only";
 import { v7 as timeOrderedId } from "uuid";
 import type { Selectable } from "kysely";
 import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/shared/journal-entry";
-import { fieldProblem } from "@/lib/server/http/toolkit";
 import type { Page } from "@/lib/shared/list-routes";
-import type { Problem } from "@/lib/spec/problem";
+import { problem, ProblemError, type Problem } from "@/lib/spec/problem";
 import { containsText } from "./contains";
 import { isUniqueViolation, type Db } from "./index";
 import { requestKey } from "./request-key";
@@ -50,6 +49,18 @@ export type JournalOutcome =
       resultId?: string | null;
     }
   | { status: "failed"; httpStatus: number; latencyMs: number; problem: Problem };
+
+/**
+ * A cursor the journal did not hand out. A ProblemError (lib/spec's, the one error that carries
+ * a problem), so whoever lists the journal for a request answers it as the 400 naming `cursor`
+ * without the journal knowing any HTTP helper.
+ */
+export class JournalCursorInvalid extends ProblemError {
+  constructor() {
+    const message = "The cursor is not valid; start again from the first page";
+    super(problem(400, "Bad Request", `cursor: ${message}`, { errors: [{ field: "cursor", message }] }));
+  }
+}
 
 /** A second entry for a ref_id of the same kind: the unique constraint refused it. */
 export class JournalRefIdTaken extends Error {
@@ -104,7 +115,7 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Inside a PostgreSQL transaction the failed insert aborted it: the lookup cannot answer there.
-    const existing = await findByRefId(db, input.kind, input.refId).catch(() => undefined);
+    const existing = await journalEntryOfRef(db, input.kind, input.refId).catch(() => undefined);
     throw new JournalRefIdTaken(input.kind, input.refId, existing);
   }
   return toEntry(row);
@@ -166,7 +177,8 @@ export async function reopenEntry(
   return row && toEntry(row);
 }
 
-export async function findByRefId(db: Db, kind: JournalKind, refId: string): Promise<JournalEntry | undefined> {
+/** The journal's entry for this ref_id of `kind`, if any (one at most: ref_ids are unique per kind). */
+export async function journalEntryOfRef(db: Db, kind: JournalKind, refId: string): Promise<JournalEntry | undefined> {
   const row = await db
     .selectFrom("journal")
     .selectAll()
@@ -323,5 +335,5 @@ function decodeCursor(cursor: string): [string, string] {
   } catch {
     // fall through
   }
-  throw fieldProblem("cursor", "The cursor is not valid; start again from the first page");
+  throw new JournalCursorInvalid();
 }

@@ -27,6 +27,9 @@ const REQUEST_ID = /^[\w.:/+=@-]{1,128}$/;
  */
 const ANSWERED_WHILE_STOPPING = /^\/(api\/health|api\/ready|sandbox)(\/|\?|$)/;
 
+/** Readiness, whose 503 while the instance stops is the answer it means to give. */
+const READINESS_PATH = "/api/ready";
+
 /** Answers a request on the node server's own terms, before Next sees it. */
 export type OwnHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -67,14 +70,14 @@ export function watchRequests(trusted: ReadonlySet<string>): RequestWatch {
       return true;
     }
     if (lifecycle?.stopping && !ANSWERED_WHILE_STOPPING.test(request.url ?? "")) {
-      response.once("close", () => logRequest(arrival, response));
+      response.once("close", () => logRequest(arrival, response, true));
       refuseWhileStopping(response);
       return true;
     }
     const leave = lifecycle?.enter();
     response.once("close", () => {
       leave?.();
-      logRequest(arrival, response);
+      logRequest(arrival, response, lifecycle?.stopping === true && arrival.path === READINESS_PATH);
     });
     return inRequest(arrival.context, () => emit.call(this, event, ...args));
   } as Server["emit"];
@@ -115,8 +118,15 @@ export function requestId(given: string | string[] | undefined, fromTrustedProxy
   return fromTrustedProxy && typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** The request's one line: what, who, how it ended, how long, and what it cost at the service. */
-function logRequest({ context, method, path, headers, started }: Arrival, response: ServerResponse): void {
+/**
+ * The request's one line: what, who, how it ended, how long, and what it cost at the service.
+ * `drain`: the response is a stopping instance's own answer (see requestLogLevel).
+ */
+function logRequest(
+  { context, method, path, headers, started }: Arrival,
+  response: ServerResponse,
+  drain = false,
+): void {
   const status = response.statusCode;
   const aborted = !response.writableFinished;
   const line = {
@@ -135,9 +145,25 @@ function logRequest({ context, method, path, headers, started }: Arrival, respon
     ...(log.isLevelEnabled("debug") ? { headers } : {}),
   };
   const message = `${method} ${path} ${status}${aborted ? " (closed early)" : ""}`;
-  if (status >= 500) log.error(line, message);
-  else if (aborted) log.warn(line, message);
-  else log.info(line, message);
+  log[requestLogLevel({ status, aborted, drain })](line, message);
+}
+
+/**
+ * A request line's level: a 5xx is an error, a response closed early a warning. But the 503 a
+ * stopping instance means to give (its refusal of a request that came after the signal, readiness
+ * saying it is going: `drain`) is a warning: a planned drain, at every rolling deploy, is no outage.
+ */
+export function requestLogLevel({
+  status,
+  aborted,
+  drain,
+}: {
+  status: number;
+  aborted: boolean;
+  drain: boolean;
+}): "error" | "warn" | "info" {
+  if (status >= 500 && !(drain && status === 503)) return "error";
+  return status >= 500 || aborted ? "warn" : "info";
 }
 
 const STOPPING = JSON.stringify(

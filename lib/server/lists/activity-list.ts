@@ -4,6 +4,7 @@ import { ACTIVITY_CSV_HEADER, activityCsvRow } from "@/lib/shared/activity-rows"
 import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import type { Db } from "../db";
+import { votesOf } from "../db/approvals";
 import { listEntries, MAX_PAGE_SIZE, type JournalPage, type JournalQuery } from "../db/journal";
 import { profileNicknames } from "./record-names";
 import { instantParam, limitParam, userParam } from "./list-query";
@@ -66,25 +67,17 @@ async function withApprovals(db: Db, page: JournalPage): Promise<JournalPage> {
     .where("approval_id", "is not", null)
     .execute();
   if (approved.length === 0) return page;
-  const votes = await db
-    .selectFrom("approval_votes")
-    .selectAll()
-    .where(
-      "approval_id",
-      "in",
-      approved.map((r) => r.approval_id!),
-    )
-    .orderBy("at")
-    .execute();
+  const votes = await votesOf(
+    db,
+    approved.map((r) => r.approval_id!),
+  );
   const approvalOf = new Map(approved.map((r) => [r.id, r.approval_id!]));
   return {
     ...page,
     items: page.items.map((e) => {
       const id = approvalOf.get(e.id);
       if (!id) return e;
-      const approved_by = votes
-        .filter((v) => v.approval_id === id)
-        .map((v) => ({ by: v.approver_email, role: v.approver_role, at: v.at }));
+      const approved_by = votes.get(id) ?? [];
       return { ...e, approval: { id, approved_by } };
     }),
   };

@@ -30,7 +30,7 @@ async function profileIds(upstream: UpstreamClient, now: () => number): Promise<
       }
       const body = res.body as { items?: { id?: unknown }[]; next_page_cursor?: unknown; next_page?: unknown };
       for (const p of body.items ?? []) if (typeof p.id === "string") all.add(p.id);
-      // The reference names the cursor next_page_cursor (next_page in one place); absent on the last page.
+      // The cursor is next_page_cursor, or next_page, a name the service also uses; absent on the last page.
       const next = body.next_page_cursor ?? body.next_page;
       cursor = typeof next === "string" && next ? next : undefined;
       if (!cursor || !body.items?.length) break;

@@ -2,6 +2,7 @@ import "server-only";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { storedHeadSeq } from "../audit-trail";
 import type { Db } from "../db";
+import { pendingCount } from "../db/approvals";
 
 /**
  * The dashboard's Prometheus metrics, in one registry, served by GET /api/metrics. Labels have
@@ -106,16 +107,12 @@ export async function scrape(db: Db, m: Metrics): Promise<{ contentType: string;
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where("status", "=", "pending")
       .executeTakeFirst(),
-    db
-      .selectFrom("approvals")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("status", "=", "PENDING")
-      .executeTakeFirst(),
+    pendingCount(db),
     storedHeadSeq(db),
   ]);
   // PostgreSQL's count is a bigint, which pg hands over as a string.
   m.journalPending.set(Number(journal?.n ?? 0));
-  m.approvalsPending.set(Number(approvals?.n ?? 0));
+  m.approvalsPending.set(approvals);
   m.auditHead.set(auditHead);
   return { contentType: m.registry.contentType, text: await m.registry.metrics() };
 }

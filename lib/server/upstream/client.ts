@@ -1,7 +1,7 @@
 import "server-only";
 import { SCOPES, scopeOf } from "@/lib/spec";
 import { hostOf, networkFailure, UpstreamCredentialsRefused, UpstreamScopeMissing } from "./errors";
-import { timeLimit } from "./limiter";
+import { timeLimit } from "./time-limit";
 import { scopeKeyOf, type TokenCache } from "./token-cache";
 
 export {

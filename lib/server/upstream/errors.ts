@@ -1,5 +1,5 @@
 import "server-only";
-import { isProblem, lackedScopeDetail, problem, type Problem, type Scope } from "@/lib/spec";
+import { isProblem, lackedScopeDetail, problem, type Problem, type RateClass, type Scope } from "@/lib/spec";
 
 /**
  * Typed failures of the upstream service and its token endpoint. Their messages and
@@ -141,10 +141,10 @@ export class UpstreamLocked extends UpstreamError {
 }
 
 /**
- * The classes of the dashboard's rate budget (lib/server/upstream/limiter.ts): the service's,
- * with creates and cancels of orders kept apart from the API's reads.
+ * The classes of the dashboard's rate budget (limiter.ts): the service's rate classes and its
+ * token endpoint, with creates and cancels of orders kept apart from the API's reads.
  */
-export type BudgetClass = "api" | "create" | "transfer" | "order-book" | "token";
+export type BudgetClass = RateClass | "create" | "token";
 
 /** A call was not sent: the budget would not free a slot within the call's time limit. */
 export class UpstreamThrottled extends UpstreamError {

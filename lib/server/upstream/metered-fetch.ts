@@ -1,7 +1,9 @@
 import "server-only";
+import { operationOf, templateOf } from "@/lib/spec";
 import type { Metrics } from "../ops/metrics";
-import { noteUpstreamCall } from "../http/request-context";
-import { deadlineOf, UpstreamLocked, type BudgetClass, type UpstreamLimiter } from "./limiter";
+import { UpstreamLocked, type BudgetClass } from "./errors";
+import type { UpstreamLimiter } from "./limiter";
+import { deadlineOf } from "./time-limit";
 
 /**
  * The one door to the service: every fetch the upstream client and its token cache make waits
@@ -23,6 +25,8 @@ export interface MeteredFetchOptions {
   defaultTimeoutMs?: number;
   /** The limiter's clock (default: the machine's). */
   now?: () => number;
+  /** Told of each call and its time in ms, once it is answered (the runtime counts it on the request's log line). */
+  onCall?: (ms: number) => void;
 }
 
 export const TOKEN_ROUTE = "/oauth2/token";
@@ -68,42 +72,20 @@ export function meteredFetch(options: MeteredFetchOptions): typeof fetch {
       const ms = performance.now() - started;
       m.upstreamRequests.inc({ route, status: String(status) });
       m.upstreamDuration.observe({ route }, ms / 1000);
-      // The request's log line counts it (a read shared by several requests counts for the one that sent it).
-      noteUpstreamCall(ms);
+      // A read shared by several requests counts for the one that sent it.
+      options.onCall?.(ms);
       if (isToken) m.tokenRequests.inc({ status: String(status) });
     }
   };
 }
 
-/** The service's paths the dashboard may call, as templates: a bounded set of label values. */
-const TEMPLATES: [RegExp, string][] = [
-  [/^\/profiles$/, "/profiles"],
-  [/^\/profiles\/[^/]+\/balances$/, "/profiles/{profile_id}/balances"],
-  [/^\/profiles\/[^/]+\/orders$/, "/profiles/{profile_id}/orders"],
-  [/^\/profiles\/[^/]+\/orders\/[^/]+$/, "/profiles/{profile_id}/orders/{id}"],
-  [/^\/profiles\/[^/]+\/executions$/, "/profiles/{profile_id}/executions"],
-  [/^\/orders$/, "/orders"],
-  [/^\/executions$/, "/executions"],
-  [/^\/transfer\/internal$/, "/transfer/internal"],
-  [/^\/transfer\/transfers$/, "/transfer/transfers"],
-  [/^\/transfer\/transfers\/[^/]+$/, "/transfer/transfers/{id}"],
-  [/^\/markets$/, "/markets"],
-  [/^\/markets\/[^/]+\/order-book$/, "/markets/{market}/order-book"],
-  [/^\/markets\/[^/]+\/ticker$/, "/markets/{market}/ticker"],
-  [/^\/markets\/[^/]+\/recent-executions$/, "/markets/{market}/recent-executions"],
-  [/^\/sandbox\/profiles\/[^/]+\/deposit$/, "/sandbox/profiles/{profile_id}/deposit"],
-];
+/** A path below the API base as its operation's template (a bounded set of labels); "other" for anything else. */
+export const routeOf = (path: string): string => templateOf(path) ?? "other";
 
-/** A path below the API base as its template; "other" for anything not listed. */
-export function routeOf(path: string): string {
-  return TEMPLATES.find(([pattern]) => pattern.test(path))?.[1] ?? "other";
-}
-
-/** Which of the budget's classes a call counts against (the service counts recent executions with the order book). */
+/** Which of the budget's classes a call to a path (or its template) counts against: its operation's rate class. */
 export function classOf(method: string, route: string): BudgetClass {
-  if (method === "POST" && route === "/transfer/internal") return "transfer";
-  if (route === "/markets/{market}/order-book" || route === "/markets/{market}/recent-executions") return "order-book";
-  if (method === "POST" && route === "/profiles/{profile_id}/orders") return "create";
-  if (method === "DELETE" && route === "/profiles/{profile_id}/orders/{id}") return "create";
-  return "api";
+  const operation = operationOf(method, route);
+  // Order creates and cancels keep the dashboard's own share of the api limit (CREATE_SHARE), apart from reads.
+  if (operation?.id === "createOrder" || operation?.id === "cancelOrder") return "create";
+  return operation?.rateClass ?? "api";
 }

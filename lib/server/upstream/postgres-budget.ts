@@ -1,7 +1,9 @@
 import "server-only";
 import { sql } from "kysely";
 import type { Db } from "../db";
-import type { BudgetClass, BudgetStore, Pace } from "./limiter";
+import type { BudgetStore } from "./budget-store";
+import type { BudgetClass } from "./errors";
+import type { Pace } from "./pace";
 
 /**
  * The budget's schedules and its lockout in PostgreSQL, so that several instances share one

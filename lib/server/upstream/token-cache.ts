@@ -1,7 +1,7 @@
 import "server-only";
 import * as oauth from "oauth4webapi";
 import { networkFailure, TokenRequestError, UpstreamError } from "./errors";
-import { timeLimit } from "./limiter";
+import { timeLimit } from "./time-limit";
 
 /**
  * OAuth 2 client-credentials tokens for the service, through oauth4webapi.

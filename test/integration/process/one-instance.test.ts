@@ -81,12 +81,12 @@ describe("a production start", () => {
   });
 });
 
-/** The app's JSON log lines (Next's own start-up lines are plain text). */
+/** The app's JSON log lines (Next's own start-up lines are plain text; the last may be half written). */
 const jsonLines = (app: AppServer) =>
   app
     .log()
     .split("\n")
-    .filter((l) => l.startsWith("{"))
+    .filter((l) => l.startsWith("{") && l.endsWith("}"))
     .map((l) => JSON.parse(l) as Record<string, any>);
 
 /** One GET from a chosen loopback address (127.0.0.2 stands for the trusted proxy). */
@@ -297,6 +297,7 @@ describe(`SIGTERM during a burst of ${COUNT} creates, a slow create in flight an
     const slowCreate = d.as.trader.call("POST", `/api/v2/profiles/${TREASURY}/orders`, smallOrder(newRef("drain")));
     await service.proxy.waitFor({ method: "POST", path: slowPath }, 1, { since: sinceSlow, timeoutMs: 30_000 });
     const exit = exitOf(d.app);
+    const signalled = Date.now();
     d.app.process.kill("SIGTERM");
     const ready = await eventually(async () => {
       const r = await rawCall(d.url, "GET", "/api/ready").catch(() => undefined);
@@ -364,5 +365,24 @@ describe(`SIGTERM during a burst of ${COUNT} creates, a slow create in flight an
     } finally {
       journal.close();
     }
+
+    // A planned drain is no outage: the refusals (each create of the burst turned away at the
+    // door, and the late one) and readiness's 503 are logged at warn, and no request at error.
+    const refusalsOf = (lines: Record<string, any>[]) => lines.filter((l) => l.method === "POST" && l.status === 503);
+    const drained = await eventually(
+      async () => {
+        const lines = jsonLines(d.app).filter((l) => typeof l.status === "number" && Date.parse(l.time) >= signalled);
+        return refusalsOf(lines).length >= figures.refusedAtTheDoor + 1 ? lines : undefined;
+      },
+      10_000,
+      "a log line for each refusal",
+    );
+    const levels = (lines: Record<string, any>[]) => [...new Set(lines.map((l) => l.level))];
+    expect(refusalsOf(drained).length).toBeGreaterThanOrEqual(figures.refusedAtTheDoor + 1);
+    expect(levels(refusalsOf(drained))).toEqual(["warn"]);
+    const notReady = drained.filter((l) => l.path === "/api/ready" && l.status === 503);
+    expect(notReady.length).toBeGreaterThan(0);
+    expect(levels(notReady)).toEqual(["warn"]);
+    expect(drained.filter((l) => l.level === "error").map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([]);
   }, 300_000);
 });

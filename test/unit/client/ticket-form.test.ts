@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { describeOrder } from "@/components/orders/describe-order";
 import {
+  amountFromBalance,
+  estimateNotional,
+  fillsFromBalance,
   ticketDefaults,
   ticketResolver,
   timeInForceAfterTypeChange,
@@ -152,5 +155,63 @@ describe("the review step's words", () => {
     ).toBe(
       "Sell 2 ETH at 2,490.00 USD or better once the last trade falls to 2,500.00 USD (stop-loss), good till cancelled, from Trading, waiting up to 3 s for the fill.",
     );
+  });
+});
+
+describe("the ticket's arithmetic, exact to the last digit", () => {
+  const balances = [
+    { asset: "USD", available: "1000.01" },
+    { asset: "BTC", available: "0.00000003" },
+  ];
+
+  it("estimates the notional from the price, the stop, or a market buy's quote amount", () => {
+    expect(estimateNotional(ticket({ price: "64912.5", base_amount: "0.0154" }))).toBe("999.6525");
+    expect(estimateNotional(ticket({ type: "STOP_MARKET", side: "SELL", stop_price: "0.1", base_amount: "0.2" }))).toBe(
+      "0.02",
+    );
+    expect(estimateNotional(ticket({ type: "MARKET", side: "BUY", quote_amount: "250.00" }))).toBe("250.00");
+  });
+
+  it("values a market sell at the best bid, and nothing without one", () => {
+    const sell = ticket({ type: "MARKET", side: "SELL", base_amount: "0.1" });
+    expect(estimateNotional(sell, "64000.01")).toBe("6400.001");
+    expect(estimateNotional(sell, "0")).toBeUndefined();
+    expect(estimateNotional(sell)).toBeUndefined();
+  });
+
+  it("estimates nothing while an amount is blank or malformed", () => {
+    expect(estimateNotional(ticket({ price: "100", base_amount: "" }))).toBeUndefined();
+    expect(estimateNotional(ticket({ price: "1,5", base_amount: "1" }))).toBeUndefined();
+  });
+
+  it("takes a quote amount from the quote balance, rounded down to cents", () => {
+    const buy = ticket({ type: "MARKET", side: "BUY" });
+    expect(amountFromBalance("quote_amount", 25, buy, balances)).toBe("250.00");
+    expect(amountFromBalance("quote_amount", 100, buy, balances)).toBe("1000.01");
+  });
+
+  it("takes a sell's base amount from the base balance, rounded down, never more than held", () => {
+    const sell = ticket({ side: "SELL", price: "100" });
+    expect(amountFromBalance("base_amount", 50, sell, balances)).toBe("0.00000001");
+    expect(amountFromBalance("base_amount", 100, sell, balances)).toBe("0.00000003");
+  });
+
+  it("buys with a share of the quote balance at the typed price, rounded down", () => {
+    expect(amountFromBalance("base_amount", 100, ticket({ price: "3" }), balances)).toBe("333.33666666");
+    expect(amountFromBalance("base_amount", 100, ticket({ price: "" }), balances)).toBeUndefined();
+  });
+
+  it("fills nothing while the balance is unknown or empty", () => {
+    expect(amountFromBalance("quote_amount", 25, ticket({}), undefined)).toBeUndefined();
+    expect(amountFromBalance("quote_amount", 25, ticket({}), [{ asset: "USD", available: "" }])).toBeUndefined();
+    expect(amountFromBalance("base_amount", 25, ticket({ side: "SELL" }), [])).toBeUndefined();
+  });
+
+  it("offers the shares of the balance only where they can fill the field", () => {
+    expect(fillsFromBalance("quote_amount", ticket({}))).toBe(true);
+    expect(fillsFromBalance("base_amount", ticket({ side: "SELL" }))).toBe(true);
+    expect(fillsFromBalance("base_amount", ticket({ side: "BUY", price: "" }))).toBe(false);
+    expect(fillsFromBalance("base_amount", ticket({ side: "BUY", price: "10" }))).toBe(true);
+    expect(fillsFromBalance("price", ticket({ price: "10" }))).toBe(false);
   });
 });

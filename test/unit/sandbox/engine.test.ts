@@ -322,6 +322,15 @@ describe("ref_id", () => {
     });
     expect(h.ex.orders.size).toBe(1);
   });
+  it("is the customer's own: another customer may use the same one", () => {
+    const mine = h.place("alice", limit("BUY", "1000.00", "1", { ref_id: "r-3" }));
+    const theirs = h.place("bob", limit("BUY", "1000.00", "1", { ref_id: "r-3" }));
+    expect(theirs.id).not.toBe(mine.id);
+    expect(problemOf(() => h.place("carol", limit("BUY", "1000.00", "1", { ref_id: "r-3" })))).toMatchObject({
+      status: 409,
+      meta: { existing: toOrderRecord(mine) },
+    });
+  });
   it("may be reused once the order has been closed for more than 24 hours", () => {
     const first = h.place("alice", limit("BUY", "1000.00", "1", { ref_id: "r-2" }));
     h.ex.cancelOrder("c1", "alice", first.id);

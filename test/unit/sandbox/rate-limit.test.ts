@@ -123,6 +123,22 @@ describe("the sandbox's limits over its HTTP handlers", () => {
     expect((await s.asClient("/v2/profiles")).status).toBe(200);
   });
 
+  it("counts recent executions with the order book, at its rate, apart from the rest of the API", async () => {
+    const s = sandboxWith({ orderBookRatePerSecond: 10, apiRatePerSecond: 50 });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await s.asClient("/v2/markets/ETHUSD/order-book")).status);
+    for (let i = 0; i < 5; i++) statuses.push((await s.asClient("/v2/markets/ETHUSD/recent-executions")).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    expect((await s.asClient("/v2/markets/ETHUSD/recent-executions")).status).toBe(429);
+  });
+
+  it("limits anonymous recent executions per address at the order book's rate", async () => {
+    const s = sandboxWith({ orderBookRatePerSecond: 3, apiRatePerSecond: 50 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await s.send("/v2/markets/BTCUSD/recent-executions")).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
   it("limits the order book at its own rate, then refuses the client everything for the penalty, with no Retry-After", async () => {
     const s = sandboxWith({ orderBookRatePerSecond: 10, apiRatePerSecond: 50, ratePenaltySeconds: 5 });
     const statuses = [];

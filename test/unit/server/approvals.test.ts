@@ -3,7 +3,8 @@ import type { Approval } from "@/lib/shared/approval";
 import { DEFAULT_POLICY, type ApprovalRule, type Policy } from "@/lib/shared/policy";
 import { approve, expireDue, getApproval, reject, withdraw } from "@/lib/server/approvals/decisions";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
-import { currentPolicy, replacePolicy } from "@/lib/server/approvals/policy-updates";
+import { replacePolicy } from "@/lib/server/approvals/policy-updates";
+import { currentPolicy } from "@/lib/server/db/policy";
 import { fakeService, type FakeService } from "../../support/fake-service";
 import { testRuntime } from "../../support/runtime";
 

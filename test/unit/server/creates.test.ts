@@ -3,7 +3,7 @@ import { DEFAULT_POLICY } from "@/lib/shared/policy";
 import { createInternalTransfer, createOrder } from "@/lib/server/create/pipeline";
 import { declineRepeat } from "@/lib/server/create/decline-repeat";
 import { reconcilePending, staleBefore, STALE_PENDING_MS } from "@/lib/server/reconcile";
-import { findByRefId as journalEntryOf, listEntries } from "@/lib/server/db/journal";
+import { journalEntryOfRef, listEntries } from "@/lib/server/db/journal";
 import type { SignedInUser } from "@/lib/server/auth/session";
 import { TokenRequestError, UpstreamLocked, UpstreamTimeout, UpstreamUnreachable } from "@/lib/server/upstream/errors";
 import { fakeService } from "../../support/fake-service";
@@ -52,7 +52,7 @@ describe("createOrder", () => {
     const { runtime, posted } = await setUp([
       async (req) => {
         const refId = (req.body as { ref_id: string }).ref_id;
-        pendingWhenSent = (await journalEntryOf(runtime.db, "order", refId))?.status;
+        pendingWhenSent = (await journalEntryOfRef(runtime.db, "order", refId))?.status;
         return { body: orderRecord(refId) };
       },
     ]);
@@ -61,7 +61,7 @@ describe("createOrder", () => {
     expect(result).toMatchObject({ status: 200, body: { id: "order-1", ref_id: "r-1" } });
     expect(posted()).toHaveLength(1);
     expect(posted()[0]).toMatchObject({ path: "/profiles/trading/orders", body: { ref_id: "r-1" } });
-    expect(await journalEntryOf(runtime.db, "order", "r-1")).toMatchObject({
+    expect(await journalEntryOfRef(runtime.db, "order", "r-1")).toMatchObject({
       status: "succeeded",
       user_email: "trader@example.com",
       result_id: "order-1",
@@ -106,7 +106,7 @@ describe("createOrder", () => {
     const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-slow" }, asTrader);
     expect(result).toMatchObject({ status: 200, body: { ref_id: "r-slow" } });
     expect(posted()).toHaveLength(3);
-    expect(await journalEntryOf(runtime.db, "order", "r-slow")).toMatchObject({ status: "succeeded" });
+    expect(await journalEntryOfRef(runtime.db, "order", "r-slow")).toMatchObject({ status: "succeeded" });
   });
 
   it("resolves the service's 409 for our own ref_id to the original order", async () => {
@@ -140,7 +140,7 @@ describe("createOrder", () => {
     expect(result).toMatchObject({ status: 200, body: { id: "order-1", ref_id: "r-meta" } });
     // Resolved from the 409 itself: no look-up by ref_id was needed.
     expect(calls.filter((c) => c.method === "GET" && c.path === "/orders")).toHaveLength(0);
-    expect(await journalEntryOf(runtime.db, "order", "r-meta")).toMatchObject({ status: "succeeded" });
+    expect(await journalEntryOfRef(runtime.db, "order", "r-meta")).toMatchObject({ status: "succeeded" });
   });
 
   it("sends nothing more into a lockout: the first attempt's 503 is the answer, journaled as failed", async () => {
@@ -152,7 +152,10 @@ describe("createOrder", () => {
     const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-locked" }, asTrader);
     expect(result).toMatchObject({ status: 503, body: { meta: { locked_until: expect.any(String) } } });
     expect(posted()).toHaveLength(1);
-    expect(await journalEntryOf(runtime.db, "order", "r-locked")).toMatchObject({ status: "failed", http_status: 503 });
+    expect(await journalEntryOfRef(runtime.db, "order", "r-locked")).toMatchObject({
+      status: "failed",
+      http_status: 503,
+    });
   });
 
   it("leaves a create pending when an attempt may have landed and the service cannot be asked now", async () => {
@@ -177,11 +180,11 @@ describe("createOrder", () => {
       },
     });
     expect(posted()).toHaveLength(2);
-    expect(await journalEntryOf(runtime.db, "order", "r-undecided")).toMatchObject({ status: "pending" });
+    expect(await journalEntryOfRef(runtime.db, "order", "r-undecided")).toMatchObject({ status: "pending" });
     // The journal's sweep asks again once the entry is stale: the service now lists the order.
     landed = true;
     await reconcilePending(runtime, staleBefore(Date.now() + STALE_PENDING_MS + 1));
-    expect(await journalEntryOf(runtime.db, "order", "r-undecided")).toMatchObject({
+    expect(await journalEntryOfRef(runtime.db, "order", "r-undecided")).toMatchObject({
       status: "succeeded",
       result_id: "order-1",
     });
@@ -193,7 +196,7 @@ describe("createOrder", () => {
     const result = await createOrder(runtime, "trading", { ...limitBuy, ref_id: "r-403" }, asTrader);
     expect(result).toMatchObject({ status: 403, body: funds });
     expect(posted()).toHaveLength(1);
-    expect(await journalEntryOf(runtime.db, "order", "r-403")).toMatchObject({ status: "failed", http_status: 403 });
+    expect(await journalEntryOfRef(runtime.db, "order", "r-403")).toMatchObject({ status: "failed", http_status: 403 });
   });
 
   it("says so when the service refuses or throttles the dashboard's sign-in, and sends nothing more", async () => {
@@ -245,7 +248,7 @@ describe("createInternalTransfer", () => {
     // Refused connections never reached the service, so they are retried; then the lookup finds nothing.
     expect(posted()).toHaveLength(3);
     expect(result).toMatchObject({ status: 502, body: { title: "Service Unreachable" } });
-    expect(await journalEntryOf(runtime.db, "transfer", "t-1")).toMatchObject({ status: "failed", profile_id: "a" });
+    expect(await journalEntryOfRef(runtime.db, "transfer", "t-1")).toMatchObject({ status: "failed", profile_id: "a" });
   });
 });
 
@@ -273,7 +276,7 @@ describe("a create that repeats one the same person sent moments ago", () => {
       },
     });
     expect(posted()).toHaveLength(1);
-    expect(await journalEntryOf(runtime.db, "order", "second")).toBeUndefined();
+    expect(await journalEntryOfRef(runtime.db, "order", "second")).toBeUndefined();
   });
 
   it("sends it when the person confirms the earlier ref_id, and the journal records the answer", async () => {
@@ -287,11 +290,11 @@ describe("a create that repeats one the same person sent moments ago", () => {
     );
     expect(sent.status).toBe(200);
     expect(posted()).toHaveLength(2);
-    expect(await journalEntryOf(runtime.db, "order", "second")).toMatchObject({
+    expect(await journalEntryOfRef(runtime.db, "order", "second")).toMatchObject({
       status: "succeeded",
       duplicate_of: "first",
     });
-    expect(await journalEntryOf(runtime.db, "order", "first")).toMatchObject({ duplicate_of: null });
+    expect(await journalEntryOfRef(runtime.db, "order", "first")).toMatchObject({ duplicate_of: null });
     // A third one is asked about the newest repeat: confirming the older one is not enough.
     const third = await problemOf(
       createOrder(runtime, "trading", { ...limitBuy, ref_id: "third" }, { ...asTrader, confirmRepeatOf: "first" }),
@@ -497,7 +500,7 @@ describe("one request per ref_id, forever", () => {
     ]);
     const failed = await createOrder(runtime, "nowhere", { ...limitBuy, ref_id: "f-1" }, asTrader);
     expect(failed.status).toBe(404);
-    expect(await journalEntryOf(runtime.db, "order", "f-1")).toMatchObject({ status: "failed" });
+    expect(await journalEntryOfRef(runtime.db, "order", "f-1")).toMatchObject({ status: "failed" });
     // A 150,000 USD order under the failed ref_id: a different request.
     const bigger = await problemOf(
       createOrder(runtime, "trading", { ...limitBuy, base_amount: "1500", ref_id: "f-1" }, asTrader),
@@ -529,7 +532,7 @@ describe("one request per ref_id, forever", () => {
     await runtime.db.deleteFrom("policy").execute();
     expect((await createOrder(runtime, "nowhere", { ...limitBuy, ref_id: "f-1" }, asTrader)).status).toBe(200);
     expect(posted()).toHaveLength(2);
-    expect(await journalEntryOf(runtime.db, "order", "f-1")).toMatchObject({
+    expect(await journalEntryOfRef(runtime.db, "order", "f-1")).toMatchObject({
       status: "succeeded",
       request: { ...limitBuy, ref_id: "f-1" },
     });
@@ -607,7 +610,7 @@ describe('a forged "Don\'t send"', () => {
         }),
       ),
     ).toMatchObject({ status: 409, meta: { ref_id: "victim" } });
-    expect(await journalEntryOf(runtime.db, "transfer", "victim")).toBeUndefined();
+    expect(await journalEntryOfRef(runtime.db, "transfer", "victim")).toBeUndefined();
     const actions = await runtime.db.selectFrom("audit").select("action").execute();
     expect(actions.map((a) => a.action)).not.toContain("create.declined");
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/server/env-schema";
-import { penaltyMsFromEnv } from "@/lib/server/upstream/limiter";
+import { penaltyMsFromEnv } from "@/lib/server/upstream/budget-rates";
 import { SCOPES } from "@/lib/spec";
 
 describe("configuration", () => {

@@ -6,7 +6,7 @@ import {
   beginEntry,
   completeEntry,
   JournalRefIdTaken,
-  findByRefId,
+  journalEntryOfRef,
   findByResultId,
   listEntries,
   listPending,
@@ -58,7 +58,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     await beginEntry(db, order("kept"));
     const again = await createDb(config);
     try {
-      expect(await findByRefId(again, "order", "kept")).toMatchObject({ ref_id: "kept", status: "pending" });
+      expect(await journalEntryOfRef(again, "order", "kept")).toMatchObject({ ref_id: "kept", status: "pending" });
     } finally {
       await again.destroy();
     }
@@ -94,10 +94,10 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       result_id: null,
     });
     expect(entry.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(await findByRefId(db, "order", "o-1")).toEqual(entry);
+    expect(await journalEntryOfRef(db, "order", "o-1")).toEqual(entry);
     // Amounts come back as the exact strings that went in.
     expect((entry.request as { base_amount: string }).base_amount).toBe("0.10000001");
-    expect(await findByRefId(db, "transfer", "o-1")).toBeUndefined();
+    expect(await journalEntryOfRef(db, "transfer", "o-1")).toBeUndefined();
   });
 
   it("completes an entry with the service's record, once", async () => {
@@ -118,7 +118,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     expect(
       await completeEntry(db, entry.id, { status: "failed", httpStatus: 504, latencyMs: 1, problem }),
     ).toBeUndefined();
-    expect(await findByRefId(db, "order", "o-2")).toEqual(done);
+    expect(await journalEntryOfRef(db, "order", "o-2")).toEqual(done);
   });
 
   it("completes an entry with a problem", async () => {
@@ -201,7 +201,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     ]);
     expect(await find({ ...keysInOtherOrder, base_amount: "0.1" })).toEqual([]);
     expect(await find(keysInOtherOrder, new Date(Date.now() + 1000))).toEqual([]);
-    expect(await findByRefId(db, "order", "r-3")).toMatchObject({ status: "declined", duplicate_of: "r-1" });
+    expect(await journalEntryOfRef(db, "order", "r-3")).toMatchObject({ status: "declined", duplicate_of: "r-1" });
   });
 
   it("pages newest first with a cursor that new entries do not disturb", async () => {

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/server/db";
-import {
-  BUDGET_CLASSES,
-  budgetRatesFromEnv,
-  createUpstreamLimiter,
-  inFlightCap,
-  memoryBudgetStore,
-  paceOf,
-  PUBLISHED_RATES,
-  rateOf,
-  reserveSlot,
-  retryAfterMs,
-  UpstreamLocked,
-  UpstreamThrottled,
-  type BudgetStore,
-} from "@/lib/server/upstream/limiter";
+import { BUDGET_CLASSES, budgetRatesFromEnv, PUBLISHED_RATES, rateOf } from "@/lib/server/upstream/budget-rates";
+import { memoryBudgetStore, type BudgetStore } from "@/lib/server/upstream/budget-store";
+import { UpstreamLocked, UpstreamThrottled } from "@/lib/server/upstream/errors";
+import { createUpstreamLimiter } from "@/lib/server/upstream/limiter";
+import { inFlightCap, paceOf, reserveSlot } from "@/lib/server/upstream/pace";
+import { retryAfterMs } from "@/lib/server/upstream/retry-after";
 import { postgresBudgetStore } from "@/lib/server/upstream/postgres-budget";
 import { postgres } from "../../support/databases";
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "@/lib/server/ops/metrics";
 import { createUpstreamClient, retryAfterHeaders, upstreamProblem, UpstreamLocked } from "@/lib/server/upstream/client";
-import { createUpstreamLimiter, PUBLISHED_RATES, timeLimit } from "@/lib/server/upstream/limiter";
+import { PUBLISHED_RATES } from "@/lib/server/upstream/budget-rates";
+import { createUpstreamLimiter } from "@/lib/server/upstream/limiter";
 import { classOf, meteredFetch, routeOf } from "@/lib/server/upstream/metered-fetch";
 import { createTokenCache } from "@/lib/server/upstream/token-cache";
+import { timeLimit } from "@/lib/server/upstream/time-limit";
 
 const BASE = "http://127.0.0.1:9/sandbox/v2";
 const TOKEN_URL = "http://127.0.0.1:9/sandbox/oauth2/token";
@@ -50,7 +52,10 @@ describe("path templates and rate classes", () => {
     ["/profiles/p-1/orders/o-9", "/profiles/{profile_id}/orders/{id}"],
     ["/transfer/transfers/t-1", "/transfer/transfers/{id}"],
     ["/markets/BTCUSD/order-book", "/markets/{market}/order-book"],
+    ["/markets/BTCUSD/recent-executions", "/markets/{market}/recent-executions"],
+    ["/transfer/internal", "/transfer/internal"],
     ["/something/else", "other"],
+    ["/profiles/p-1/orders/o-9/extra", "other"],
   ])("%s is counted as %s", (path, route) => {
     expect(routeOf(path)).toBe(route);
   });
@@ -65,14 +70,24 @@ describe("path templates and rate classes", () => {
     expect(classOf("DELETE", "/profiles/{profile_id}/orders/{id}")).toBe("create");
     expect(classOf("GET", "/profiles/{profile_id}/orders/{id}")).toBe("api");
     expect(classOf("GET", "/orders")).toBe("api");
+    expect(classOf("GET", "other")).toBe("api");
+  });
+
+  it("reads the class from a concrete path as from its template", () => {
+    expect(classOf("GET", "/markets/BTCUSD/recent-executions")).toBe("order-book");
+    expect(classOf("POST", "/profiles/p-1/orders")).toBe("create");
+    expect(classOf("delete", "/profiles/p-1/orders/o-1")).toBe("create");
+    expect(classOf("GET", "/profiles/p-1/orders/o-1")).toBe("api");
   });
 });
 
 describe("the metered fetch", () => {
-  it("counts each call by template and status, and each token request", async () => {
+  it("counts each call by template and status, and each token request, and tells onCall of each", async () => {
     const service = fakeService();
     const limiter = createUpstreamLimiter({ rates: PUBLISHED_RATES });
-    const fetch = meteredFetch({ fetch: service.fetch, limiter, metrics, baseUrl: BASE, tokenUrl: TOKEN_URL });
+    const told: number[] = [];
+    const onCall = (ms: number) => told.push(ms);
+    const fetch = meteredFetch({ fetch: service.fetch, limiter, metrics, baseUrl: BASE, tokenUrl: TOKEN_URL, onCall });
     const labels = { route: "/profiles/{profile_id}/balances", status: "200" };
     const before = await counted("dashboard_upstream_requests_total", labels);
     const tokensBefore = await counted("dashboard_upstream_token_requests_total", { status: "200" });
@@ -81,6 +96,8 @@ describe("the metered fetch", () => {
     await fetch(TOKEN_URL, { method: "POST" });
     expect(await counted("dashboard_upstream_requests_total", labels)).toBe(before + 2);
     expect(await counted("dashboard_upstream_token_requests_total", { status: "200" })).toBe(tokensBefore + 1);
+    expect(told).toHaveLength(3);
+    expect(told.every((ms) => ms >= 0)).toBe(true);
     const text = await metrics.registry.metrics();
     expect(text).toContain(
       'dashboard_upstream_request_duration_seconds_bucket{le="0.005",route="/profiles/{profile_id}/balances"}',

@@ -1,4 +1,5 @@
 import "server-only";
+import type { ApprovalSpend } from "@/lib/shared/approval-context";
 import type { Policy } from "@/lib/shared/policy";
 import type { Role } from "@/lib/shared/roles";
 import {
@@ -20,7 +21,7 @@ import {
   valueInUsd,
   type TickerPrices,
 } from "@/lib/spec/valuation";
-import { currentPolicy } from "../../approvals/policy-updates";
+import { currentPolicy } from "../../db/policy";
 import type { Runtime } from "../../runtime";
 import { toProfileOf, type Create } from "../create";
 import { guardNeedsBook, type Book, type Quote } from "./price-guard";
@@ -148,7 +149,7 @@ export async function readFunds(rt: Runtime, create: Create): Promise<"ok" | "un
 }
 
 /** The asset and amount the create takes from its profile: a buy's quote (price × amount, or its quote amount), a sell's base. */
-export function spendOf(create: Create): { asset: string; amount: string } | undefined {
+function spendOf(create: Create): { asset: string; amount: string } | undefined {
   if (create.kind === "transfer") return { asset: create.request.asset, amount: create.request.amount };
   const o = create.request;
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[o.market];
@@ -157,7 +158,16 @@ export function spendOf(create: Create): { asset: string; amount: string } | und
   return o.price && o.base_amount ? { asset: quote, amount: multiplyDecimal(o.price, o.base_amount) } : undefined;
 }
 
-export async function balancesOf(
+/** What the create would spend from its profile, and what the profile holds of it now (null: the service cannot say). */
+export async function spendNow(rt: Runtime, create: Create): Promise<ApprovalSpend | null> {
+  const spend = spendOf(create);
+  if (!spend) return null;
+  const balances = await balancesOf(rt, create.profileId);
+  const available = Array.isArray(balances) ? (balances.find((b) => b.asset === spend.asset)?.available ?? "0") : null;
+  return { profile_id: create.profileId, ...spend, available };
+}
+
+async function balancesOf(
   rt: Runtime,
   profileId: string,
 ): Promise<{ asset: string; available: string }[] | "missing" | "unknown"> {

@@ -2,6 +2,7 @@ import "server-only";
 import type { Kysely } from "kysely";
 import type { CreateKind } from "@/lib/shared/policy";
 import { addDecimal } from "@/lib/spec";
+import { waitingValuesOf } from "../../db/approvals";
 import type { Database } from "../../db/schema";
 
 /**
@@ -39,41 +40,13 @@ export async function totalsOf(
       .where("status", "in", ["pending", "succeeded"])
       .where("ref_id", "!=", who.refId)
       .execute(),
-    tx
-      .selectFrom("approvals")
-      .select("value_usd")
-      .where("requested_by", "=", who.email)
-      .where("kind", "=", who.kind)
-      .where("ref_id", "!=", who.refId)
-      // Waiting, or approved and not yet journaled by its send.
-      .where((eb) =>
-        eb.or([
-          eb("status", "=", "PENDING"),
-          eb.and([
-            eb("status", "=", "APPROVED"),
-            eb("outcome_json", "is", null),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom("journal")
-                  .select("journal.id")
-                  .whereRef("journal.kind", "=", "approvals.kind")
-                  .whereRef("journal.ref_id", "=", "approvals.ref_id"),
-              ),
-            ),
-          ]),
-        ]),
-      )
-      .execute(),
+    waitingValuesOf(tx, who),
   ]);
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const today = midnight.toISOString();
   const sum = (values: (string | null)[]) => values.reduce<string>((s, v) => (v ? addDecimal(s, v) : s), "0");
   return {
     unapproved24h: sum(sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd)),
-    today: sum([
-      ...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd),
-      ...waiting.map((r) => r.value_usd),
-    ]),
+    today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting]),
   };
 }

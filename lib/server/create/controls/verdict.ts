@@ -48,8 +48,8 @@ export interface Weighing {
   totals: Totals;
   /** The market typed past the price guard (header Confirm-Price-Guard). */
   confirmedMarket?: string | null;
-  /** At an approver's send: the request is approved, and this is the guard its requester confirmed. */
-  approved?: { guardConfirmed: PriceGuard | null };
+  /** At an approver's send: the approval it is sent under, and the guard its requester confirmed. */
+  approved?: { id: string; guardConfirmed: PriceGuard | null };
 }
 
 export function verdictOf(w: Weighing): Verdict {

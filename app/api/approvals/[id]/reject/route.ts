@@ -1,15 +1,10 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { jsonBody, methodNotAllowed, parseOr400, pathId } from "@/lib/server/http/toolkit";
 import { reject } from "@/lib/server/approvals/decisions";
 import { withRole } from "@/lib/server/http/route";
+import { rejectReasonSchema } from "@/lib/shared/reject-reason";
 
-const body = z.strictObject({
-  reason: z
-    .string({ error: "reason is required: say why the request is rejected" })
-    .trim()
-    .min(1, "reason is required: say why the request is rejected")
-    .max(500, "reason may be at most 500 characters"),
-});
+const body = z.strictObject({ reason: rejectReasonSchema });
 
 /** An approver rejects the request, with a reason kept and shown; it is never sent. */
 export const POST = withRole<{ id: string }>("approve", async ({ request, params, user, runtime, ip }) => {

@@ -1,0 +1,84 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { Approval } from "@/lib/shared/approval";
+import type { FormControls } from "@/lib/shared/policy";
+import { useProfileNames } from "@/lib/client/profile-names";
+import { Button } from "../ui/button";
+import { ProblemAlert } from "../ui/problem-alert";
+import type { Valued } from "./controls-note";
+import { AwaitingApproval, ReviewPanel } from "./lazy-review-panel";
+import { inDeskWords } from "./server-problem";
+import type { CreateFlow } from "./use-create-flow";
+
+type What = "order" | "transfer";
+
+/** The title of the problem when a create fails. */
+const NOT_DONE: Record<What, string> = { order: "The order was not placed", transfer: "The transfer was not made" };
+
+/** A checked request as the review shows it: in words, its exact values, and what the controls value. */
+export interface ReviewWords {
+  sentence: string;
+  details: [string, string | undefined][];
+  valued: Valued;
+}
+
+/**
+ * Under a create form's fields: the Review button and the desk's rules (`controlsLine`), or the
+ * review itself; then what the last attempt came to: the problem, the record as it follows the
+ * service (`result`), or the approval it awaits (`sent` draws the record once approved and sent).
+ */
+export function CreateFooter<Output, Created>({
+  what,
+  flow,
+  describe,
+  controls,
+  controlsLine,
+  result,
+  sent,
+}: {
+  what: What;
+  flow: CreateFlow<Output, Created>;
+  describe: (output: Output) => ReviewWords;
+  controls: FormControls;
+  controlsLine: ReactNode;
+  result: (created: Created) => ReactNode;
+  sent: (record: unknown, held: Approval) => ReactNode;
+}) {
+  const { profiles } = useProfileNames();
+  const review = flow.review && describe(flow.review);
+  const { held, problem } = flow;
+  return (
+    <>
+      {review ? (
+        <ReviewPanel
+          key={flow.reviewKey}
+          testId={`${what}-review`}
+          sentence={review.sentence}
+          details={review.details}
+          ask={flow.ask}
+          repeatQuestion={flow.repeatQuestion}
+          guard={flow.guard}
+          controls={{ rules: controls, valued: review.valued }}
+          pending={flow.pending}
+          onConfirm={flow.confirm}
+          onConfirmPastGuard={flow.confirmPastGuard}
+          onEdit={flow.edit}
+          onDecline={flow.decline}
+        />
+      ) : (
+        <>
+          <Button type="submit" className="w-full">
+            {`Review ${what}`}
+          </Button>
+          {controlsLine}
+        </>
+      )}
+      {problem && (
+        <ProblemAlert problem={inDeskWords(problem, what, profiles)} title={`${NOT_DONE[what]}: ${problem.title}`} />
+      )}
+      {flow.result !== null && result(flow.result)}
+      {held && <AwaitingApproval approval={held} sent={(record) => sent(record, held)} />}
+    </>
+  );
+}
