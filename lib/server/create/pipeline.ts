@@ -101,9 +101,10 @@ export interface SendOutcome extends CreateResult {
 
 /**
  * An approver's deferred send: the approved request enters the path at step 4, the controls
- * (its scope required first, as for every create), weighed with today's policy and prices, the requester's role now and the funds. If any refuses, nothing
- * is sent and that refusal is the outcome (audited as `approval.send_refused`). Never throws: a
- * price that cannot be read, a ref_id taken meanwhile, are outcomes too.
+ * (its scope required first, as for every create), weighed with today's policy and prices, the
+ * requester's role now and the funds. If any refuses, nothing is sent and that refusal is the
+ * outcome (audited as `approval.send_refused`). Never throws: a price that cannot be read, a
+ * ref_id taken meanwhile, are outcomes too.
  */
 export async function sendApproved(rt: Runtime, approved: ApprovedRequest): Promise<SendOutcome> {
   const requester: SignedInUser = {
