@@ -156,20 +156,12 @@ export class Exchange {
     }
   }
 
-  findOrderByRef(customerId: string, refId: string): EngineOrder | undefined {
-    return this.orderRefs.find(customerId, refId);
-  }
-
   /** Matches every order accepted since the last call, and any stops they trigger. */
   processSubmitted(): void {
     let order: EngineOrder | undefined;
     while ((order = this.submitted.shift())) {
       if (!FINAL.has(order.status)) execute(order, this.venue);
     }
-  }
-
-  get hasSubmitted(): boolean {
-    return this.submitted.length > 0;
   }
 
   private close(order: EngineOrder, status: OrderStatus): void {
@@ -241,10 +233,6 @@ export class Exchange {
     this.profileOf(customerId, request.from_profile_id);
     this.profileOf(customerId, request.to_profile_id);
     return this.transferDesk.createInternal(customerId, request);
-  }
-
-  findTransferByRef(customerId: string, refId: string): EngineTransfer | undefined {
-    return this.transferDesk.findByRef(customerId, refId);
   }
 
   // ---- the clock ------------------------------------------------------------------------

@@ -66,10 +66,6 @@ export class Transfers {
     return debit;
   }
 
-  findByRef(customerId: string, refId: string): EngineTransfer | undefined {
-    return this.refs.find(customerId, refId);
-  }
-
   /** Completes the pending legs whose settle time has come. */
   settleDue(now: number): void {
     for (const t of [...this.pending]) {
