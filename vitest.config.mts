@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import StartsFirstSequencer from "./test/support/sequencer.mjs";
 
 const alias = {
   "@": fileURLToPath(new URL(".", import.meta.url)),
@@ -35,6 +36,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    sequence: { sequencer: StartsFirstSequencer },
     projects: [
       {
         resolve: { alias },
