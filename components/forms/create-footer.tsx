@@ -2,11 +2,10 @@
 
 import type { ReactNode } from "react";
 import type { Approval } from "@/lib/shared/approval";
-import type { FormControls } from "@/lib/shared/policy";
+import type { PreviewTarget } from "@/lib/client/create-preview";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { Button } from "../ui/button";
 import { ProblemAlert } from "../ui/problem-alert";
-import type { Valued } from "./controls-note";
 import { AwaitingApproval, ReviewPanel } from "./lazy-review-panel";
 import { inDeskWords } from "./server-problem";
 import type { CreateFlow } from "./use-create-flow";
@@ -16,11 +15,11 @@ type What = "order" | "transfer";
 /** The title of the problem when a create fails. */
 const NOT_DONE: Record<What, string> = { order: "The order was not placed", transfer: "The transfer was not made" };
 
-/** A checked request as the review shows it: in words, its exact values, and what the controls value. */
+/** A checked request as the review shows it: in words, its exact values, and the create the controls weigh. */
 export interface ReviewWords {
   sentence: string;
   details: [string, string | undefined][];
-  valued: Valued;
+  preview: PreviewTarget;
 }
 
 /**
@@ -32,7 +31,6 @@ export function CreateFooter<Output, Created>({
   what,
   flow,
   describe,
-  controls,
   controlsLine,
   result,
   sent,
@@ -40,7 +38,6 @@ export function CreateFooter<Output, Created>({
   what: What;
   flow: CreateFlow<Output, Created>;
   describe: (output: Output) => ReviewWords;
-  controls: FormControls;
   controlsLine: ReactNode;
   result: (created: Created) => ReactNode;
   sent: (record: unknown, held: Approval) => ReactNode;
@@ -59,7 +56,7 @@ export function CreateFooter<Output, Created>({
           ask={flow.ask}
           repeatQuestion={flow.repeatQuestion}
           guard={flow.guard}
-          controls={{ rules: controls, valued: review.valued }}
+          preview={review.preview}
           pending={flow.pending}
           onConfirm={flow.confirm}
           onConfirmPastGuard={flow.confirmPastGuard}

@@ -2,10 +2,10 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { formatMarket, formatPrice } from "@/lib/shared/format";
-import type { FormControls } from "@/lib/shared/policy";
+import { useCreatePreview, type PreviewTarget } from "@/lib/client/create-preview";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import { Button } from "../ui/button";
-import { ControlsNote, useControlsReading, type Valued } from "./controls-note";
+import { PreviewNote } from "./preview-note";
 
 /**
  * How long the button that sends ignores activation after it appears. Enter in a field opens
@@ -36,7 +36,7 @@ export function ReviewPanel({
   ask,
   repeatQuestion,
   guard,
-  controls,
+  preview: target,
   pending,
   onConfirm,
   onConfirmPastGuard,
@@ -52,8 +52,8 @@ export function ReviewPanel({
   repeatQuestion?: string;
   /** For "guard": the price guard's figures and the market to type. */
   guard?: PriceGuard | null;
-  /** The desk's controls and what they value: the note of its worth and whether it needs approval. */
-  controls?: { rules: FormControls; valued: Valued };
+  /** The create as it would be sent: the back end's dry run says what the desk's controls will do with it. */
+  preview?: PreviewTarget;
   pending: boolean;
   /** Sends (or retries, or sends another). */
   onConfirm: () => void;
@@ -65,8 +65,10 @@ export function ReviewPanel({
 }) {
   const headingId = useId();
   const region = useRef<HTMLElement>(null);
-  const armed = useArmed();
-  const reading = useControlsReading(controls?.rules, controls?.valued);
+  const preview = useCreatePreview(target);
+  // The button arms once the review has been read a moment and the dry run has answered (or failed).
+  const armed = useArmed() && !(target && preview.isPending);
+  const willHold = preview.data?.outcome === "hold";
   // The question is read from its start, not from the button that would answer it.
   useEffect(() => region.current?.focus(), []);
   const [typed, setTyped] = useState("");
@@ -105,7 +107,7 @@ export function ReviewPanel({
             </div>
           ))}
       </dl>
-      {controls && <ControlsNote controls={controls.rules} reading={reading} />}
+      {target && <PreviewNote preview={preview} />}
       {ask === "guard" && guard && (
         <div role="alert" className="space-y-2 text-sm" data-testid="price-guard">
           <p className="font-semibold text-warn">
@@ -139,7 +141,7 @@ export function ReviewPanel({
           data-armed={armed}
           className={armed ? "" : "opacity-60"}
         >
-          {pending ? "Sending…" : ask === "confirm" && reading.willHold ? "Submit for approval" : SEND_WORDS[ask]}
+          {pending ? "Sending…" : ask === "confirm" && willHold ? "Submit for approval" : SEND_WORDS[ask]}
         </Button>
         <Button variant="secondary" onClick={ask === "repeat" ? onDecline : onEdit} disabled={pending}>
           {ask === "repeat" ? "Don't send" : "Edit"}

@@ -12,7 +12,6 @@ import { useBalances, useTicker } from "@/lib/client/queries";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
 import { MARKET_DETAILS, marketLabel } from "@/lib/spec/markets";
-import type { FormControls } from "@/lib/shared/policy";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
@@ -58,10 +57,10 @@ const firstAmountField = (v: TicketValues): "base_amount" | "quote_amount" =>
 
 /**
  * Treasury's order ticket: every rule of the service checked on its field before anything is
- * sent; the desk's limits and approval rules (`controls`, from the policy) said before review
+ * sent; the desk's limits and approval rules said before review
  * (`controlsLine`, rendered on the server: no script for it in the page's first load).
  */
-export function OrderTicket({ controls, controlsLine }: { controls: FormControls; controlsLine: ReactNode }) {
+export function OrderTicket({ controlsLine }: { controlsLine: ReactNode }) {
   const { nickname } = useProfileNames();
   const { zone } = useTimeZone();
   const funds = useFundsContext(nickname);
@@ -110,9 +109,8 @@ export function OrderTicket({ controls, controlsLine }: { controls: FormControls
                 ["ref_id", request.ref_id],
                 ["expiration_date", request.expiration_date],
               ],
-              valued: { kind: "order", order: request },
+              preview: { kind: "order", profileId, request },
             })}
-            controls={controls}
             controlsLine={controlsLine}
             result={(order) => <OrderResult order={order} />}
             sent={(order) => <OrderResult order={order as Order} />}

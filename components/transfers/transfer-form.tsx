@@ -10,7 +10,6 @@ import { useBalances, useProfiles, type Balance } from "@/lib/client/queries";
 import { percentOfDown, trimZeros } from "@/lib/spec/decimal";
 import { ASSETS } from "@/lib/spec/markets";
 import { isHeld, type Held } from "@/lib/shared/approval";
-import type { FormControls } from "@/lib/shared/policy";
 import type { Transfer } from "@/lib/spec/transfer";
 import { CreateFooter } from "../forms/create-footer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
@@ -42,10 +41,10 @@ const availableOf = (balances: Balance[] | undefined, asset: string) =>
 
 /**
  * Operations' internal transfer between two profiles, checked against the service's rules
- * first; the desk's approval rules (`controls`, from the policy) said before review
+ * first; the desk's approval rules said before review
  * (`controlsLine`, rendered on the server).
  */
-export function TransferForm({ controls, controlsLine }: { controls: FormControls; controlsLine: ReactNode }) {
+export function TransferForm({ controlsLine }: { controlsLine: ReactNode }) {
   const { profiles, nickname } = useProfileNames();
   const profilesLoading = useProfiles().isLoading;
   const funds = useFundsContext(nickname);
@@ -141,9 +140,8 @@ export function TransferForm({ controls, controlsLine }: { controls: FormControl
             describe={({ request }) => ({
               sentence: describeTransfer(request, namesOf(request)),
               details: [["ref_id", request.ref_id]],
-              valued: { kind: "transfer", amount: request.amount, asset: request.asset },
+              preview: { kind: "transfer", request },
             })}
-            controls={controls}
             controlsLine={controlsLine}
             result={({ transfer, names }) => <TransferResult transfer={transfer} names={names} />}
             sent={(transfer, held) => (

@@ -27,5 +27,8 @@ export type Action = keyof typeof PERMISSIONS;
 export const can = (role: Role | undefined, action: Action): boolean =>
   role !== undefined && (PERMISSIONS[action] as readonly Role[]).includes(role);
 
+/** The roles that may do `action`, in the table's order. */
+export const rolesThatCan = (action: Action): Role[] => ROLES.filter((role) => can(role, action));
+
 export const isRole = (value: unknown): value is Role =>
   typeof value === "string" && (ROLES as readonly string[]).includes(value);

@@ -190,6 +190,22 @@ const ROUTES = [
     },
     local: true, // journaled, never sent
   },
+  {
+    route: "POST /api/orders/preview",
+    action: "orders:create",
+    call: () => ({
+      method: "POST",
+      path: "/api/orders/preview",
+      body: { profile_id: TRADING, request: smallOrder(newRef("preview")) },
+    }),
+    local: true, // a dry run: it reads prices and funds (PRICE_READ), sends nothing
+  },
+  {
+    route: "POST /api/transfers/preview",
+    action: "transfers:create",
+    call: () => ({ method: "POST", path: "/api/transfers/preview", body: smallTransfer(newRef("preview")) }),
+    local: true,
+  },
   { route: "GET /api/v2/markets", action: "read", call: () => ({ method: "GET", path: "/api/v2/markets" }) },
   {
     route: "GET /api/v2/markets/{market}/order-book",
@@ -396,6 +412,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/transfers/export.csv":                    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/v2/markets/{market}/recent-executions":   { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/activity/declined":                      { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/orders/preview":                         { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/transfers/preview":                      { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
 };
 
 /** What the controls read to weigh a create: prices, and the funds of a create held or sent after approval. */

@@ -26,7 +26,7 @@ export default async function TransfersPage() {
     <div className={`grid items-start gap-6 ${ops && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
       <h1 className="sr-only">Transfers</h1>
       {ops && writable ? (
-        <TransferForm controls={controls} controlsLine={<ControlsLine controls={controls} />} />
+        <TransferForm controlsLine={<ControlsLine controls={controls} />} />
       ) : ops ? (
         <ReadOnlyNote>Creating transfers is off: {lackedScopeDetail(scope)}.</ReadOnlyNote>
       ) : (

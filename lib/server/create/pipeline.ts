@@ -51,7 +51,7 @@ export async function createInternalTransfer(rt: Runtime, input: unknown, ctx: C
 }
 
 /** The 403 "Scope Missing" (UpstreamScopeMissing) when the credentials lack this create's scope. */
-const requireScopeOf = (rt: Runtime, kind: Create["kind"]) =>
+export const requireScopeOf = (rt: Runtime, kind: Create["kind"]) =>
   requireScope(
     kind === "order" ? OPERATIONS.createOrder.scope : OPERATIONS.createInternalTransfer.scope,
     rt.config.SERVICE_SCOPES,

@@ -156,7 +156,7 @@ describe("the limits", () => {
     );
     expect(second).toMatchObject({
       status: 202,
-      body: { approval: { hold_reason: expect.stringContaining("19998.00 USD") } },
+      body: { approval: { hold_reason: expect.stringContaining("19,998.00 USD") } },
     });
     // Someone else's total is their own.
     const other = await createInternalTransfer(runtime, transfer("9999", "split-3"), {

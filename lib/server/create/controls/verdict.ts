@@ -1,5 +1,6 @@
 import "server-only";
 import { NO_USD_PRICE } from "@/lib/shared/approval";
+import { formatUsd } from "@/lib/shared/format";
 import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule } from "@/lib/shared/policy";
 import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
 import { can } from "@/lib/shared/roles";
@@ -108,7 +109,7 @@ function orderLimit(w: Weighing, valueUsd: string): Problem | undefined {
   const limit = w.facts.policy.limits.max_order_notional_usd[role];
   if (limit === undefined || compareDecimal(valueUsd, limit) <= 0) return undefined;
   return limitRefused(
-    `An order may be worth at most ${limit} USD for the ${role} role; this one is ${usd(valueUsd)} USD.`,
+    `An order may be worth at most ${formatUsd(limit)} for the ${role} role; this one is ${formatUsd(usd(valueUsd))}.`,
     { rule: "max_order_notional_usd", role, limit, requested: usd(valueUsd), currency: "USD" },
   );
 }
@@ -120,7 +121,7 @@ function dailyLimit(w: Weighing, valueUsd: string): Problem | undefined {
   if (limit === null || compareDecimal(addDecimal(used, valueUsd), limit) <= 0) return undefined;
   const what = kind === "order" ? "orders" : "transfers";
   return limitRefused(
-    `You may send at most ${limit} USD of ${what} a day; ${usd(used)} USD are sent or waiting today, and this one is ${usd(valueUsd)} USD.`,
+    `You may send at most ${formatUsd(limit)} of ${what} a day; ${formatUsd(usd(used))} are sent or waiting today, and this one is ${formatUsd(usd(valueUsd))}.`,
     { rule: dailyLimitRule(kind), limit, used: usd(used), requested: usd(valueUsd), currency: "USD" },
   );
 }
@@ -151,7 +152,7 @@ function guardOf(w: Weighing): { confirmed: PriceGuard } | { problem: Problem } 
 }
 
 function rollingReason(kind: string, total: string, rule: ApprovalRule): string {
-  return `With this one, the ${kind}s you sent without approval in the last 24 h come to ${usd(total)} USD, past the ${rule.threshold_usd} USD rule`;
+  return `With this one, the ${kind}s you sent without approval in the last 24 h come to ${formatUsd(total)}, past the ${formatUsd(rule.threshold_usd)} rule`;
 }
 
 /** A USD figure for people: cents. */
