@@ -348,7 +348,7 @@ function ConfirmApproval({
         <ArmedButton armed={armed} disabled={busy} onClick={() => armed && !busy && onConfirm()}>
           Confirm
         </ArmedButton>
-        <Button variant="secondary" disabled={busy} onClick={onCancel}>
+        <Button variant="ghost" disabled={busy} onClick={onCancel}>
           Cancel
         </Button>
       </div>
