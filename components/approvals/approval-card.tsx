@@ -1,9 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type ComponentProps } from "react";
 import { useToast } from "@/components/ui/toasts";
 import { Button } from "@/components/ui/button";
+import { useArmed } from "@/components/ui/use-armed";
 import { Field, inputClass } from "@/components/ui/field";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -17,8 +18,9 @@ import { Time } from "@/lib/client/time-zone";
 import { policyChanges } from "@/lib/shared/policy-changes";
 import { can, type Role } from "@/lib/shared/roles";
 import type { Problem } from "@/lib/spec/problem";
-import { decisionWords, decisionTone } from "./decision-words";
+import { decisionWords, decisionTone, ruleWords } from "./decision-words";
 import { ApproverContext } from "./approver-context";
+import { approveEffect, approveQuestion, approveVerb, needsConfirming } from "./decision-terms";
 import { describeApproval } from "./describe-approval";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
@@ -30,7 +32,7 @@ const policyChangesOf = (a: Approval) => {
 };
 
 /**
- * One request: what it asks in words, who asked and when, its countdown while it waits, what an
+ * One request: what it asks in words, who requested it and when, its countdown while it waits, what an
  * approver needs beside it (the market, the funds, the requester's day), the decisions so far,
  * and what the person may do with it: approve or reject (never their own), or withdraw (their own).
  *
@@ -148,8 +150,8 @@ export function ApprovalCard({
         </ul>
       )}
       <p className="mt-1 text-sm text-ink-muted">
-        Asked by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
-        {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a)});{" "}
+        Requested by {a.requested_name} ({a.requested_by}, {a.requested_role}){mine ? " — your request" : ""}. Needs{" "}
+        {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a, mine)});{" "}
         {a.approvals.length} so far.
       </p>
       <History approval={changed ? asListed : a} />
@@ -173,6 +175,7 @@ export function ApprovalCard({
           mine={mine}
           me={me.email}
           canApprove={can(me.role, "approve")}
+          nickname={nickname}
           busy={decide.isPending}
           rejecting={rejecting}
           onReject={() => setRejecting(true)}
@@ -184,18 +187,12 @@ export function ApprovalCard({
   );
 }
 
-/** Why it waits: the rule, and the reason when the rule alone does not say. */
-function ruleWords(a: Approval): string {
-  if (a.rule.kind === "policy") return "a change that loosens the controls, by an approver or another admin";
-  const rule = `the rule for ${a.kind === "order" ? "orders" : "transfers"} from ${formatUsd(a.rule.threshold_usd)}`;
-  return a.hold_reason ? `${rule}: ${a.hold_reason}` : rule;
-}
-
 function Actions({
   approval: a,
   mine,
   me,
   canApprove,
+  nickname,
   busy,
   rejecting,
   onReject,
@@ -203,6 +200,7 @@ function Actions({
   decide,
 }: {
   approval: Approval;
+  nickname: (id: string) => string;
   mine: boolean;
   me: string;
   canApprove: boolean;
@@ -222,7 +220,7 @@ function Actions({
         <Button variant="secondary" disabled={busy} onClick={() => decide({ verb: "withdraw" })}>
           Withdraw request
         </Button>
-        <p className="text-sm text-ink-muted">You asked for this, so another approver must decide it.</p>
+        <p className="text-sm text-ink-muted">You requested this, so another approver must decide it.</p>
       </div>
     );
   }
@@ -234,14 +232,134 @@ function Actions({
       <RejectForm busy={busy} onCancel={onCancelReject} onReject={(reason) => decide({ verb: "reject", reason })} />
     );
   return (
-    <div className="mt-3 flex flex-wrap gap-3">
-      <Button disabled={busy} onClick={() => decide({ verb: "approve" })} aria-describedby={undefined}>
-        Approve{a.approvals_needed - a.approvals.length === 1 ? " and send" : ""}
-      </Button>
-      <Button variant="danger" disabled={busy} onClick={onReject}>
-        Reject…
-      </Button>
+    <ApproveStep
+      approval={a}
+      nickname={nickname}
+      busy={busy}
+      onApprove={() => decide({ verb: "approve" })}
+      onReject={onReject}
+    />
+  );
+}
+
+/**
+ * Approving is deliberate and in place (issue 26). The line above the buttons says what approving
+ * does, and Approve ignores activation for REVIEW_ARMING_MS after it appears, as the review's
+ * Confirm does. At the rule's threshold or past it, the armed click first asks in the buttons'
+ * place, no dialog over the other cards: the request restated, then Confirm (armed afresh, so a
+ * double click on Approve cannot answer it) or Cancel (or Escape).
+ */
+function ApproveStep({
+  approval: a,
+  nickname,
+  busy,
+  onApprove,
+  onReject,
+}: {
+  approval: Approval;
+  nickname: (id: string) => string;
+  busy: boolean;
+  onApprove: () => void;
+  onReject: () => void;
+}) {
+  const armed = useArmed();
+  const [confirming, setConfirming] = useState(false);
+  const effectId = useId();
+  const approveButton = useRef<HTMLButtonElement>(null);
+  // Back from the question, focus returns to the button that asked it.
+  const returning = useRef(false);
+  useEffect(() => {
+    if (confirming || !returning.current) return;
+    returning.current = false;
+    approveButton.current?.focus();
+  }, [confirming]);
+  if (confirming)
+    return (
+      <ConfirmApproval
+        question={approveQuestion(a, nickname)}
+        busy={busy}
+        onConfirm={onApprove}
+        onCancel={() => {
+          returning.current = true;
+          setConfirming(false);
+        }}
+      />
+    );
+  const approve = () => {
+    if (!armed || busy) return;
+    if (needsConfirming(a)) setConfirming(true);
+    else onApprove();
+  };
+  return (
+    <div className="mt-3 space-y-2">
+      <p id={effectId} className="text-sm" data-testid="decision-terms">
+        {approveEffect(a, nickname)}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <ArmedButton ref={approveButton} armed={armed} disabled={busy} onClick={approve} aria-describedby={effectId}>
+          {approveVerb(a)}
+        </ArmedButton>
+        <Button variant="danger" disabled={busy} onClick={onReject}>
+          Reject…
+        </Button>
+      </div>
     </div>
+  );
+}
+
+/** The question in the buttons' place; focus on the question, read before the button that answers it. */
+function ConfirmApproval({
+  question,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  question: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const armed = useArmed();
+  const questionId = useId();
+  const questionRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => questionRef.current?.focus(), []);
+  return (
+    <div
+      role="group"
+      aria-labelledby={questionId}
+      data-testid="approve-confirm"
+      className="mt-3 space-y-2"
+      onKeyDown={(e) => {
+        if (e.key !== "Escape" || busy) return;
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <p
+        id={questionId}
+        ref={questionRef}
+        tabIndex={-1}
+        data-testid="approve-question"
+        className="text-sm font-semibold focus:outline-2 focus:outline-brand"
+      >
+        {question}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <ArmedButton armed={armed} disabled={busy} onClick={() => armed && !busy && onConfirm()}>
+          Confirm
+        </ArmedButton>
+        <Button variant="ghost" disabled={busy} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A button that says whether it acts yet (data-armed), as the review's Confirm does; its click checks. */
+function ArmedButton({ armed, ...props }: ComponentProps<typeof Button> & { armed: boolean }) {
+  return (
+    <Button {...props} aria-disabled={!armed || undefined} data-armed={armed} className={armed ? "" : "opacity-60"} />
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Approval } from "@/lib/client/approval-feed";
-import { formatAmount } from "@/lib/shared/format";
+import { formatAmount, formatUsd } from "@/lib/shared/format";
 import { compareDecimal, divideDecimalHalfUp, multiplyDecimal, subtractDecimal } from "@/lib/spec/decimal";
 
 /**
@@ -55,4 +55,16 @@ export function distanceWords(price: string, mid: string): string {
   const gap = sign < 0 ? subtractDecimal(mid, price) : subtractDecimal(price, mid);
   const percent = divideDecimalHalfUp(multiplyDecimal(gap, "100"), mid, 2);
   return `${formatAmount(percent, { min: 2, max: 2 })}% ${sign < 0 ? "below" : "above"} the mid`;
+}
+
+/**
+ * Why it waits: the rule, and the reason when the rule alone does not say. The reason was written
+ * for the requester when they asked ("the transfers you sent without approval"); anyone else
+ * reads it with the requester named ("the transfers Oakley Ops sent without approval").
+ */
+export function ruleWords(a: Approval, mine: boolean): string {
+  if (a.rule.kind === "policy") return "a change that loosens the controls, by an approver or another admin";
+  const rule = `the rule for ${a.kind === "order" ? "orders" : "transfers"} from ${formatUsd(a.rule.threshold_usd)}`;
+  if (!a.hold_reason) return rule;
+  return `${rule}: ${mine ? a.hold_reason : a.hold_reason.replace(/\byou sent\b/g, `${a.requested_name} sent`)}`;
 }

@@ -5,14 +5,11 @@ import { formatMarket, formatPrice } from "@/lib/shared/format";
 import { useCreatePreview, type PreviewTarget } from "@/lib/client/create-preview";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import { Button } from "../ui/button";
+import { useArmed } from "../ui/use-armed";
 import { PreviewNote } from "./preview-note";
 
-/**
- * How long the button that sends ignores activation after it appears. Enter in a field opens
- * the review; a second Enter (or a Space, or a click) a moment later must not send an order
- * nobody read: sending takes a deliberate act after the review is on screen.
- */
-export const REVIEW_ARMING_MS = 700;
+// The pause lives beside its hook, shared with the approvals' Approve; named here as before.
+export { REVIEW_ARMING_MS } from "../ui/use-armed";
 
 /**
  * What the review asks for: the first send, a retry of the same ref_id, an answer about a
@@ -157,13 +154,3 @@ const SEND_WORDS: Record<ReviewAsk, string> = {
   repeat: "Send another",
   guard: "Send past the guard",
 };
-
-/** False for REVIEW_ARMING_MS after the panel appears, then true. */
-function useArmed(): boolean {
-  const [armed, setArmed] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setArmed(true), REVIEW_ARMING_MS);
-    return () => clearTimeout(timer);
-  }, []);
-  return armed;
-}

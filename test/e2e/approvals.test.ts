@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, signedIn as signedInPage } from "../support/browser";
+import { armed, expectAccessible, launchBrowser, signedIn as signedInPage } from "../support/browser";
 import { newRef, resetDashboard, SETTLEMENT, TREASURY, type Dashboard } from "../support/dashboard";
 
 /**
@@ -87,13 +87,17 @@ describe("four eyes in the browser", () => {
     expect(await inbox.getByTestId("approval-sentence").textContent()).toBe(
       "Move 20,000.00 USD from Treasury to Settlement.",
     );
-    expect(await inbox.textContent()).toContain("Asked by");
-    expect(await inbox.textContent()).toContain("ops@example.com");
+    // One word for who asked, on the card and in its history.
+    expect(await inbox.textContent()).toContain("Requested by Oakley Ops (ops@example.com, ops)");
+    expect(await inbox.textContent()).not.toContain("Asked by");
     const countdown = inbox.getByTestId("approval-countdown");
     expect(await countdown.textContent()).toMatch(/Expires in (1 h 59 min|2 h 00 min)/);
     await expectAccessible(approver, "the Approvals page");
 
-    await inbox.getByRole("button", { name: "Approve and send" }).click();
+    // Past the 10,000 USD rule: Approve, once armed, asks first with the request restated.
+    await (await armed(inbox.getByRole("button", { name: "Approve and send" }))).click();
+    const question = inbox.getByRole("group", { name: "Approve and send 20,000.00 USD from Treasury to Settlement?" });
+    await (await armed(question.getByRole("button", { name: "Confirm", exact: true }))).click();
     // Decided: it stays in its place, saying the outcome, until dismissed; then it is under Approved with its history.
     await expect
       .poll(() => inbox.getByTestId("approval-result").textContent(), { timeout: 10_000 })

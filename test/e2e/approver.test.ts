@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
+import { armed, expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
 import {
   newRef,
   resetDashboard,
@@ -126,17 +126,25 @@ describe("approving cannot be misdirected (1280×800)", () => {
     const [top, next] = [card(approver, first!), card(approver, second!)];
     await Promise.all([contextRead(top), contextRead(next)]);
 
-    const approve = top.getByRole("button", { name: "Approve and send" });
-    const box = (await approve.boundingBox())!;
     const [topBox, nextButtonBox] = [
       await top.boundingBox(),
       await next.getByRole("button", { name: "Approve and send" }).boundingBox(),
     ];
+    // Past the rule's threshold: Approve, once armed, asks in its own place, then Confirm decides.
+    await (await armed(top.getByRole("button", { name: "Approve and send" }))).click();
+    const confirm = await armed(
+      top.getByTestId("approve-confirm").getByRole("button", { name: "Confirm", exact: true }),
+    );
+    expect(
+      await next.getByRole("button", { name: "Approve and send" }).boundingBox(),
+      "the question moves nothing",
+    ).toEqual(nextButtonBox);
+    const box = (await confirm.boundingBox())!;
     // The list read again without the approved request.
     const reread = approver.waitForResponse(
       async (r) => r.url().includes("/api/approvals?status=PENDING") && !(await r.text()).includes(first!),
     );
-    await approve.click();
+    await confirm.click();
     await reread;
 
     const result = top.getByTestId("approval-result");
@@ -396,6 +404,12 @@ describe("one notice per cancel, never over the next Cancel on a phone; buttons 
     for (const name of ["Approve and send", "Reject…"]) {
       expect((await c.getByRole("button", { name }).boundingBox())!.height, name).toBeGreaterThanOrEqual(44);
     }
+    // The question in their place, too.
+    await (await armed(c.getByRole("button", { name: "Approve and send" }))).click();
+    for (const name of ["Confirm", "Cancel"]) {
+      const button = c.getByTestId("approve-confirm").getByRole("button", { name, exact: true });
+      expect((await button.boundingBox())!.height, name).toBeGreaterThanOrEqual(44);
+    }
     for (const tab of await approver.getByRole("tab").all()) {
       expect((await tab.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
@@ -418,7 +432,9 @@ describe("screenshots of the Approvals page", () => {
       for (const c of await cards.all())
         if ((await c.getByTestId("approver-context").count()) > 0) await contextRead(c);
       if (viewport === LAPTOP) {
-        await card(approver, decided.id).getByRole("button", { name: "Approve and send" }).click();
+        const c = card(approver, decided.id);
+        await (await armed(c.getByRole("button", { name: "Approve and send" }))).click();
+        await (await armed(c.getByRole("button", { name: "Confirm", exact: true }))).click();
         await expect.poll(() => card(approver, decided.id).getByTestId("approval-result").count()).toBe(1);
       }
       await expectNoSidewaysScroll(approver, `the Approvals page at ${viewport.width} px, ${colorScheme}`);

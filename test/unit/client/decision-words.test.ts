@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionTone, decisionWords, distanceWords } from "@/components/approvals/decision-words";
+import { decisionTone, decisionWords, distanceWords, ruleWords } from "@/components/approvals/decision-words";
 import type { Approval } from "@/lib/shared/approval";
 
 const base: Approval = {
@@ -77,5 +77,35 @@ describe("a price's distance from the mid", () => {
     expect(distanceWords("71500", "65000")).toBe("10.00% above the mid");
     expect(distanceWords("65000", "65000")).toBe("at the mid");
     expect(distanceWords("2000000", "100")).toBe("1,999,900.00% above the mid");
+  });
+});
+
+describe("why it waits, in the reader's words", () => {
+  const rolling: Approval = {
+    ...base,
+    kind: "transfer",
+    value_usd: "4000",
+    rule: { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+    hold_reason:
+      "With this one, the transfers you sent without approval in the last 24 h come to 12000.00 USD, past the 10000 USD rule",
+    requested_by: "ops@example.com",
+    requested_name: "Oakley Ops",
+  };
+
+  it("names the requester for anyone else, where the reason was written to the requester", () => {
+    expect(ruleWords(rolling, false)).toBe(
+      "the rule for transfers from 10,000.00 USD: With this one, the transfers Oakley Ops sent without approval in the last 24 h come to 12000.00 USD, past the 10000 USD rule",
+    );
+  });
+
+  it("keeps 'you' for the requester reading their own request", () => {
+    expect(ruleWords(rolling, true)).toContain("the transfers you sent without approval");
+  });
+
+  it("says the rule alone when it alone holds the request, and a policy change's own rule", () => {
+    expect(ruleWords(base, false)).toBe("the rule for orders from 100,000.00 USD");
+    expect(
+      ruleWords({ ...base, kind: "policy", rule: { kind: "policy", approvals_needed: 1, open_minutes: 1440 } }, false),
+    ).toBe("a change that loosens the controls, by an approver or another admin");
   });
 });

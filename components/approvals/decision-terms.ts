@@ -1,0 +1,63 @@
+import type { Approval } from "@/lib/shared/approval";
+import { formatMarket, formatMoney } from "@/lib/shared/format";
+import { compareDecimal } from "@/lib/spec/decimal";
+import { marketAssets } from "@/lib/spec/markets";
+import type { CreateOrderRequest } from "@/lib/spec/order";
+import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
+
+/**
+ * What an approver decides, restated beside the button that decides it (issue 26): the amount
+ * and who it moves between, by nickname, so the decision is made on what is read at that moment.
+ */
+
+type Nickname = (id: string) => string;
+
+/** "45,000.00 USD from Treasury to Operations reserve", "an order to buy 2 BTC on BTC/USD from Trading". */
+export function decisionTerms(a: Approval, nickname: Nickname): string {
+  if (a.kind === "policy") return "this change to the desk's policy";
+  if (a.kind === "transfer") {
+    const t = a.request as unknown as CreateInternalTransferRequest;
+    return `${formatMoney(t.amount, t.asset)} from ${nickname(t.from_profile_id)} to ${nickname(t.to_profile_id)}`;
+  }
+  return `an order to ${orderTerms(a.request as unknown as CreateOrderRequest)} from ${nickname(a.profile_id)}`;
+}
+
+/** "buy 2 BTC on BTC/USD"; a market buy spends a quote amount: "buy BTC for 1,000.00 USD on BTC/USD". */
+function orderTerms(o: CreateOrderRequest): string {
+  const { base_asset: base, quote_asset: quote } = marketAssets(o.market) ?? { base_asset: "", quote_asset: "" };
+  const side = o.side === "BUY" ? "buy" : "sell";
+  const amount = o.base_amount ? formatMoney(o.base_amount, base) : `${base} for ${formatMoney(o.quote_amount, quote)}`;
+  return `${side} ${amount} on ${formatMarket(o.market)}`;
+}
+
+/** The approval that sends it (or applies a policy), or one of several it still needs. */
+export const approveVerb = (a: Approval): string =>
+  a.approvals_needed - a.approvals.length > 1
+    ? "Approve"
+    : a.kind === "policy"
+      ? "Approve and apply"
+      : "Approve and send";
+
+/** The question the confirm step asks: "Approve and send 45,000.00 USD from Treasury to Operations reserve?" */
+export const approveQuestion = (a: Approval, nickname: Nickname): string =>
+  `${approveVerb(a)} ${decisionTerms(a, nickname)}?`;
+
+/** What approving does, read beside the buttons before any is pressed. */
+export function approveEffect(a: Approval, nickname: Nickname): string {
+  const terms = decisionTerms(a, nickname);
+  const left = a.approvals_needed - a.approvals.length;
+  const does = a.kind === "policy" ? "applies" : "sends";
+  if (left > 1)
+    return `Approving adds one of the ${left} approvals still needed for ${terms}; the last one ${does} it.`;
+  return `Approving ${does} ${terms}.`;
+}
+
+/**
+ * Whether approving asks to confirm first: a create worth the rule's threshold or more, one no
+ * market prices (its worth unknown), and a policy change. A create held only because the
+ * requester's 24 h total passed the threshold is sent on the armed click.
+ */
+export function needsConfirming(a: Approval): boolean {
+  if (a.rule.kind === "policy" || a.value_usd === null) return true;
+  return compareDecimal(a.value_usd, a.rule.threshold_usd) >= 0;
+}
