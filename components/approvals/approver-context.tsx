@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { approvalKeys, type Approval } from "@/lib/client/approval-feed";
-import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { formatAmount, formatAsset, formatTickPrice } from "@/lib/shared/format";
 import { useTicker } from "@/lib/client/queries";
 import { levelPrice } from "@/lib/shared/ticker";
 import type { ApprovalContext, ApprovalSpend, RequesterSends } from "@/lib/shared/approval-context";
@@ -76,7 +76,7 @@ function MarketNow({ order }: { order: OrderPrices }) {
         {mid ? (
           <>
             {marketLabel(order.market)} mid{" "}
-            <span className="font-semibold tabular-nums">{formatAmount(mid, { min: 2 })}</span>
+            <span className="font-semibold tabular-nums">{formatTickPrice(mid, order.market)}</span>
             {bid && ask && (
               <span className="text-ink-muted">
                 {" "}

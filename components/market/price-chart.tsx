@@ -65,7 +65,12 @@ export function PriceChart({ market }: { market: Market }) {
 
   useEffect(() => {
     chart.current?.api.applyOptions({
-      localization: { timeFormatter: (t: UTCTimestamp) => formatTime(t * 1000, zone) },
+      localization: {
+        timeFormatter: (t: UTCTimestamp) => formatTime(t * 1000, zone),
+        // The axis and the crosshair write prices as the ladder does ("65,024.50"). The chart
+        // hands a float it drew with; its shortest decimal string is what is formatted.
+        priceFormatter: (price: number) => formatPrice(String(price)),
+      },
       timeScale: { tickMarkFormatter: (t: UTCTimestamp) => formatClock(t * 1000, zone) },
     });
   }, [zone]);

@@ -4,7 +4,8 @@
  * Decimal strings are handed to Intl as strings, which formats them exactly: an amount is
  * never turned into a JS number to be shown.
  */
-import { BASE_AMOUNT_SCALE, isFiatAsset, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
+import type { Market } from "@/lib/spec/enums";
+import { BASE_AMOUNT_SCALE, isFiatAsset, MARKET_DETAILS, marketLabel, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -40,6 +41,15 @@ export const formatUsd = (value: string | undefined): string => formatMoney(valu
 
 /** A price, grouped, to the cent or the market's finer tick: "64,912.50", "0.5123". */
 export const formatPrice = (value: string | undefined): string => formatAmount(value, { min: 2 });
+
+/**
+ * A price that may be finer than the market trades (a mid, an average), rounded to the market's
+ * tick as the ladder shows prices: a mid of 65,224.125 reads "65,224.13".
+ */
+export function formatTickPrice(value: string | undefined, market: Market): string {
+  const decimals = MARKET_DETAILS[market].tick_rate.split(".")[1]?.length ?? 0;
+  return formatAmount(value, { min: 2, max: Math.max(2, decimals) });
+}
 
 /** A count of things, grouped: "12,480". */
 export const formatCount = (n: number): string => n.toLocaleString("en-US");

@@ -5,6 +5,7 @@ import {
   formatDay,
   formatMarket,
   formatMoney,
+  formatTickPrice,
   formatUsd,
   groupAmountInput,
   parseAmountInput,
@@ -67,5 +68,13 @@ describe("amounts as typed", () => {
     expect(parsePercentInput("12.5 %")).toBe("12.5");
     expect(parsePercentInput("5%")).toBe("5");
     expect(parsePercentInput("abc")).toBe("abc");
+  });
+});
+
+describe("formatTickPrice", () => {
+  it("rounds a mid finer than the market's tick to it, grouped as the ladder writes prices", () => {
+    expect(formatTickPrice("65224.125", "BTCUSD")).toBe("65,224.13");
+    expect(formatTickPrice("65224.1", "BTCUSD")).toBe("65,224.10");
+    expect(formatTickPrice(undefined, "BTCUSD")).toBe("—");
   });
 });
