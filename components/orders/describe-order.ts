@@ -2,8 +2,9 @@ import { formatAmount, formatTime, type TimeZoneChoice } from "@/lib/shared/form
 import type { TimeInForce } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { CreateOrderRequest } from "@/lib/spec/order";
+import { effectiveTimeInForce } from "@/lib/spec/time-in-force";
 
-const TIF_WORDS: Record<Exclude<TimeInForce, "GTT">, string> = {
+export const TIF_WORDS: Record<Exclude<TimeInForce, "GTT">, string> = {
   GTC: "good till cancelled",
   IOC: "immediate or cancel: what cannot fill at once is cancelled",
   FOK: "fill or kill: all at once or nothing",
@@ -13,8 +14,9 @@ export const amount = (v?: string) => formatAmount(v, { max: 8 });
 /** A price or quote amount with its currency: "64,912.50 USD". */
 export const priceIn = (quote: string) => (v?: string) => `${formatAmount(v, { min: 2 })} ${quote}`;
 
+/** The time in force sent, in words: none sent is the one the service applies to the type. */
 function timeInForceWords(r: CreateOrderRequest, zone: TimeZoneChoice): string {
-  const tif = r.time_in_force ?? "GTC";
+  const tif = effectiveTimeInForce(r.type, r.time_in_force);
   if (tif !== "GTT") return TIF_WORDS[tif];
   return `good till ${formatTime(Number(r.expiration_date), zone)}`;
 }
@@ -42,8 +44,8 @@ export function describeOrder(r: CreateOrderRequest, profileName: string, option
     case "MARKET":
       what =
         r.side === "BUY"
-          ? `Buy ${base} for ${price(r.quote_amount)} at the market price; what cannot fill at once is cancelled`
-          : `Sell ${amount(r.base_amount)} ${base} at the market price; what cannot fill at once is cancelled`;
+          ? `Buy ${base} for ${price(r.quote_amount)} at the market price, ${tif}`
+          : `Sell ${amount(r.base_amount)} ${base} at the market price, ${tif}`;
       break;
     case "STOP_MARKET":
       what = `Sell ${amount(r.base_amount)} ${base} at the market price once the last trade falls to ${price(r.stop_price)} (stop-loss), ${tif}`;

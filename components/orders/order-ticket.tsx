@@ -1,10 +1,11 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { FormProvider, useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { api } from "@/lib/client/api";
 import { useProfileNames } from "@/lib/client/profile-names";
+import { rememberedTicketProfile, rememberTicketProfile } from "@/lib/client/ticket-profile";
 import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { levelPrice } from "@/lib/shared/ticker";
@@ -37,6 +38,7 @@ import {
   ticketResolver,
   timeInForceAfterTypeChange,
   type TicketOutput,
+  type TimeInForceChoices,
   type TicketValues,
 } from "./ticket-form";
 
@@ -58,9 +60,10 @@ const firstAmountField = (v: TicketValues): "base_amount" | "quote_amount" =>
 /**
  * Treasury's order ticket: every rule of the service checked on its field before anything is
  * sent; the desk's limits and approval rules said before review
- * (`controlsLine`, rendered on the server: no script for it in the page's first load).
+ * (`controlsLine`, rendered on the server: no script for it in the page's first load). It starts
+ * from the profile the signed-in person (`email`) last chose in this browser.
  */
-export function OrderTicket({ controlsLine }: { controlsLine: ReactNode }) {
+export function OrderTicket({ email, controlsLine }: { email: string; controlsLine: ReactNode }) {
   const { nickname } = useProfileNames();
   const { zone } = useTimeZone();
   const funds = useFundsContext(nickname);
@@ -95,7 +98,7 @@ export function OrderTicket({ controlsLine }: { controlsLine: ReactNode }) {
       <FormProvider {...form}>
         <form onSubmit={flow.openReview} noValidate aria-label="Order ticket" className="space-y-4">
           <fieldset disabled={flow.review !== null} className="space-y-4">
-            <TicketFields form={form} />
+            <TicketFields form={form} email={email} />
           </fieldset>
           <CreateFooter
             what="order"
@@ -135,7 +138,7 @@ function useSideShortcuts(form: UseFormReturn<TicketValues, unknown, TicketOutpu
   }, [form, reviewing]);
 }
 
-function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, TicketOutput> }) {
+function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unknown, TicketOutput>; email: string }) {
   const { register, setValue, formState } = form;
   const errors = formState.errors;
   const values = useWatch({ control: form.control }) as TicketValues;
@@ -143,6 +146,9 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
   const profiles = useProfileNames();
   const markets = useOfferedMarkets();
   useOfferedMarket(form, market, markets);
+  useRememberedProfile(form, email, profiles.profiles);
+  // Only a pick in the select counts, so a type change never keeps another type's value.
+  const tifChoices = useRef<TimeInForceChoices>({});
   const ticker = useTicker(market);
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
@@ -174,6 +180,9 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
         label="Profile"
         options={profileOptions}
         placeholder={profiles.loading ? "Loading profiles…" : "Choose a profile"}
+        registerOptions={{
+          onChange: (e: { target: { value: string } }) => rememberTicketProfile(email, e.target.value),
+        }}
       />
       <div className="grid grid-cols-2 gap-3">
         <SelectField
@@ -194,7 +203,7 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
           registerOptions={{
             onChange: (e: { target: { value: TicketValues["type"] } }) => {
               const next = e.target.value;
-              setValue("time_in_force", timeInForceAfterTypeChange(next, form.getValues("time_in_force")));
+              setValue("time_in_force", timeInForceAfterTypeChange(next, tifChoices.current));
               if (!sidesFor(next).includes(form.getValues("side"))) setValue("side", "SELL");
             },
           }}
@@ -217,13 +226,21 @@ function TicketFields({ form }: { form: UseFormReturn<TicketValues, unknown, Tic
       ))}
 
       <div className={tif === "GTT" ? "grid grid-cols-2 gap-3" : ""}>
+        {/* One select per order type, drawn with that type's choices: a select kept across types would
+            show its first choice for a value its old choices lacked, not the value sent. */}
         <SelectField
+          key={type}
           name="time_in_force"
           label="Time in force"
           options={timeInForceFor(type).valid.map((t) => ({
             value: t,
             label: `${TIF_LABELS[t]}${t === timeInForceFor(type).default ? " (default)" : ""}`,
           }))}
+          registerOptions={{
+            onChange: (e: { target: { value: TicketValues["time_in_force"] } }) => {
+              tifChoices.current = { ...tifChoices.current, [form.getValues("type")]: e.target.value };
+            },
+          }}
         />
         {tif === "GTT" && (
           <TextField
@@ -287,6 +304,21 @@ function useOfferedMarket(
   useEffect(() => {
     if (missing && offered[0]) form.setValue("market", offered[0]);
   }, [form, missing, offered]);
+}
+
+/** Once the person's profiles load, the one they last chose here, if it is still theirs and none is chosen yet. */
+function useRememberedProfile(
+  form: UseFormReturn<TicketValues, unknown, TicketOutput>,
+  email: string,
+  profiles: readonly { id: string }[],
+) {
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || profiles.length === 0) return;
+    restored.current = true;
+    const id = rememberedTicketProfile(email, profiles);
+    if (id && !form.getValues("profile_id")) form.setValue("profile_id", id);
+  }, [form, email, profiles]);
 }
 
 /** Buy or sell as two large toggles; stop orders allow only sell. */

@@ -86,9 +86,19 @@ export function toOrderRequest(v: TicketValues): Record<string, unknown> {
   return request;
 }
 
-/** Keeps the time in force valid when the order type changes: the type's default otherwise. */
-export const timeInForceAfterTypeChange = (type: OrderType, current: TimeInForce): TimeInForce =>
-  timeInForceFor(type).valid.includes(current) ? current : timeInForceFor(type).default;
+/** The time in force the person picked in the select, per order type; nothing else counts as a pick. */
+export type TimeInForceChoices = Partial<Record<OrderType, TimeInForce>>;
+
+/**
+ * The time in force once the order type changes: the person's own pick for the new type, else
+ * the type's default. Never the old type's value, even where the new type takes it: a Market
+ * order's IOC carried onto a Limit would cancel at once the bid the trader meant to rest.
+ */
+export function timeInForceAfterTypeChange(type: OrderType, choices: TimeInForceChoices): TimeInForce {
+  const { valid, default: fallback } = timeInForceFor(type);
+  const chosen = choices[type];
+  return chosen && valid.includes(chosen) ? chosen : fallback;
+}
 
 /** The GTT expiry the picker holds, in UTC and in local time: "2026-11-23 17:04:28 UTC · 2026-11-23 18:04:28 GMT+1". */
 export function expiryInBothZones(local: string): string | undefined {

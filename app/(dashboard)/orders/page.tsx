@@ -29,7 +29,7 @@ export default async function OrdersPage() {
     <div className={`grid items-start gap-6 ${trader && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
       <h1 className="sr-only">Orders</h1>
       {trader && writable ? (
-        <OrderTicket controlsLine={<ControlsLine controls={controls} />} />
+        <OrderTicket email={user.email} controlsLine={<ControlsLine controls={controls} />} />
       ) : trader ? (
         <ReadOnlyNote>Placing orders is off: {lackedScopeDetail(scope)}.</ReadOnlyNote>
       ) : (

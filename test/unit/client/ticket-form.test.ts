@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeOrder } from "@/components/orders/describe-order";
+import { describeOrder, TIF_WORDS } from "@/components/orders/describe-order";
 import {
   amountFromBalance,
   estimateNotional,
@@ -10,6 +10,8 @@ import {
   toOrderRequest,
   type TicketValues,
 } from "@/components/orders/ticket-form";
+import { ORDER_TYPES, type OrderType, type TimeInForce } from "@/lib/spec/enums";
+import { timeInForceFor } from "@/lib/spec/time-in-force";
 
 const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
 const ticket = (over: Partial<TicketValues>): TicketValues => ({ ...ticketDefaults(), profile_id: "trading", ...over });
@@ -63,11 +65,44 @@ describe("the order ticket's request", () => {
     expect(request.metadata).toEqual({ desk: "fx" });
     expect(request).not.toHaveProperty("await_fill_millis");
   });
+});
 
-  it("moves to the new type's default time in force when the old one is invalid", () => {
-    expect(timeInForceAfterTypeChange("MARKET", "GTC")).toBe("IOC");
-    expect(timeInForceAfterTypeChange("STOP_LIMIT", "FOK")).toBe("GTC");
-    expect(timeInForceAfterTypeChange("LIMIT", "FOK")).toBe("FOK");
+/** Every change of order type the ticket offers: each ordered pair of two different types. */
+const TYPE_CHANGES = ORDER_TYPES.flatMap((from) => ORDER_TYPES.filter((to) => to !== from).map((to) => [from, to]));
+const defaultOf = (type: OrderType) => timeInForceFor(type).default;
+
+describe("the time in force after a change of order type", () => {
+  it.each(TYPE_CHANGES)("%s -> %s: the new type's default while nobody picked one for it", (from, to) => {
+    // Whatever the old type held, picked or its default, none of it carries over.
+    for (const held of timeInForceFor(from).valid) {
+      expect(timeInForceAfterTypeChange(to, { [from]: held }), `${from} held ${held}`).toBe(defaultOf(to));
+    }
+    expect(timeInForceAfterTypeChange(to, {})).toBe(defaultOf(to));
+  });
+
+  it.each(TYPE_CHANGES)("%s -> %s -> back: each pick the person made for a type comes back with it", (from, to) => {
+    for (const picked of timeInForceFor(from).valid) {
+      const choices = { [from]: picked };
+      expect(timeInForceAfterTypeChange(to, choices)).toBe(defaultOf(to));
+      expect(timeInForceAfterTypeChange(from, choices), `${from} picked ${picked}`).toBe(picked);
+    }
+  });
+
+  it.each(TYPE_CHANGES)("%s -> %s: a pick made earlier for the new type is restored", (from, to) => {
+    for (const picked of timeInForceFor(to).valid) {
+      expect(timeInForceAfterTypeChange(to, { [from]: defaultOf(from), [to]: picked })).toBe(picked);
+    }
+  });
+
+  it("Limit -> Market -> Limit reads GTC, and a pick of IOC on Limit survives it", () => {
+    expect(timeInForceAfterTypeChange("MARKET", {})).toBe("IOC");
+    expect(timeInForceAfterTypeChange("LIMIT", {})).toBe("GTC");
+    expect(timeInForceAfterTypeChange("LIMIT", { LIMIT: "IOC" })).toBe("IOC");
+  });
+
+  it("falls back to the default when a recorded pick is not valid for the type", () => {
+    expect(timeInForceAfterTypeChange("STOP_LIMIT", { STOP_LIMIT: "FOK" })).toBe("GTC");
+    expect(timeInForceAfterTypeChange("MARKET", { MARKET: "GTC" })).toBe("IOC");
   });
 });
 
@@ -137,7 +172,7 @@ describe("the review step's words", () => {
       ),
     ).toBe("Buy 0.5 BTC at 65,000.25 USD or better, a limit order, good till cancelled, from Trading.");
     expect(describeOrder({ side: "BUY", market: "ETHEUR", type: "MARKET", quote_amount: "1000.00" }, "Treasury")).toBe(
-      "Buy ETH for 1,000.00 EUR at the market price; what cannot fill at once is cancelled, from Treasury.",
+      "Buy ETH for 1,000.00 EUR at the market price, immediate or cancel: what cannot fill at once is cancelled, from Treasury.",
     );
     expect(
       describeOrder(
@@ -155,6 +190,37 @@ describe("the review step's words", () => {
     ).toBe(
       "Sell 2 ETH at 2,490.00 USD or better once the last trade falls to 2,500.00 USD (stop-loss), good till cancelled, from Trading, waiting up to 3 s for the fill.",
     );
+  });
+
+  /** The request the ticket sends for `type` with `tif`, as the resolver hands it over. */
+  const sentRequest = (type: OrderType, tif: TimeInForce) =>
+    toOrderRequest(
+      ticket({
+        type,
+        side: type.startsWith("STOP_") ? "SELL" : "BUY",
+        price: "65000.25",
+        stop_price: "65000.00",
+        base_amount: "0.5",
+        quote_amount: "100.00",
+        time_in_force: tif,
+      }),
+    ) as unknown as Parameters<typeof describeOrder>[0];
+
+  it.each(ORDER_TYPES)("restates the time in force a %s order sends, and only that one", (type) => {
+    for (const tif of timeInForceFor(type).valid.filter((t): t is keyof typeof TIF_WORDS => t !== "GTT")) {
+      const sentence = describeOrder(sentRequest(type, tif), "Trading");
+      expect(sentence, `${type} ${tif}`).toContain(`, ${TIF_WORDS[tif]}, `);
+      for (const other of Object.keys(TIF_WORDS).filter((t) => t !== tif)) {
+        expect(sentence).not.toContain(TIF_WORDS[other as keyof typeof TIF_WORDS]);
+      }
+    }
+  });
+
+  it("restates the type's own default when no time in force is sent", () => {
+    const { time_in_force: _, ...market } = sentRequest("MARKET", "IOC");
+    expect(describeOrder(market, "Trading")).toContain(TIF_WORDS.IOC);
+    const { time_in_force: __, ...limit } = sentRequest("LIMIT", "GTC");
+    expect(describeOrder(limit, "Trading")).toContain(TIF_WORDS.GTC);
   });
 });
 
