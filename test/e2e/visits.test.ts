@@ -14,6 +14,7 @@ import {
   WIDTHS,
 } from "../support/browser";
 import { newRef, smallOrder, smallTransfer, TRADING } from "../support/dashboard";
+import { ungroupedOnPage, UNGROUPED_NUMBER } from "../support/number-scan";
 import { resetApp } from "../support/shared-app";
 
 /**
@@ -103,6 +104,8 @@ interface Seen {
   filledCut?: number;
   marketRoom?: { content: number; room: number };
   panelSpills?: number;
+  /** Numbers of the page's text written without the formatter's grouping (test/support/number-scan.ts). */
+  unformatted?: string[];
   axe: { light?: string[]; sectionsOpen?: string[]; dark?: string[]; chosenLight?: string[] };
   theme?: { htmlClass: string; light: string; dark?: string };
   chosenLight?: { htmlClass: string; background: string };
@@ -228,6 +231,7 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
 
     step = "measuring";
     seen.shift = await layoutShiftSoFar(page);
+    seen.unformatted = await page.evaluate(ungroupedOnPage, UNGROUPED_NUMBER);
     seen.widths = { light: await pageWidths(page) };
     if (TICKET_ROLES.includes(role) && path === "/orders") {
       seen.marketRoom = await page.locator("#market-view > section").evaluate((card) => ({
@@ -440,6 +444,10 @@ for (const group of GROUPS) {
 
         it("has no serious or critical axe violation", () => {
           expect(got((s) => s.axe.light)).toEqual([]);
+        });
+
+        it("writes every number through the one formatter: grouped, as everywhere else", () => {
+          expect(got((s) => s.unformatted)).toEqual([]);
         });
 
         it("turns dark in place when the system does: the dark background", () => {
