@@ -78,7 +78,8 @@ async function activityPage(email: string): Promise<Page> {
 const table = (page: Page) => page.locator("table", { has: page.locator(`caption:text-is("${CAPTION}")`) });
 const row = (page: Page, entryId: string): Locator => table(page).locator(`tr[data-row="${entryId}"]`);
 const badge = (page: Page, entryId: string): Locator => row(page, entryId).locator("[data-result]");
-const text = async (l: Locator) => (await l.textContent()) ?? "";
+/** The text shown now, "" while nothing matches: a poll reads it again, never waits on it. */
+const text = async (l: Locator) => (await l.allTextContents()).join("");
 
 describe("activity reports the outcome the desk cares about", () => {
   it("reads Rejected for the post-only order the service rejected, and names the profile short of funds", async () => {
