@@ -56,7 +56,7 @@ export async function listActivity(rt: Runtime, url: URL): Promise<Page<Activity
     rt.db,
     await listEntries(rt.db, { ...journalQuery(q), refIds: q.ref_ids, limit: q.limit, cursor: q.cursor }),
   );
-  return { ...page, items: await asTheDeskReads(rt, page.items, await nicknamesFor(rt, page.items)) };
+  return { ...page, items: await asTheDeskReads(rt, page.items, nicknamesFor(rt, page.items)) };
 }
 
 /**
@@ -64,8 +64,12 @@ export async function listActivity(rt: Runtime, url: URL): Promise<Page<Activity
  * the service now (an order answered SUBMITTED may be REJECTED since), and profiles by nickname
  * in the problems' words. The journal's status, record and problem meta stay as written.
  */
-async function asTheDeskReads(rt: Runtime, entries: JournalEntry[], nickname: Nickname): Promise<ActivityEntry[]> {
-  const statusNow = await recordStatusesNow(rt.upstream, entries);
+async function asTheDeskReads(
+  rt: Runtime,
+  entries: JournalEntry[],
+  nicknames: Nickname | Promise<Nickname>,
+): Promise<ActivityEntry[]> {
+  const [statusNow, nickname] = await Promise.all([recordStatusesNow(rt.upstream, entries), nicknames]);
   return entries.map((e) => {
     const status = statusNow.get(e.id);
     return {
