@@ -3,10 +3,10 @@
 import { useMemo, useState } from "react";
 import { FilterInput } from "@/components/ui/filter-bar";
 import { ListCard, ListSelect } from "@/components/ui/list-card";
+import { isSettling, STATUS_FILTER_OPTIONS, type ActivityEntry } from "@/lib/shared/activity-outcome";
 import { ACTION_WORDS } from "@/lib/shared/activity-rows";
 import { DAY_FILTERS, TECHNICAL_VIEW, useListPage } from "@/lib/client/list-page";
 import { useProfileNames } from "@/lib/client/profile-names";
-import type { JournalEntry } from "@/lib/shared/journal-entry";
 import type { Page } from "@/lib/shared/list-routes";
 import { ACTIVITY_TECHNICAL_COLUMNS, activityColumns } from "./columns";
 
@@ -16,11 +16,6 @@ const FILTERS = {
   ...TECHNICAL_VIEW,
 } as const;
 const KINDS = (["order", "transfer", "cancel"] as const).map((k) => ({ value: k, label: ACTION_WORDS[k] }));
-const STATUSES = [
-  { value: "pending", label: "Waiting for the service" },
-  { value: "succeeded", label: "Accepted" },
-  { value: "failed", label: "Failed" },
-];
 
 const SPEC = {
   filters: FILTERS,
@@ -28,8 +23,9 @@ const SPEC = {
   typed: "user",
   route: "/api/activity",
   pageSize: 25,
-  // The journal is not streamed: it polls, faster while a request waits for the service.
-  live: (page: Page<JournalEntry> | undefined) => Boolean(page?.items.some((e) => e.status === "pending")),
+  // The journal is not streamed: it polls, faster while a request waits for the service or a
+  // record is still on its way (a post-only order the service may yet reject).
+  live: (page: Page<ActivityEntry> | undefined) => Boolean(page?.items.some(isSettling)),
   noun: ["entry", "entries"],
   words: {
     title: "Activity",
@@ -40,7 +36,7 @@ const SPEC = {
       none: "No activity yet. Orders, cancels and transfers sent from the dashboard appear here.",
     },
   },
-  rowKey: (e: JournalEntry) => e.id,
+  rowKey: (e: ActivityEntry) => e.id,
   technical: { hint: "HTTP status, latency, status codes, ids", columns: ACTIVITY_TECHNICAL_COLUMNS },
 } as const;
 
@@ -50,7 +46,7 @@ const SPEC = {
  * "Show technical columns".
  */
 export function ActivityTable() {
-  const list = useListPage<keyof typeof FILTERS, Page<JournalEntry>>(SPEC);
+  const list = useListPage<keyof typeof FILTERS, Page<ActivityEntry>>(SPEC);
   const { rows } = list;
   const [userText, setUserText] = list.typed;
   const { nickname } = useProfileNames();
@@ -78,7 +74,7 @@ export function ActivityTable() {
             primary
           />
           <ListSelect list={list} name="kind" label="Action" options={KINDS} className="w-32" />
-          <ListSelect list={list} name="status" label="Status" options={STATUSES} className="w-36" />
+          <ListSelect list={list} name="status" label="Status" options={STATUS_FILTER_OPTIONS} className="w-48" />
         </>
       }
       columns={columns}

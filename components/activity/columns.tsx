@@ -1,19 +1,19 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
-import { ACTION_WORDS, askedOf, describeAsked, outcomeOf, recordStatusOf } from "@/lib/shared/activity-rows";
+import { outcomeOf, recordStatusOf, resultOf, type ActivityEntry } from "@/lib/shared/activity-outcome";
+import { ACTION_WORDS, askedOf, describeAsked } from "@/lib/shared/activity-rows";
 import { RowIdentity } from "@/components/ui/row-details";
-import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { ResultBadge } from "./result-badge";
 
 /**
  * The activity table's columns: when and who, the action, its profiles, what was asked and
- * what came of it, in words; the HTTP answer, latency, ids and the service's exact status
- * behind "Show technical columns".
+ * what came of it, in words; the HTTP answer, latency, ids and the service's exact statuses
+ * (when answered, and now) behind "Show technical columns".
  */
 
-export function activityColumns(nickname: (profileId: string) => string): ColumnDef<JournalEntry, unknown>[] {
+export function activityColumns(nickname: (profileId: string) => string): ColumnDef<ActivityEntry, unknown>[] {
   return [
     {
       id: "when_who",
@@ -51,7 +51,7 @@ export function activityColumns(nickname: (profileId: string) => string): Column
 }
 
 /** The developer's view of an entry: the HTTP answer, how long it took, the ids to grep for. */
-export const ACTIVITY_TECHNICAL_COLUMNS: ColumnDef<JournalEntry, unknown>[] = [
+export const ACTIVITY_TECHNICAL_COLUMNS: ColumnDef<ActivityEntry, unknown>[] = [
   {
     id: "http_status",
     header: "HTTP",
@@ -68,6 +68,11 @@ export const ACTIVITY_TECHNICAL_COLUMNS: ColumnDef<JournalEntry, unknown>[] = [
     id: "record_status",
     header: "Status when answered",
     cell: ({ row }) => <span className="font-mono text-xs">{recordStatusOf(row.original) || "—"}</span>,
+  },
+  {
+    id: "record_status_now",
+    header: "Status now",
+    cell: ({ row }) => <span className="font-mono text-xs">{row.original.record_status_now || "—"}</span>,
   },
   {
     id: "ref_id",
@@ -88,7 +93,7 @@ export const ACTIVITY_TECHNICAL_COLUMNS: ColumnDef<JournalEntry, unknown>[] = [
   },
 ];
 
-function Asked({ entry }: { entry: JournalEntry }) {
+function Asked({ entry }: { entry: ActivityEntry }) {
   const asked = askedOf(entry);
   const words = describeAsked(asked);
   if (entry.kind !== "cancel") return <>{words || "—"}</>;
@@ -103,12 +108,15 @@ function Asked({ entry }: { entry: JournalEntry }) {
   );
 }
 
-function Outcome({ entry }: { entry: JournalEntry }) {
+/** The result's badge and what came of it; a problem's detail names profiles by nickname (the server's list does). */
+function Outcome({ entry }: { entry: ActivityEntry }) {
+  const result = resultOf(entry);
+  const turnedDown = result === "failed" || result === "rejected";
   return (
     <div className="min-w-40 max-w-md whitespace-normal">
       <span className="inline-flex items-center gap-1.5">
-        <StatusBadge status={entry.status} />
-        <span className={entry.status === "failed" ? "font-semibold text-sell" : ""}>{outcomeOf(entry)}</span>
+        <ResultBadge result={result} />
+        <span className={turnedDown ? "font-semibold text-sell" : ""}>{outcomeOf(entry)}</span>
       </span>
       {entry.problem?.detail && <span className="block text-xs text-sell">{entry.problem.detail}</span>}
     </div>

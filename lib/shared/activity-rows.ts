@@ -1,5 +1,5 @@
 import type { CancelRequest, JournalEntry } from "@/lib/shared/journal-entry";
-import { statusWords } from "@/lib/shared/status-words";
+import { outcomeOf, recordStatusOf, RESULT_WORDS, resultOf, type ActivityEntry } from "./activity-outcome";
 import { isMarket, marketLabel } from "@/lib/spec/markets";
 import { formatAmount, formatMoney } from "./format";
 import { orderAmount } from "./order-rows";
@@ -7,7 +7,7 @@ import { orderAmount } from "./order-rows";
 /**
  * A journal entry in an auditor's words: what was asked (an order's side, market, amount and
  * price; a transfer's asset, amount and profiles; which order a cancel was for), and what came
- * of it. Shared by the activity table and its CSV export.
+ * of it (activity-outcome.ts). Shared by the activity table and its CSV export.
  */
 
 export const ACTION_WORDS: Record<JournalEntry["kind"], string> = {
@@ -100,25 +100,6 @@ export function describeAsked(a: Asked): string {
   return `${a.side} ${formatMoney(a.amount, a.asset)}${price}${stop} · ${where}`;
 }
 
-/** The record's status when the service answered ("OPEN", "PENDING"), exactly; "" when there was none. */
-export const recordStatusOf = (e: Pick<JournalEntry, "record">): string =>
-  text((e.record as { status?: unknown } | null)?.status);
-
-/**
- * What came of it, in a desk's words: placed or sent (with the record's status then, which
- * may have moved on since: see the orders and transfers tables), a cancel acknowledged,
- * declined, or the problem's title. The exact status is the "Status when answered" column.
- */
-export function outcomeOf(e: Pick<JournalEntry, "kind" | "status" | "record" | "problem">): string {
-  if (e.status === "pending") return "Waiting for the service";
-  if (e.status === "failed") return e.problem?.title ?? "Failed";
-  if (e.status === "declined") return "Not sent: declined as a repeat";
-  if (e.kind === "cancel") return "Cancel acknowledged";
-  const done = e.kind === "order" ? "Order placed" : "Transfer sent";
-  const status = recordStatusOf(e);
-  return status ? `${done} (${statusWords(status).toLowerCase()} at the time)` : done;
-}
-
 export const ACTIVITY_CSV_HEADER = [
   "id",
   "created_at",
@@ -139,16 +120,22 @@ export const ACTIVITY_CSV_HEADER = [
   "price",
   "stop_price",
   "status",
+  "result",
   "outcome",
   "problem_detail",
   "http_status",
   "latency_ms",
   "ref_id",
   "result_id",
+  "record_status",
+  "record_status_now",
 ];
 
-/** One entry as a CSV row; amounts exactly as they were sent, times as the journal wrote them (ISO UTC). */
-export function activityCsvRow(e: JournalEntry, nickname: (profileId: string) => string): string[] {
+/**
+ * One entry as a CSV row; amounts exactly as they were sent, times as the journal wrote them (ISO
+ * UTC). `status` is the journal's code, as the API has it; `result` the page's badge.
+ */
+export function activityCsvRow(e: ActivityEntry, nickname: (profileId: string) => string): string[] {
   const a = askedOf(e);
   return [
     e.id,
@@ -170,11 +157,14 @@ export function activityCsvRow(e: JournalEntry, nickname: (profileId: string) =>
     a.price,
     a.stop_price,
     e.status,
+    RESULT_WORDS[resultOf(e)],
     outcomeOf(e),
     e.problem?.detail ?? "",
     e.http_status === null ? "" : String(e.http_status),
     e.latency_ms === null ? "" : String(e.latency_ms),
     e.ref_id,
     e.result_id ?? "",
+    recordStatusOf(e),
+    e.record_status_now ?? "",
   ];
 }

@@ -1,12 +1,17 @@
 import "server-only";
 import * as z from "zod";
+import type { ActivityEntry } from "@/lib/shared/activity-outcome";
 import { ACTIVITY_CSV_HEADER, activityCsvRow } from "@/lib/shared/activity-rows";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
+import type { Page } from "@/lib/shared/list-routes";
+import { mentionsAnId, namedProblem, type Nickname } from "@/lib/shared/named-profiles";
 import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import type { Db } from "../db";
 import { votesOf } from "../db/approvals";
 import { listEntries, MAX_PAGE_SIZE, type JournalPage, type JournalQuery } from "../db/journal";
 import { profileNicknames } from "./record-names";
+import { recordStatusesNow } from "./records-now";
 import { instantParam, limitParam, userParam } from "./list-query";
 import type { Runtime } from "../runtime";
 
@@ -44,13 +49,41 @@ const journalQuery = (q: z.output<z.ZodObject<typeof filters>>): JournalQuery =>
   to: q.to,
 });
 
-/** GET /api/activity: one page of the journal, newest first. */
-export async function listActivity(rt: Runtime, url: URL) {
+/** GET /api/activity: one page of the journal, newest first, as the desk reads it (asTheDeskReads). */
+export async function listActivity(rt: Runtime, url: URL): Promise<Page<ActivityEntry>> {
   const q = parseOr400(listQuery, queryOf(url, [...SCALARS, "limit", "cursor"], ["ref_ids"]));
-  return withApprovals(
+  const page = await withApprovals(
     rt.db,
     await listEntries(rt.db, { ...journalQuery(q), refIds: q.ref_ids, limit: q.limit, cursor: q.cursor }),
   );
+  return { ...page, items: await asTheDeskReads(rt, page.items, nicknamesFor(rt, page.items)) };
+}
+
+/**
+ * Entries with what the desk reads beside the journal's own fields: each record's status at
+ * the service now (an order answered SUBMITTED may be REJECTED since), and profiles by nickname
+ * in the problems' words. The journal's status, record and problem meta stay as written.
+ */
+async function asTheDeskReads(
+  rt: Runtime,
+  entries: JournalEntry[],
+  nicknames: Nickname | Promise<Nickname>,
+): Promise<ActivityEntry[]> {
+  const [statusNow, nickname] = await Promise.all([recordStatusesNow(rt.upstream, entries), nicknames]);
+  return entries.map((e) => {
+    const status = statusNow.get(e.id);
+    return {
+      ...e,
+      problem: e.problem && namedProblem(e.problem, nickname),
+      ...(status ? { record_status_now: status } : {}),
+    };
+  });
+}
+
+/** The profiles' nicknames, asked of the service only when a problem holds an id; each id as itself when it cannot say. */
+async function nicknamesFor(rt: Runtime, entries: JournalEntry[]): Promise<Nickname> {
+  const named = entries.some((e) => mentionsAnId(e.problem?.title) || mentionsAnId(e.problem?.detail));
+  return named ? profileNicknames(rt.upstream).catch(() => (id: string) => id) : (id) => id;
 }
 
 /**
@@ -96,7 +129,7 @@ async function* activityRows(rt: Runtime, q: JournalQuery) {
   do {
     const page = await listEntries(rt.db, { ...q, limit: MAX_PAGE_SIZE, cursor });
     read += page.items.length;
-    yield page.items.map((e) => activityCsvRow(e, nickname));
+    yield (await asTheDeskReads(rt, page.items, nickname)).map((e) => activityCsvRow(e, nickname));
     cursor = page.next_cursor;
   } while (cursor && read < EXPORT_SCAN_CAP);
   if (cursor) yield [stoppedLine(read, "journal entries")];

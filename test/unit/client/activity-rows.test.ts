@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACTIVITY_CSV_HEADER, activityCsvRow, askedOf, describeAsked, outcomeOf } from "@/lib/shared/activity-rows";
+import { outcomeOf } from "@/lib/shared/activity-outcome";
+import { ACTIVITY_CSV_HEADER, activityCsvRow, askedOf, describeAsked } from "@/lib/shared/activity-rows";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
 
 const entry = (over: Partial<JournalEntry>): JournalEntry => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { statusWords, TRANSFER_TYPE_WORDS, transferTypeWords } from "@/lib/shared/status-words";
-import { outcomeOf } from "@/lib/shared/activity-rows";
+import { outcomeOf } from "@/lib/shared/activity-outcome";
 import { transferKind } from "@/lib/shared/transfer-rows";
 import { TRANSFER_TYPES } from "@/lib/spec/enums";
 
