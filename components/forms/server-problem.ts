@@ -1,5 +1,6 @@
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { formatMoney } from "@/lib/shared/format";
+import { namedProblem } from "@/lib/shared/named-profiles";
 import type { Problem } from "@/lib/spec/problem";
 
 /** A 400 from the server names fields: show each rule on its own field too. */
@@ -45,8 +46,5 @@ export function inDeskWords(
     const detail = `${nickname(funds.profile_id)} has ${has} available; this ${what} needs ${formatMoney(funds.needed, funds.asset)}.`;
     return { ...p, detail };
   }
-  let detail = p.detail;
-  for (const { id, nickname: name } of profiles)
-    detail = detail?.split(`profile ${id}`).join(name).split(id).join(name);
-  return { ...p, detail };
+  return namedProblem(p, (id) => profiles.find((x) => x.id === id)?.nickname ?? id);
 }

@@ -33,7 +33,8 @@ function compareBy(sort: ApprovalSort): (a: Approval, b: Approval) => number {
       return (a, b) => byIso(a.expires_at, b.expires_at);
     case "largest":
       return (a, b) => {
-        if (a.value_usd === null || b.value_usd === null) return (a.value_usd === null ? 1 : 0) - (b.value_usd === null ? 1 : 0);
+        if (a.value_usd === null || b.value_usd === null)
+          return (a.value_usd === null ? 1 : 0) - (b.value_usd === null ? 1 : 0);
         return compareDecimal(b.value_usd, a.value_usd);
       };
     default:

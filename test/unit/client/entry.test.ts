@@ -86,27 +86,32 @@ describe("enough funds, before the review", () => {
 
 describe("the service's problems in the desk's words", () => {
   const profiles = [
-    { id: "7f3c-trading", nickname: "Trading" },
-    { id: "9a1b-settlement", nickname: "Settlement" },
+    { id: "7f3c0000-0000-4000-8000-7ead10000000", nickname: "Trading" },
+    { id: "9a1b0000-0000-4000-8000-5e771e3e0000", nickname: "Settlement" },
   ];
   it("says who has what and what the order needs, by nickname, with formatted amounts", () => {
     const funds = {
       type: "/sandbox/problems/insufficient-funds",
       title: "Insufficient Funds",
       status: 403,
-      detail: "insufficient BTC funds in profile 7f3c-trading: 5000 needed, 350 available",
-      meta: { profile_id: "7f3c-trading", asset: "BTC", available: "350", needed: "5000" },
+      detail: "insufficient BTC funds in profile 7f3c0000-0000-4000-8000-7ead10000000: 5000 needed, 350 available",
+      meta: { profile_id: "7f3c0000-0000-4000-8000-7ead10000000", asset: "BTC", available: "350", needed: "5000" },
     };
     expect(inDeskWords(funds, "order", profiles).detail).toBe(
       "Trading has 350 BTC available; this order needs 5,000 BTC.",
     );
     expect(inDeskWords(funds, "transfer", []).detail).toBe(
-      "profile 7f3c-trading has 350 BTC available; this transfer needs 5,000 BTC.",
+      "profile 7f3c0000-0000-4000-8000-7ead10000000 has 350 BTC available; this transfer needs 5,000 BTC.",
     );
   });
 
   it("names any other problem's profiles by nickname and keeps the rest", () => {
-    const p = { type: "about:blank", title: "Not Found", status: 404, detail: "profile 9a1b-settlement not found" };
+    const p = {
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: "profile 9a1b0000-0000-4000-8000-5e771e3e0000 not found",
+    };
     expect(inDeskWords(p, "transfer", profiles)).toEqual({ ...p, detail: "Settlement not found" });
   });
 
