@@ -16,10 +16,24 @@ import {
 } from "@/lib/client/approval-feed";
 import { pollWhileDown } from "@/lib/client/live-status";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
+import { APPROVAL_SORT_LABELS, APPROVAL_SORTS, viewOfApprovals, type ApprovalSort } from "@/lib/shared/approval-order";
+import type { ApprovalKind } from "@/lib/shared/approval";
 import type { Role } from "@/lib/shared/roles";
+import { FilterBar, FilterInput, FilterSelect } from "../ui/filter-bar";
 import { ApprovalCard } from "./approval-card";
+import { ApprovalRows } from "./approval-rows";
 
-const FILTERS = { status: APPROVAL_STATUSES } as const satisfies FilterSpec<string>;
+const VIEWS = ["cards", "list"] as const;
+const FILTERS = {
+  status: APPROVAL_STATUSES,
+  kind: ["order", "transfer", "policy"],
+  who: null,
+  sort: APPROVAL_SORTS,
+  view: VIEWS,
+} as const satisfies FilterSpec<string>;
+
+/** Past this many requests the page lists them one line each, unless the person chose cards. */
+const CARDS_UP_TO = 5;
 
 const TAB_LABELS: Record<ApprovalStatus, string> = {
   PENDING: "Waiting",
@@ -43,13 +57,21 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
   });
   const everyone = seesEveryRequest(role);
   // One array per answer read: the steady list below compares it to tell a new read.
+  const { kind, who, sort } = filters;
   const listed = useMemo(
-    () => list.data?.filter((a) => everyone || a.requested_by === email),
-    [list.data, everyone, email],
+    () =>
+      list.data &&
+      viewOfApprovals(
+        list.data.filter((a) => everyone || a.requested_by === email),
+        { kind: kind as ApprovalKind | "", who, sort: sort as ApprovalSort | "" },
+      ),
+    [list.data, everyone, email, kind, who, sort],
   );
   const feed = useApprovalFeed();
-  const { items, latest, dismiss } = useSteadyList(status, listed, feed.data);
+  // A new filter or sort is a new list: the steady order starts again from it.
+  const { items, latest, dismiss } = useSteadyList(`${status}|${kind}|${who}|${sort}`, listed, feed.data);
   const now = useNow(status === "PENDING");
+  const view = filters.view || (items && items.length > CARDS_UP_TO ? "list" : "cards");
 
   return (
     <Card
@@ -76,6 +98,50 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
           </button>
         ))}
       </div>
+      <FilterBar
+        label="Filter and sort requests"
+        active={Boolean(kind || who || sort)}
+        onClear={() => update({ kind: "", who: "", sort: "" })}
+      >
+        <FilterSelect
+          label="Kind"
+          value={kind}
+          onChange={(v) => update({ kind: v })}
+          options={KIND_OPTIONS}
+          className="w-36"
+          primary
+        />
+        <FilterInput
+          label="Requested by"
+          value={who}
+          onChange={(v) => update({ who: v })}
+          placeholder="email or name"
+        />
+        <FilterSelect
+          label="Sort"
+          value={sort}
+          onChange={(v) => update({ sort: v })}
+          options={APPROVAL_SORTS.filter((s) => s !== "newest").map((s) => ({
+            value: s,
+            label: APPROVAL_SORT_LABELS[s],
+          }))}
+          allLabel={APPROVAL_SORT_LABELS.newest}
+          className="w-44"
+        />
+        <div role="group" aria-label="Show requests as" className="flex gap-1 self-end">
+          {VIEWS.map((v) => (
+            <button
+              key={v}
+              type="button"
+              aria-pressed={view === v}
+              onClick={() => update({ view: v })}
+              className={`min-h-9 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 pointer-coarse:min-h-11 ${view === v ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
+            >
+              {v === "cards" ? "Cards" : "Compact list"}
+            </button>
+          ))}
+        </div>
+      </FilterBar>
       <div role="tabpanel" aria-label={`${TAB_LABELS[status]} requests`} aria-busy={list.isFetching}>
         {list.isError && !list.data ? (
           <TableError error={list.error} what="the requests" onRetry={() => list.refetch()} />
@@ -83,6 +149,20 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
           <TableMessage>Loading requests…</TableMessage>
         ) : items.length === 0 ? (
           <TableMessage>{emptyWords(status, everyone)}</TableMessage>
+        ) : view === "list" ? (
+          <ApprovalRows
+            items={items}
+            card={(a) => (
+              <ApprovalCard
+                approval={latest.get(a.id) ?? a}
+                asListed={a}
+                me={{ email, role }}
+                now={now}
+                onDismiss={() => dismiss(a.id)}
+              />
+            )}
+            now={now}
+          />
         ) : (
           <ul className="space-y-4">
             {items.map((a: Approval) => (
@@ -103,6 +183,12 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
   );
 }
 
+const KIND_OPTIONS = [
+  { value: "order", label: "Orders" },
+  { value: "transfer", label: "Transfers" },
+  { value: "policy", label: "Policy changes" },
+];
+
 function emptyWords(status: ApprovalStatus, everyone: boolean): string {
   if (status !== "PENDING") return `No ${status.toLowerCase()} requests.`;
   return everyone
@@ -115,13 +201,13 @@ function emptyWords(status: ApprovalStatus, everyone: boolean): string {
  * the list (decided here or by someone else) keeps its slot, in its latest state from the feed of
  * every status, until dismissed; a new one joins at the end until the page is read again.
  */
-function useSteadyList(tab: ApprovalStatus, listed: Approval[] | undefined, feed: Approval[] | undefined) {
-  const [shown, setShown] = useState<{ tab: ApprovalStatus; listed?: Approval[]; items: Approval[] }>({
+function useSteadyList(tab: string, listed: Approval[] | undefined, feed: Approval[] | undefined) {
+  const [shown, setShown] = useState<{ tab: string; listed?: Approval[]; items: Approval[] }>({
     tab,
     items: [],
   });
   // Dismissed in this tab only: the same request is listed under its new status in another.
-  const [dismissed, setDismissed] = useState<{ tab: ApprovalStatus; ids: ReadonlySet<string> }>({
+  const [dismissed, setDismissed] = useState<{ tab: string; ids: ReadonlySet<string> }>({
     tab,
     ids: new Set(),
   });
