@@ -100,7 +100,10 @@ export function DataTable<T>({
       <div
         ref={scroll.ref}
         data-table-scroller=""
-        className="@container relative overflow-x-auto rounded-lg border border-slate-200 bg-surface max-sm:overflow-visible max-sm:border-0 max-sm:bg-transparent"
+        // A box that scrolls sideways is reached by keyboard too (the arrow keys scroll it),
+        // even when none of its rows holds a button.
+        {...(scroll.scrolls && { tabIndex: 0, role: "region", "aria-label": `${caption}, scrolls sideways` })}
+        className="@container relative overflow-x-auto rounded-lg border border-slate-200 bg-surface focus-visible:outline-2 focus-visible:outline-brand max-sm:overflow-visible max-sm:border-0 max-sm:bg-transparent"
       >
         <table className="w-full text-left text-sm tabular-nums max-sm:block">
           <caption className="sr-only">{caption}</caption>

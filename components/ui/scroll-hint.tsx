@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
  * Says so when a table scrolls sideways: a shadow on the edge where more columns hide, and a
  * line under the table. `ref` goes on the scroll box; `hint` is rendered beside it.
  */
-export function useScrollHint(): { ref: (el: HTMLDivElement | null) => void; hint: ReactNode } {
+export function useScrollHint(): { ref: (el: HTMLDivElement | null) => void; hint: ReactNode; scrolls: boolean } {
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const [more, setMore] = useState({ left: false, right: false });
   useEffect(() => {
@@ -43,6 +43,7 @@ export function useScrollHint(): { ref: (el: HTMLDivElement | null) => void; hin
   const scrolls = more.left || more.right;
   return {
     ref,
+    scrolls,
     hint: (
       <>
         <Shade side="left" on={more.left} />
