@@ -1,11 +1,12 @@
 import { Card } from "@/components/ui/card";
 import { Bar, Bars, LoadingShape } from "@/components/ui/loading-shape";
 
-/** A field as the form draws it: its label above a box. */
-const FieldShape = () => (
+/** A field as the form draws it: its label above a box, and its hint below when it has one. */
+const FieldShape = ({ hint = false }: { hint?: boolean }) => (
   <div className="space-y-2">
     <Bar className="h-4 w-2/3" />
     <Bar className="h-9" />
+    {hint && <Bar className="h-3 w-1/2" />}
   </div>
 );
 
@@ -21,7 +22,7 @@ export function PolicyShape() {
         <Bar className="h-5 w-2/3" />
       </div>
       <Card title="Approval rules (four eyes)" className="xl:col-span-2">
-        <Bars count={4} gap="gap-2" />
+        <Bars count={5} gap="gap-2" />
         {[0, 1].map((i) => (
           <div key={i} className="mt-4 grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-4">
             <FieldShape />
@@ -34,14 +35,14 @@ export function PolicyShape() {
       </Card>
       <Card title="Pre-trade limits">
         <div className="grid gap-4 sm:grid-cols-2">
-          <FieldShape />
-          <FieldShape />
-          <FieldShape />
-          <FieldShape />
+          <FieldShape hint />
+          <FieldShape hint />
+          <FieldShape hint />
+          <FieldShape hint />
         </div>
       </Card>
       <Card title="Price guard">
-        <FieldShape />
+        <FieldShape hint />
       </Card>
       <div className="flex gap-3 xl:col-span-2">
         <Bar className="h-9 w-32" />

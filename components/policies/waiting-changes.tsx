@@ -94,7 +94,7 @@ function WaitingChange({ approval: a, inForce }: { approval: Approval; inForce: 
         ))}
       </ul>
       <p className="mt-2">
-        {askedBy(a)} <Time iso={a.created_at} />. Not in force until an approver or another admin approves it; it
+        {askedBy(a)} at <Time iso={a.created_at} />. Not in force until an approver or another admin approves it; it
         expires <Time iso={a.expires_at} /> if nobody decides it.
       </p>
       {!askedAgainst(proposal, inForce) && (

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
  * A part of the page while its data loads: the shape of what will come, drawn with `Bar`s at
  * about the content's size so the page does not jump when it arrives. The shape is hidden from
  * assistive technology, which hears `label` instead, and the part is busy until replaced.
+ * `className` lays out the shape (the content's own grid or spacing).
  */
 export function LoadingShape({
   label,
@@ -15,9 +16,11 @@ export function LoadingShape({
   children: ReactNode;
 }) {
   return (
-    <div role="status" aria-busy="true" className={className}>
+    <div role="status" aria-busy="true">
       <span className="sr-only">{label}</span>
-      <div aria-hidden>{children}</div>
+      <div aria-hidden className={className}>
+        {children}
+      </div>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, poll, signedIn, WIDTHS } from "../support/browser";
+import { expectAccessible, launchBrowser, poll, screenshot, settled, signedIn, WIDTHS } from "../support/browser";
 import { resetDashboard, type Dashboard } from "../support/dashboard";
 
 /**
@@ -38,7 +38,7 @@ describe("the Policies page (admin, 1280 px)", () => {
     const page = await adminAt("/policies");
     await transferThreshold(page).waitFor();
     const rule = await page.getByTestId("approval-rule-words").innerText();
-    expect(rule).toMatch(/sent without approval in the last 24 hours, this one included/);
+    expect(rule).toMatch(/sent of that kind without approval in the last 24 hours, this one included/);
     expect(rule).toMatch(/rule of the highest threshold reached applies/);
     expect(rule).toMatch(/What is approved does not count toward that total, nor what waits for approval/);
     expect(rule).toMatch(/no market prices in USD always waits for approval/);
@@ -78,6 +78,7 @@ describe("the Policies page (admin, 1280 px)", () => {
     expect(await threshold.inputValue()).toBe("10,000");
     expect(await page.getByTestId("policy-in-force").innerText()).toMatch(/^Policy in force/);
     await expectAccessible(page, "the Policies page with a change waiting");
+    await screenshot(page, "policies-change-waiting");
 
     // An approver approves over HTTP: the page shows the new policy in force and nothing waiting.
     expect((await d.as.approver.call("POST", `/api/approvals/${asked.id}/approve`)).status).toBe(200);
@@ -95,6 +96,8 @@ describe("the Policies page (admin, 1280 px)", () => {
     const guard = page.getByRole("form", { name: "Policy" }).getByLabel(/Confirm orders taking liquidity/);
     await guard.waitFor();
     const before = await guard.inputValue();
+    // The stream up: the change asked elsewhere reaches this page as an `approval` event.
+    await settled(page);
     const policy = (await d.as.admin.call("GET", "/api/policies")).body.policy;
     const put = await d.as.admin.call("PUT", "/api/policies", {
       ...policy,
@@ -154,6 +157,7 @@ describe("loading shows the content's shape, busy and named (1280 px)", () => {
     expect(await label.evaluate((e) => e.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
     expect(await busy.locator(".animate-pulse").count(), "a skeleton of bars").toBeGreaterThan(3);
     const room = (await busy.boundingBox())!.height;
+    await screenshot(page, `loading-${path.slice(1)}`);
 
     await gate.release();
     if (table) await page.getByRole("table", { name: table }).waitFor();
@@ -163,6 +167,7 @@ describe("loading shows the content's shape, busy and named (1280 px)", () => {
     // The skeleton held most of the content's room: what follows it barely moves.
     const content = await page.locator("main").evaluate((m) => m.getBoundingClientRect().height);
     expect(room / content).toBeGreaterThan(0.5);
+    await screenshot(page, `loaded-${path.slice(1)}`);
     await page.context().close();
   });
 });
