@@ -18,8 +18,8 @@ export function PolicyShape() {
   return (
     <LoadingShape label="Loading the policy…" className="grid items-start gap-6 xl:grid-cols-2">
       <div className="space-y-2 xl:col-span-2">
-        <Bar className="h-6 w-40" />
-        <Bar className="h-5 w-2/3" />
+        <Bar onPage className="h-6 w-40" />
+        <Bar onPage className="h-5 w-2/3" />
       </div>
       <Card title="Approval rules (four eyes)" className="xl:col-span-2">
         <Bars count={5} gap="gap-2" />
@@ -45,8 +45,8 @@ export function PolicyShape() {
         <FieldShape hint />
       </Card>
       <div className="flex gap-3 xl:col-span-2">
-        <Bar className="h-9 w-32" />
-        <Bar className="h-9 w-32" />
+        <Bar onPage className="h-9 w-32" />
+        <Bar onPage className="h-9 w-32" />
       </div>
     </LoadingShape>
   );

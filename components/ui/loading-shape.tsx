@@ -25,9 +25,12 @@ export function LoadingShape({
   );
 }
 
-/** One bar of a skeleton, a line of text high unless told: the tables' loading row (components/ui/data-table.tsx). */
-export function Bar({ className = "h-5" }: { className?: string }) {
-  return <div className={`animate-pulse rounded bg-surface-sunken ${className}`} />;
+/**
+ * One bar of a skeleton, a line of text high unless told: the tables' loading row
+ * (components/ui/data-table.tsx) on a card, a shade darker on the page's own background.
+ */
+export function Bar({ className = "h-5", onPage = false }: { className?: string; onPage?: boolean }) {
+  return <div className={`animate-pulse rounded ${onPage ? "bg-slate-200" : "bg-surface-sunken"} ${className}`} />;
 }
 
 /** `count` bars one above the other, `gap` apart: a table's or a list's rows. */
