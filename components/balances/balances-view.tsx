@@ -8,6 +8,7 @@ import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
 import { compareAssets, deskTotals, type AssetTotal } from "@/lib/shared/valuation";
 import { marketsToValue, midsOf } from "@/lib/spec/valuation";
 import { Card } from "../ui/card";
+import { Bar, Bars, LoadingShape } from "../ui/loading-shape";
 import { ProblemAlert } from "../ui/problem-alert";
 
 /** Long amounts wrap inside their cell rather than push the page sideways. */
@@ -25,9 +26,9 @@ const AVAILABLE = "Available to use";
 const HELD = "Held by open orders";
 
 /**
- * Every profile's balances, and the desk's total per asset valued in USD. Nothing shows until
- * the totals and every profile's balances are in, then all at once, and stays shown while they
- * refresh: the cards never jump as parts arrive (layout shift under 0.05).
+ * Every profile's balances, and the desk's total per asset valued in USD. Their shape shows until
+ * the totals and every profile's balances are in, then all of them at once, and they stay shown
+ * while they refresh: the cards never jump as parts arrive (layout shift under 0.05).
  */
 export function BalancesView() {
   const profiles = useProfiles();
@@ -46,11 +47,7 @@ export function BalancesView() {
   return (
     <div className="space-y-6">
       {error && <ProblemAlert problem={problemOf(error)} title="Could not load the balances" />}
-      {!shown && (
-        <p className="text-sm text-ink-muted" data-testid="balances-loading">
-          Loading balances…
-        </p>
-      )}
+      {!shown && <BalancesShape profiles={profiles.data} />}
       {shown && (
         <Card
           title="Across profiles"
@@ -79,6 +76,31 @@ export function BalancesView() {
         </div>
       )}
     </div>
+  );
+}
+
+/** Rows the skeleton gives the desk's totals (the demo holds 13 assets) and each profile's balances. */
+const SHAPE_ROWS = { desk: 10, profile: 6 } as const;
+
+/**
+ * The page's shape while it loads: the totals' card and a card per profile (their names once the
+ * profiles are read), rows as bars, about the height the balances will take.
+ */
+function BalancesShape({ profiles }: { profiles: Profile[] | undefined }) {
+  return (
+    <LoadingShape label="Loading balances…" className="space-y-6">
+      <Card title="Across profiles" actions={<Bar className="h-5 w-48" />}>
+        <Bars count={SHAPE_ROWS.desk} />
+        <Bar className="mt-4 h-8" />
+      </Card>
+      <div className="grid gap-6 md:grid-cols-2">
+        {(profiles ?? [undefined, undefined]).map((p, i) => (
+          <Card key={p?.id ?? i} title={p?.nickname ?? <Bar className="h-6 w-32" />}>
+            <Bars count={SHAPE_ROWS.profile} gap="gap-3" />
+          </Card>
+        ))}
+      </div>
+    </LoadingShape>
   );
 }
 
@@ -154,7 +176,9 @@ function ProfileBalances({ profile, balances }: { profile: Profile; balances: Ba
   return (
     <Card title={profile.nickname}>
       {!balances ? (
-        <p className="text-sm text-ink-muted">Loading…</p>
+        <LoadingShape label={`Loading the balances of ${profile.nickname}…`}>
+          <Bars count={SHAPE_ROWS.profile} gap="gap-3" />
+        </LoadingShape>
       ) : balances.length === 0 ? (
         <p className="text-sm text-ink-muted">No balances.</p>
       ) : (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import {
   FormProvider,
   get,
@@ -15,14 +15,17 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/forms/form-fields";
 import { ProblemAlert } from "@/components/ui/problem-alert";
-import { TableError, TableMessage } from "@/components/ui/table-message";
+import { TableError } from "@/components/ui/table-message";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf } from "@/lib/client/api";
-import type { Approval } from "@/lib/client/approval-feed";
+import { approvalKeys, type Approval } from "@/lib/client/approval-feed";
 import { formatUsd } from "@/lib/shared/format";
 import { policyIfValid, type Policy, type PolicyDocument } from "@/lib/shared/policy";
 import { loosensAnything, policyChanges, type PolicyChange } from "@/lib/shared/policy-changes";
 import type { Problem } from "@/lib/spec/problem";
+import { APPROVAL_RULE_WORDS, NO_RULE_WORDS, rollingExample } from "./approval-rule-words";
+import { PolicyShape } from "./policy-shape";
+import { useReadPolicyOnDecisions, useWaitingPolicyChanges, WaitingChanges } from "./waiting-changes";
 import {
   ORDER_ROLES,
   policyResolver,
@@ -34,7 +37,11 @@ import {
 
 export const policyKey = ["policy"] as const;
 
-/** The Policies page: loads the policy in force, then the form that replaces it. */
+/**
+ * The Policies page: loads the policy in force and the changes waiting for approval, then shows
+ * both, the waiting ones above the form that holds the policy in force. Its shape shows until
+ * both are in, so the notices do not push the form down as they arrive.
+ */
 export function PolicyEditor() {
   const policy = useQuery({
     queryKey: policyKey,
@@ -42,9 +49,19 @@ export function PolicyEditor() {
     // An open form is not reset under the person editing it.
     refetchOnWindowFocus: false,
   });
+  const pending = useWaitingPolicyChanges();
+  useReadPolicyOnDecisions(pending.dataUpdatedAt, policyKey);
   if (policy.isError) return <TableError error={policy.error} what="the policy" onRetry={() => policy.refetch()} />;
-  if (!policy.data) return <TableMessage>Loading the policy…</TableMessage>;
-  return <PolicyForm policy={policy.data} />;
+  if (!policy.data || pending.isPending) return <PolicyShape />;
+  return (
+    <div className="space-y-4">
+      {pending.isError && !pending.data && (
+        <ProblemAlert problem={problemOf(pending.error)} title="Could not load the changes waiting for approval" />
+      )}
+      <WaitingChanges approvals={pending.waiting ?? []} inForce={policy.data} />
+      <PolicyForm policy={policy.data} waiting={(pending.waiting?.length ?? 0) > 0} />
+    </div>
+  );
 }
 
 /**
@@ -55,7 +72,7 @@ export function PolicyEditor() {
  * two it is: one that loosens anything waits for an approver or another admin (202), one that
  * only tightens applies at once.
  */
-function PolicyForm({ policy }: { policy: Policy }) {
+function PolicyForm({ policy, waiting }: { policy: Policy; waiting: boolean }) {
   const client = useQueryClient();
   const notify = useToast();
   const resolver = useMemo(() => policyResolver(policy), [policy]);
@@ -72,6 +89,11 @@ function PolicyForm({ policy }: { policy: Policy }) {
     return next && policyChanges(policy, next, formatUsd);
   }, [draft, policy]);
   const loosens = changes !== undefined && loosensAnything(changes);
+  const { isDirty } = form.formState;
+  // A new policy in force (a change approved meanwhile) replaces the fields, unless they are being edited.
+  useEffect(() => {
+    if (!form.formState.isDirty) form.reset(policyValues(policy));
+  }, [policy, form]);
   const save = useMutation({
     mutationFn: (next: PolicyDocument) =>
       api<{ policy: Policy } | { approval: Approval }>("/api/policies", { method: "PUT", body: next }),
@@ -79,9 +101,15 @@ function PolicyForm({ policy }: { policy: Policy }) {
     onSuccess: (answer) => {
       if ("approval" in answer) {
         form.reset(policyValues(policy));
+        // Shown waiting at once, above the policy in force; the list is read again to be sure.
+        client.setQueryData<Approval[]>(approvalKeys.list("PENDING"), (items) =>
+          items && !items.some((a) => a.id === answer.approval.id) ? [answer.approval, ...items] : items,
+        );
+        void client.invalidateQueries({ queryKey: approvalKeys.list("PENDING") });
         notify({
           title: "Policy change sent for approval",
-          detail: "It loosens the controls, so it applies once an approver or another admin approves it (Approvals).",
+          detail:
+            "It loosens the controls, so it applies once an approver or another admin approves it; until then the policy in force applies.",
           tone: "success",
         });
         return;
@@ -105,8 +133,9 @@ function PolicyForm({ policy }: { policy: Policy }) {
         onSubmit={form.handleSubmit((out) => save.mutate(out.request))}
         className="grid items-start gap-6 xl:grid-cols-2"
       >
+        <InForce editing={isDirty} waiting={waiting} />
         <Card title="Approval rules (four eyes)" className="xl:col-span-2">
-          <ApprovalRules />
+          <ApprovalRules inForce={policy} />
         </Card>
         <Card title="Pre-trade limits">
           <div className="grid gap-4 sm:grid-cols-2">
@@ -154,7 +183,7 @@ function PolicyForm({ policy }: { policy: Policy }) {
             </Button>
             <Button
               variant="secondary"
-              disabled={save.isPending || !form.formState.isDirty}
+              disabled={save.isPending || !isDirty}
               onClick={() => {
                 form.reset(policyValues(policy));
                 setProblem(null);
@@ -189,16 +218,36 @@ function ChangeSummary({ changes, loosens }: { changes: PolicyChange[]; loosens:
   );
 }
 
-function ApprovalRules() {
+/** What the fields show: the policy in force, or the person's edits of it, not yet sent. */
+function InForce({ editing, waiting }: { editing: boolean; waiting: boolean }) {
+  return (
+    <div data-testid="policy-in-force" className="xl:col-span-2">
+      <h2 className="text-base font-semibold">Policy in force</h2>
+      <p className="text-sm text-ink-muted">
+        {editing
+          ? "The fields hold your changes, not yet sent: the policy in force applies until they are saved or approved."
+          : waiting
+            ? "The fields show the policy that applies now; the change waiting for approval does not apply until approved."
+            : "The fields show the policy that applies now."}
+      </p>
+    </div>
+  );
+}
+
+/** The rules as enforced, in words and worked through at the rule in force, then the rules' fields. */
+function ApprovalRules({ inForce }: { inForce: Policy }) {
   const { control } = useFormContext<PolicyValues>();
   const rules = useFieldArray({ control, name: "approval_rules" });
+  const example = rollingExample(inForce.approval_rules, formatUsd);
   return (
     <div className="space-y-3">
-      <p className="text-sm text-ink-muted">
-        A transfer or an order worth at least a rule&apos;s threshold is held until that many approvers other than its
-        requester approve it. With several rules of one kind, the highest threshold reached applies.
-      </p>
-      {rules.fields.length === 0 && <p className="text-sm">No rule: nothing needs approval.</p>}
+      <div className="space-y-2 text-sm text-ink-muted" data-testid="approval-rule-words">
+        {APPROVAL_RULE_WORDS.map((words) => (
+          <p key={words}>{words}</p>
+        ))}
+        {example && <p>{example}</p>}
+      </div>
+      {rules.fields.length === 0 && <p className="text-sm">{NO_RULE_WORDS}</p>}
       <ol className="space-y-3">
         {rules.fields.map((f, i) => (
           <li key={f.id}>

@@ -1,5 +1,6 @@
 import { compareDecimal } from "@/lib/spec/decimal";
-import { approvalRuleFor, type ApprovalRule, type CreateKind, type Policy } from "./policy";
+import type { PolicyProposal } from "./approval";
+import { approvalRuleFor, withDefaults, type ApprovalRule, type CreateKind, type Policy } from "./policy";
 import type { Role } from "./roles";
 
 /**
@@ -85,6 +86,23 @@ export function policyChanges(before: Policy, after: Policy, usd: UsdWords = pla
 
 /** True when any change loosens the controls: then a second person must approve it. */
 export const loosensAnything = (changes: readonly PolicyChange[]): boolean => changes.some((c) => c.loosens);
+
+/** One change in words, as the pages list it: "Price guard: 5% → 4%". */
+export const changeWords = (c: PolicyChange): string => `${c.label}: ${c.before} → ${c.after}`;
+
+/**
+ * What a held policy change (an approval of kind "policy") changes; a policy stored before a
+ * field existed reads with the defaults, as the server reads it.
+ */
+export const proposalChanges = ({ before, after }: PolicyProposal, usd: UsdWords = plainUsd): PolicyChange[] =>
+  policyChanges(withDefaults(before), withDefaults(after), usd);
+
+/**
+ * True when the policy in force is still the one a held change was asked against: only then does
+ * approving it apply it (lib/server/approvals/policy-updates.ts answers 409 otherwise).
+ */
+export const askedAgainst = ({ before }: PolicyProposal, inForce: Policy): boolean =>
+  policyChanges(withDefaults(before), withDefaults(inForce)).length === 0;
 
 /** A limit in USD, where none (undefined) is no limit at all. */
 function limitChange(
