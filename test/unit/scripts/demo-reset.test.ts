@@ -17,7 +17,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [script], { env: { PATH: process.env.PATH!, DATA_DIR: dir, ...env }, encoding: "utf8" });
+  spawnSync(process.execPath, [script], {
+    env: { NODE_ENV: "test", PATH: process.env.PATH!, DATA_DIR: dir, ...env },
+    encoding: "utf8",
+  });
 
 describe("npm run demo:reset", () => {
   it("removes the demo's state, both databases and the trail's checkpoint, and keeps the keys", () => {
