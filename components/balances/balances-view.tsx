@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { problemOf } from "@/lib/client/api";
 import { formatAmount, formatAsset, formatMarket } from "@/lib/shared/format";
+import { DecimalAligned } from "../ui/decimal-aligned";
 import { useBalancesOfProfiles, useTickers } from "@/lib/client/desk-queries";
 import { useProfiles, type Balance, type Profile } from "@/lib/client/queries";
 import { compareAssets, deskTotals, type AssetTotal } from "@/lib/shared/valuation";
@@ -127,9 +128,15 @@ function DeskTotals({ assets }: { assets: AssetTotal[] }) {
               <th scope="row" className="py-2 pr-3 text-left font-semibold">
                 {a.asset}
               </th>
-              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.available, a.asset)}</td>
-              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.trading, a.asset)}</td>
-              <td className={`px-3 py-2 text-right ${NUMBER}`}>{formatAsset(a.total, a.asset)}</td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>
+                <DecimalAligned text={formatAsset(a.available, a.asset)} />
+              </td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>
+                <DecimalAligned text={formatAsset(a.trading, a.asset)} />
+              </td>
+              <td className={`px-3 py-2 text-right ${NUMBER}`}>
+                <DecimalAligned text={formatAsset(a.total, a.asset)} />
+              </td>
               <td className={`px-3 py-2 text-right text-ink-muted ${NUMBER}`}>{usdPrice(a.usdPrice)}</td>
               <td className={`px-3 py-2 text-right font-semibold ${NUMBER}`} data-testid="usd-value">
                 {usd(a.usdValue)}
@@ -204,8 +211,12 @@ function ProfileBalances({ profile, balances }: { profile: Profile; balances: Ba
                   <th scope="row" className="py-1.5 pr-3 text-left font-semibold">
                     {b.asset}
                   </th>
-                  <td className={`px-3 py-1.5 text-right ${NUMBER}`}>{formatAsset(b.available, b.asset)}</td>
-                  <td className={`py-1.5 pl-3 text-right ${NUMBER}`}>{formatAsset(b.trading, b.asset)}</td>
+                  <td className={`px-3 py-1.5 text-right ${NUMBER}`}>
+                    <DecimalAligned text={formatAsset(b.available, b.asset)} />
+                  </td>
+                  <td className={`py-1.5 pl-3 text-right ${NUMBER}`}>
+                    <DecimalAligned text={formatAsset(b.trading, b.asset)} />
+                  </td>
                 </tr>
               ))}
           </tbody>

@@ -148,6 +148,28 @@ describe("the Balances page", () => {
     await page.close();
   });
 
+  it("aligns each column's amounts on the decimal point: 24,999,000.00 over 350 over 0", async () => {
+    const page = await balancesPage("viewer@example.com", WIDTHS.laptop);
+    const treasury = page.getByRole("table", { name: "Balances of Treasury" });
+    // Where each amount's whole part ends (its decimal point, or where one would be), per column.
+    const points = await treasury.locator("tbody tr").evaluateAll((rows) =>
+      [0, 1].map((col) =>
+        rows.map((row) => {
+          const cell = row.querySelectorAll("td")[col]!;
+          const range = document.createRange();
+          const whole = cell.querySelector("span")!.firstChild!;
+          range.selectNodeContents(whole);
+          return Math.round(range.getBoundingClientRect().right);
+        }),
+      ),
+    );
+    for (const column of points) {
+      expect(column.length).toBeGreaterThan(5);
+      expect(new Set(column).size, `decimal points at x = ${column.join(", ")}`).toBe(1);
+    }
+    await page.close();
+  });
+
   // The page's layout is the same for each role: only the header differs, and the admin's has
   // the most links.
   describe("for the admin role", () => {
