@@ -5,7 +5,7 @@ import { useState, type ReactNode } from "react";
 import { TimeZoneProvider } from "@/lib/client/time-zone";
 import { ToastProvider } from "./ui/toasts";
 
-/** What every signed-in page shares: the query cache, the chosen time zone, notices. */
+/** What every signed-in page shares: the query cache, the chosen time zone, the session's notices. */
 export function Providers({ user, children }: { user: string; children: ReactNode }) {
   const [client] = useState(
     () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true, staleTime: 1_000 } } }),
@@ -13,7 +13,7 @@ export function Providers({ user, children }: { user: string; children: ReactNod
   return (
     <QueryClientProvider client={client}>
       <TimeZoneProvider user={user}>
-        <ToastProvider>{children}</ToastProvider>
+        <ToastProvider user={user}>{children}</ToastProvider>
       </TimeZoneProvider>
     </QueryClientProvider>
   );

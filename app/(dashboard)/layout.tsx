@@ -6,8 +6,10 @@ import { Providers } from "@/components/providers";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 import { LiveUpdates } from "@/components/shell/live-updates";
 import { NavLinks } from "@/components/shell/nav-links";
+import { NoticesButton } from "@/components/shell/notices-button";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
+import { NoticeToasts } from "@/components/ui/toasts";
 import { ThemeToggle } from "@/lib/client/theme";
 import { TimeZoneToggle } from "@/lib/client/time-zone";
 import { requireUser } from "@/lib/server/auth/require-user";
@@ -18,10 +20,12 @@ export const dynamic = "force-dynamic";
 
 /**
  * The signed-in shell: navigation, who is signed in and as what, the sandbox badge, the time
- * zone and theme choices, and the keyboard shortcuts. On a phone it keeps to three short rows
+ * zone and theme choices, the keyboard shortcuts, and the session's Notices (whose toasts show
+ * over the header's own band, never over the page). On a phone it keeps to three short rows
  * (about 120 px): the name, badge and Sign out; the pages, in one row that scrolls inside
- * itself; the choices and the role. From `md` up it is one or two rows, Sign out kept with the
- * choices and the name so it never wraps onto a row of its own (one button shown at each width).
+ * itself, then Notices; the choices and the role. From `md` up it is one or two rows, Notices
+ * after the pages, Sign out kept with the choices and the name so it never wraps onto a row of
+ * its own (one Sign out shown at each width).
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
@@ -35,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       >
         Skip to content
       </a>
-      <header className="border-b border-slate-200 bg-surface">
+      <header className="relative border-b border-slate-200 bg-surface">
         <nav
           aria-label="Main"
           className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1.5 md:gap-4 md:py-3"
@@ -50,9 +54,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <SandboxBadge />
             </span>
           )}
-          <div className="order-3 -mx-4 basis-[calc(100%+2rem)] overflow-x-auto px-4 md:order-none md:mx-0 md:basis-auto md:overflow-visible md:px-0">
+          <div className="order-3 -ml-4 basis-[calc(100%-2.5rem)] overflow-x-auto pl-4 md:order-none md:ml-0 md:basis-auto md:overflow-visible md:pl-0">
             <NavLinks role={user.role} email={user.email} />
           </div>
+          <span className="order-3 flex md:order-none">
+            <NoticesButton />
+          </span>
           <span className="order-4 md:order-none">
             <LiveUpdates />
           </span>
@@ -75,6 +82,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <SignOutButton />
           </span>
         </nav>
+        <NoticeToasts />
       </header>
       <ApprovalNotices email={user.email} />
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toasts";
 import { api, problemOf } from "@/lib/client/api";
+import { useProfileNames } from "@/lib/client/profile-names";
 import type { Order } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 import { marketLabel } from "@/lib/spec/markets";
@@ -19,6 +20,7 @@ const CANCELLING_FOR_MS = 30_000;
  */
 export function useCancels(rows: readonly Order[] | undefined) {
   const notify = useToast();
+  const { nickname } = useProfileNames();
   const [problem, setProblem] = useState<{ id: string; problem: Problem } | null>(null);
   const [cancelling, setCancelling] = useState<ReadonlySet<string>>(new Set());
   const stopCancelling = useCallback(
@@ -45,9 +47,9 @@ export function useCancels(rows: readonly Order[] | undefined) {
     for (const o of rows ?? []) {
       if (!cancelling.has(o.id) || !isFinalOrder(o.status) || told.current.has(o.id)) continue;
       told.current.add(o.id);
-      notify(orderEndNotice(o));
+      notify(orderEndNotice(o, nickname(o.profile_id)));
     }
-  }, [rows, cancelling, notify]);
+  }, [rows, cancelling, notify, nickname]);
   const refused = useCallback((order: Order, p: Problem | null) => setProblem(p && { id: order.id, problem: p }), []);
   return { problem, cancelling, requested, refused };
 }

@@ -2,6 +2,8 @@ import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import { amountIfSet } from "@/lib/spec/decimal";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
+import { detailOf, orderEndKey, orderWords, refWords } from "@/components/notices/notice-words";
+import type { NoticeWords } from "@/lib/client/notice-log";
 import { amount, priceIn } from "./describe-order";
 
 /** A GTT order the service closed because its time ran out, not one someone cancelled. */
@@ -49,13 +51,15 @@ export const isFinalOrder = (status: string): boolean => FINAL_ORDER_STATUSES.in
 /**
  * The one notice of an order's end (filled, cancelled, a GTT expiry, rejected), keyed by the
  * order: the table that cancelled it and the ticket's card that follows it give the same one.
+ * It names the order ("Order 1a2b3c4d cancelled: buy 0.5 BTC on BTC/USD from Trading") and
+ * says what came of it, with its ref_id.
  */
-export function orderEndNotice(order: Order) {
-  const detail = describeOutcome(order);
-  const key = `order-end:${order.id}`;
+export function orderEndNotice(order: Order, profileName: string): NoticeWords {
   const id = order.id.slice(0, 8);
-  if (order.status === "FILLED") return { key, title: `Order ${id} filled`, detail, tone: "success" as const };
-  if (order.status === "REJECTED") return { key, title: `Order ${id} rejected`, detail, tone: "error" as const };
-  const title = expiredGtt(order) ? `GTT order ${id} expired` : `Order ${id} cancelled`;
-  return { key, title, detail, tone: "warning" as const };
+  const words = orderWords(order, profileName);
+  const notice = { key: orderEndKey(order.id), detail: detailOf(describeOutcome(order), refWords(order.ref_id)) };
+  if (order.status === "FILLED") return { ...notice, title: `Order ${id} filled: ${words}`, tone: "success" };
+  if (order.status === "REJECTED") return { ...notice, title: `Order ${id} rejected: ${words}`, tone: "error" };
+  const ended = expiredGtt(order) ? `GTT order ${id} expired` : `Order ${id} cancelled`;
+  return { ...notice, title: `${ended}: ${words}`, tone: "warning" };
 }

@@ -2,6 +2,7 @@
 
 import { api } from "@/lib/client/api";
 import { formatAmount } from "@/lib/shared/format";
+import { useProfileNames } from "@/lib/client/profile-names";
 import { keys } from "@/lib/client/queries";
 import { Time } from "@/lib/client/time-zone";
 import type { Order } from "@/lib/spec/order";
@@ -16,13 +17,14 @@ import { describeOutcome, isFinalOrder, orderEndNotice } from "./order-outcome";
  */
 export function OrderResult({ order: created }: { order: Order }) {
   const notify = useToast();
+  const { nickname } = useProfileNames();
   const order = useFollowRecord({
     created,
     queryKey: keys.order(created.id),
     read: () =>
       api<Order>(`/api/v2/profiles/${encodeURIComponent(created.profile_id)}/orders/${encodeURIComponent(created.id)}`),
     isFinal: isFinalOrder,
-    onFinal: (o) => notify(orderEndNotice(o)),
+    onFinal: (o) => notify(orderEndNotice(o, nickname(o.profile_id))),
   });
   const filled = /[1-9]/.test(order.amount_filled);
   return (

@@ -7,7 +7,8 @@ export interface TransferNames {
   to: string;
 }
 
-const moved = (amount: string, asset: string, names: TransferNames) =>
+/** "100.00 EUR from Treasury to Settlement": what a transfer moves, and between which profiles. */
+export const moved = (amount: string, asset: string, names: TransferNames) =>
   `${formatMoney(amount, asset)} from ${names.from} to ${names.to}`;
 
 /** The transfer in a sentence an operator confirms before it is sent. */

@@ -7,6 +7,7 @@ import { Time } from "@/lib/client/time-zone";
 import { FINAL_TRANSFER_STATUSES, type TransferStatus } from "@/lib/spec/enums";
 import type { Transfer } from "@/lib/spec/transfer";
 import { useFollowRecord } from "../forms/use-follow-record";
+import { transferEndNotice } from "../notices/notice-words";
 import { StatusBadge } from "../ui/status-badge";
 import { useToast } from "../ui/toasts";
 import { describeTransferOutcome, type TransferNames } from "./describe-transfer";
@@ -25,12 +26,7 @@ export function TransferResult({ transfer: created, names }: { transfer: Transfe
     queryKey: keys.transfer(created.id),
     read: () => api<Transfer>(`/api/v2/transfer/transfers/${encodeURIComponent(created.id)}`),
     isFinal,
-    onFinal: (t) =>
-      notify({
-        title: t.status === "COMPLETED" ? "Transfer completed" : "Transfer failed",
-        detail: describeTransferOutcome(t, names),
-        tone: t.status === "COMPLETED" ? "success" : "error",
-      }),
+    onFinal: (t) => notify(transferEndNotice(t, names)),
   });
   return (
     <div

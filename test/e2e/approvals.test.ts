@@ -122,7 +122,9 @@ describe("four eyes in the browser", () => {
     // ops is told, wherever they are in the dashboard.
     await expect
       .poll(() => ops.getByTestId("toast").allTextContents(), { timeout: 10_000 })
-      .toContainEqual(expect.stringContaining("Your transfer was approved and sent"));
+      .toContainEqual(
+        expect.stringContaining("Your transfer of 20,000.00 USD from Treasury to Settlement was approved and sent"),
+      );
 
     // It appears completed on the Transfers page of both people, once the service's clock has
     // moved past its settling time.
@@ -201,7 +203,11 @@ describe("four eyes in the browser", () => {
     );
     await expect
       .poll(() => ops.getByTestId("toast").allTextContents(), { timeout: 10_000 })
-      .toContainEqual(expect.stringContaining("Over the desk's budget for the week"));
+      .toContainEqual(
+        expect.stringContaining(
+          "Your transfer of 21,000.00 USD from Treasury to Settlement was rejected by approver@example.com: Over the desk's budget for the week",
+        ),
+      );
     expect(await d.sandboxTransfers(ref)).toEqual([]);
     expect(await d.journal(ref)).toEqual([]);
   });

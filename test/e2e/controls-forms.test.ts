@@ -69,9 +69,12 @@ describe("four eyes in the transfer form", () => {
     await poll(() => card.getByTestId("approval-status").textContent()).toBe("Approved");
     expect(await card.getByTestId("approval-decision").innerText()).toBe("Approved by approver@example.com and sent.");
     await poll(() => card.getByTestId("transfer-result").count()).toBe(1);
-    await poll(() => ops.getByTestId("toast").filter({ hasText: "Your transfer was approved and sent" }).count()).toBe(
-      1,
-    );
+    await poll(() =>
+      ops
+        .getByTestId("toast")
+        .filter({ hasText: "Your transfer of 20,000.17 USD from Treasury to Settlement was approved and sent" })
+        .count(),
+    ).toBe(1);
     await ops.close();
     await approver.close();
   });
