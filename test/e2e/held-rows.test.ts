@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, poll, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { launchBrowser, poll, screenshot, settled, signInAs, WIDTHS } from "../support/browser";
 import {
   newRef,
   sharedDashboard,
@@ -122,6 +122,16 @@ describe(`held requests in the blotters at ${WIDTHS.laptop} px`, () => {
     expect(text).toMatch(/120\.00\s+USD/);
     await screenshot(page, `held-transfers-${WIDTHS.laptop}`);
 
+    // A filter the held transfer meets, chosen once the stream is up: the table is then read
+    // again only when told, never on a timer, so nothing but the approval's news can drop the row.
+    await settled(page);
+    await page
+      .getByRole("toolbar", { name: "Filter transfers" })
+      .getByLabel("Asset", { exact: true })
+      .selectOption("USD");
+    await poll(() => page.url()).toContain("asset=USD");
+    await settled(page);
+    expect(await row.count()).toBe(1);
     const res = await d.as.approver.call("POST", `/api/approvals/${transfer.id}/reject`, { reason: "Not today" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // Nothing changed at the service: the approval's event makes the open table read again.
