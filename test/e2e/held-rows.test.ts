@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, poll, screenshot, settled, signInAs, WIDTHS } from "../support/browser";
+import { axeViolations, launchBrowser, poll, screenshot, settled, signInAs, WIDTHS } from "../support/browser";
 import {
   newRef,
   sharedDashboard,
@@ -80,6 +80,8 @@ async function expectHeldRow(row: Locator, approval: Held, requester: string) {
   expect(await row.locator(`time[datetime="${new Date(approval.expires_at).toISOString()}"]`).count()).toBe(1);
   const link = row.getByRole("link", { name: `Approval ${approval.id.slice(0, 8)}` });
   expect(await link.getAttribute("href")).toBe(`/approvals#approval-${approval.id}`);
+  const within = `tr[data-row="held:${approval.id}"]`;
+  expect(await axeViolations(row.page(), { within }), `accessibility of ${within}`).toEqual([]);
 }
 
 describe(`held requests in the blotters at ${WIDTHS.laptop} px`, () => {
