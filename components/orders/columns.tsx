@@ -1,9 +1,11 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
+import { HeldIdentity, HeldStatus } from "@/components/ui/held-status";
 import { RowIdentity } from "@/components/ui/row-details";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { formatAmount, formatAsset } from "@/lib/shared/format";
+import { AWAITING_APPROVAL, heldRowKey, isHeldRow, type HeldOrder } from "@/lib/shared/held-requests";
 import { hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/shared/order-rows";
 import { amountIfSet } from "@/lib/spec/decimal";
 import { ORDER_TYPE_WORDS } from "@/lib/spec/enums";
@@ -15,8 +17,14 @@ import { CancelOrder, CancellingButton } from "./cancel-order";
 /**
  * The orders table's columns: what a desk reads at a glance (the order, its amount, price,
  * fill and status) and Cancel. Ids, who submitted it and the rest are in its details row;
- * the service's exact codes behind "Show technical columns".
+ * the service's exact codes behind "Show technical columns". An order the desk's four eyes hold
+ * is a row too, on top: its request, "Awaiting approval", who asked, its expiry and its approval.
  */
+
+/** A row of the orders table: the service's order, or a held one not sent yet. */
+export type OrderRow = Order | HeldOrder;
+
+export const orderRowKey = (r: OrderRow): string => (isHeldRow<HeldOrder>(r) ? heldRowKey(r) : r.id);
 
 export interface OrderColumnsContext {
   nickname: (profileId: string) => string;
@@ -34,13 +42,19 @@ const SORT_HINT = "Choose a market to sort: amounts and prices of different mark
 const sortable = { enableSorting: true, meta: { align: "right", sortHint: SORT_HINT } } as const;
 export const orderDetailsRowId = (o: Order) => `order-details-${o.id}`;
 
-export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsContext): ColumnDef<Order, unknown>[] {
-  const columns: ColumnDef<Order, unknown>[] = [
+export function orderColumns({
+  nickname,
+  isOpen,
+  toggle,
+  cancel,
+}: OrderColumnsContext): ColumnDef<OrderRow, unknown>[] {
+  const columns: ColumnDef<OrderRow, unknown>[] = [
     {
       id: "order",
       header: "Order",
       meta: { sticky: "left", label: "", sortHint: "Newest first" },
       cell: ({ row: { original: o } }) => {
+        if (isHeldRow<HeldOrder>(o)) return <HeldOrderIdentity held={o} nickname={nickname} />;
         const open = isOpen(o);
         const what = `the details of order ${o.id.slice(0, 8)}`;
         const expand = { open, controls: orderDetailsRowId(o), label: `${open ? "Hide" : "Show"} ${what}` };
@@ -57,18 +71,27 @@ export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsC
         );
       },
     },
-    { id: "amount", header: "Amount", ...sortable, cell: ({ row }) => <AmountCell order={row.original} /> },
-    { id: "price", header: "Price", ...sortable, cell: ({ row }) => <PriceCell order={row.original} /> },
-    { id: "filled", header: "Filled", ...sortable, cell: ({ row }) => <FilledCell order={row.original} /> },
+    { id: "amount", header: "Amount", ...sortable, cell: ({ row }) => <AmountCell order={asked(row.original)} /> },
+    { id: "price", header: "Price", ...sortable, cell: ({ row }) => <PriceCell order={asked(row.original)} /> },
+    {
+      id: "filled",
+      header: "Filled",
+      ...sortable,
+      cell: ({ row: { original: o } }) =>
+        isHeldRow<HeldOrder>(o) ? <Code>{undefined}</Code> : <FilledCell order={o} />,
+    },
     {
       id: "status",
       header: "Status",
-      cell: ({ row }) => (
-        <span className="inline-flex flex-col items-start gap-0.5">
-          <StatusBadge status={orderBadgeStatus(row.original)} />
-          {row.original.is_triggered && <span className="text-xs text-ink-muted">triggered</span>}
-        </span>
-      ),
+      cell: ({ row: { original: o } }) =>
+        isHeldRow<HeldOrder>(o) ? (
+          <HeldStatus held={o} />
+        ) : (
+          <span className="inline-flex flex-col items-start gap-0.5">
+            <StatusBadge status={orderBadgeStatus(o)} />
+            {o.is_triggered && <span className="text-xs text-ink-muted">triggered</span>}
+          </span>
+        ),
     },
   ];
   if (!cancel) return columns;
@@ -78,6 +101,8 @@ export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsC
     // The confirm step's width, reserved: opening it never widens the table.
     meta: { sticky: "right", label: "", width: "sm:w-32 sm:min-w-32" },
     cell: ({ row: { original: o } }) => {
+      // A held order is not the service's yet: its requester withdraws it on the approvals page.
+      if (isHeldRow<HeldOrder>(o)) return null;
       // A market the spec does not name is shown read-only: the dashboard does not trade it.
       if (!isCancellable(o) || !isMarket(o.market)) return null;
       if (cancel.cancelling.has(o.id)) return <CancellingButton />;
@@ -94,18 +119,45 @@ export function orderColumns({ nickname, isOpen, toggle, cancel }: OrderColumnsC
 }
 
 /** The service's exact values, for whoever compares the screen with the service's answers. */
-export const ORDER_TECHNICAL_COLUMNS: ColumnDef<Order, unknown>[] = [
-  { id: "service_type", header: "Type code", cell: ({ row }) => <Code>{row.original.type}</Code> },
-  { id: "service_status", header: "Status code", cell: ({ row }) => <Code>{row.original.status}</Code> },
-  { id: "order_id", header: "Order ID", cell: ({ row }) => <Code>{row.original.id}</Code> },
+export const ORDER_TECHNICAL_COLUMNS: ColumnDef<OrderRow, unknown>[] = [
+  { id: "service_type", header: "Type code", cell: ({ row }) => <Code>{asked(row.original).type}</Code> },
+  {
+    id: "service_status",
+    header: "Status code",
+    cell: ({ row: { original: o } }) => <Code>{isHeldRow(o) ? AWAITING_APPROVAL : o.status}</Code>,
+  },
+  {
+    id: "order_id",
+    header: "Order ID",
+    cell: ({ row: { original: o } }) => <Code>{isHeldRow(o) ? undefined : o.id}</Code>,
+  },
 ];
+
+/** What the row asks of the market: the service's order, or a held order's request. */
+const asked = (o: OrderRow) => (isHeldRow<HeldOrder>(o) ? o.request : o);
+
+/** A held order's identity: when it was asked, and what. */
+function HeldOrderIdentity({ held, nickname }: { held: HeldOrder; nickname: (profileId: string) => string }) {
+  const o = held.request;
+  return (
+    <HeldIdentity held={held}>
+      {nickname(held.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
+      <span className="block text-ink-muted">
+        {ORDER_TYPE_WORDS[o.type] ?? o.type} {o.time_in_force ?? ""} · not sent
+      </span>
+    </HeldIdentity>
+  );
+}
 
 export const Code = ({ children }: { children: string | undefined }) => (
   <span className="font-mono text-xs">{children || "—"}</span>
 );
 
+/** An order's quantities and prices, as the service lists them or as a held request asks them. */
+type Asked = Pick<Order, "market"> & Partial<Pick<Order, "base_amount" | "quote_amount" | "price" | "stop_price">>;
+
 /** A market buy placed in quote shows its quote amount. */
-function AmountCell({ order }: { order: Order }) {
+function AmountCell({ order }: { order: Asked }) {
   const { value, asset } = orderAmount(order);
   return (
     <>
@@ -115,7 +167,7 @@ function AmountCell({ order }: { order: Order }) {
 }
 
 /** A market order's price, unset ("" or "0"), reads "market"; a stop price beneath. */
-function PriceCell({ order }: { order: Order }) {
+function PriceCell({ order }: { order: Asked }) {
   const [price, stop] = [amountIfSet(order.price), amountIfSet(order.stop_price)];
   return (
     <>

@@ -7,29 +7,35 @@ import { ProblemAlert } from "@/components/ui/problem-alert";
 import { useOpenRows } from "@/components/ui/row-details";
 import { sortFilters, TECHNICAL_VIEW, useListPage, type ListPageState } from "@/lib/client/list-page";
 import { anyOrderLive } from "@/lib/shared/order-rows";
+import { AWAITING_APPROVAL, isHeldRow, type HeldOrder, type PageWithHeld } from "@/lib/shared/held-requests";
+import { useHeldRefresh } from "@/lib/client/held-refresh";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { useSubmitters } from "@/lib/client/queries";
 import { statusWords } from "@/lib/shared/status-words";
 import { useOfferedMarkets } from "@/lib/client/use-markets";
-import { ORDER_SORTS, type Page } from "@/lib/shared/list-routes";
+import { ORDER_SORTS } from "@/lib/shared/list-routes";
 import { MARKETS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { useCancels } from "./cancel-order";
-import { ORDER_TECHNICAL_COLUMNS, orderColumns, orderDetailsRowId } from "./columns";
+import { ORDER_TECHNICAL_COLUMNS, orderColumns, orderDetailsRowId, orderRowKey, type OrderRow } from "./columns";
 import { OrderDetails } from "./order-details";
 
+/** The service's statuses, and the dashboard's own for orders held for four eyes. */
+const ORDER_STATUS_FILTER = [...ORDER_STATUSES, AWAITING_APPROVAL] as const;
 /** Every filter and the sort, as the page's URL and GET /api/orders name them. */
 const FILTERS = {
-  ...{ profile_id: null, market: MARKETS, side: ORDER_SIDES, type: ORDER_TYPES, status: ORDER_STATUSES },
+  ...{ profile_id: null, market: MARKETS, side: ORDER_SIDES, type: ORDER_TYPES, status: ORDER_STATUS_FILTER },
   ...sortFilters(ORDER_SORTS),
   ...TECHNICAL_VIEW,
 } as const;
 const SIDES = ORDER_SIDES.map((s) => ({ value: s, label: statusWords(s) }));
 const TYPES = ORDER_TYPES.map((t) => ({ value: t, label: statusWords(ORDER_TYPE_WORDS[t]) }));
-const STATUSES = ORDER_STATUSES.map((s) => ({ value: s, label: statusWords(s) }));
+const STATUSES = ORDER_STATUS_FILTER.map((s) => ({ value: s, label: statusWords(s) }));
 
-const orderId = (o: Order) => o.id;
+/** A page of GET /api/orders: the first carries the held orders that match, drawn on top. */
+type OrdersPage = PageWithHeld<Order, HeldOrder>;
+const isOrder = (r: OrderRow): r is Order => !isHeldRow(r);
 
 const SPEC = {
   filters: FILTERS,
@@ -43,7 +49,8 @@ const SPEC = {
   sortWithin: "market",
   route: "/api/orders",
   pageSize: 25,
-  live: (page: Page<Order> | undefined) => anyOrderLive(page?.items ?? []),
+  rows: (page: OrdersPage): OrderRow[] => [...(page.held ?? []), ...page.items],
+  live: (page: OrdersPage | undefined) => anyOrderLive(page?.items ?? []),
   pushed: true,
   noun: ["order", "orders"],
   words: {
@@ -55,19 +62,24 @@ const SPEC = {
       none: "No orders yet. Orders placed under any profile appear here.",
     },
   },
-  rowKey: orderId,
+  rowKey: orderRowKey,
   technical: { hint: "type and status codes, order ids", columns: ORDER_TECHNICAL_COLUMNS },
 } as const;
 
-/** The service's orders: filters across every page, sorting within one market, CSV of every match, cancel. */
+/**
+ * The service's orders, and on top the held ones waiting for four eyes: filters across every page,
+ * sorting within one market, CSV of every match, cancel.
+ */
 export function OrdersTable({ canCancel }: { canCancel: boolean }) {
-  const list = useListPage<keyof typeof FILTERS, Page<Order>>(SPEC);
+  const list = useListPage<keyof typeof FILTERS, OrdersPage, OrderRow>(SPEC);
+  useHeldRefresh("order", list.data?.held, list.list.refetch);
   const { nickname } = useProfileNames();
-  const { isOpen, toggle } = useOpenRows<Order>(orderId);
-  const cancels = useCancels(list.rows);
+  const { isOpen, toggle } = useOpenRows<OrderRow>(orderRowKey);
+  const orders = useMemo(() => list.rows?.filter(isOrder), [list.rows]);
+  const cancels = useCancels(orders);
   const submitters = useSubmitters(
     "order",
-    (list.rows ?? []).map((o) => o.ref_id ?? ""),
+    (orders ?? []).map((o) => o.ref_id ?? ""),
   );
   const { cancelling, requested, refused } = cancels;
   const columns = useMemo(
@@ -90,17 +102,19 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         )
       }
       columns={columns}
-      renderSubRows={(o, width) => (
-        <SubRow id={orderDetailsRowId(o)} hidden={!isOpen(o)} width={width}>
-          <OrderDetails order={o} submitter={o.ref_id ? submitters.data?.get(o.ref_id) : undefined} />
-        </SubRow>
-      )}
+      renderSubRows={(o, width) =>
+        isOrder(o) && (
+          <SubRow id={orderDetailsRowId(o)} hidden={!isOpen(o)} width={width}>
+            <OrderDetails order={o} submitter={o.ref_id ? submitters.data?.get(o.ref_id) : undefined} />
+          </SubRow>
+        )
+      }
     />
   );
 }
 
 /** Profile, market (those offered), side, type and status. */
-function OrderFilters({ list }: { list: ListPageState<Order> }) {
+function OrderFilters({ list }: { list: ListPageState<OrderRow> }) {
   const markets = useOfferedMarkets().map((m) => ({ value: m, label: marketLabel(m) }));
   return (
     <>

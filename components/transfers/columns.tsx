@@ -1,10 +1,12 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
+import { HeldIdentity, HeldStatus } from "@/components/ui/held-status";
 import { RowIdentity } from "@/components/ui/row-details";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { SubmitterCell } from "@/components/ui/submitter-cell";
 import { formatAsset } from "@/lib/shared/format";
+import { heldRowKey, isHeldRow, type HeldTransfer } from "@/lib/shared/held-requests";
 import { transferKind, type TransferGroup } from "@/lib/shared/transfer-rows";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
 import type { Transfer } from "@/lib/spec/transfer";
@@ -12,8 +14,15 @@ import type { Transfer } from "@/lib/spec/transfer";
 /**
  * The transfers table's columns: the transfer, between whom and who asked, its amount and
  * status. Each leg's ids and direction are in the rows under it; the service's exact type
- * codes and group id behind "Show technical columns".
+ * codes and group id behind "Show technical columns". A transfer the desk's four eyes hold is a
+ * row too, on top: between whom, its amount, "Awaiting approval", who asked, its expiry and its
+ * approval; it has no legs yet.
  */
+
+/** A row of the transfers table: a transfer's legs, or a held transfer not sent yet. */
+export type TransferRow = TransferGroup | HeldTransfer;
+
+export const transferRowKey = (r: TransferRow): string => (isHeldRow<HeldTransfer>(r) ? heldRowKey(r) : r.key);
 
 export interface TransferColumnsContext {
   nickname: (profileId: string) => string;
@@ -35,12 +44,18 @@ const partyName = (g: TransferGroup, leg: Transfer | undefined, nickname: (id: s
   leg ? nickname(leg.profile_id) : g.groupId ? "" : "External";
 
 export function transferColumns({ nickname, isOpen, toggle, initiator }: TransferColumnsContext) {
-  const columns: ColumnDef<TransferGroup, unknown>[] = [
+  const columns: ColumnDef<TransferRow, unknown>[] = [
     {
       id: "transfer",
       header: "Transfer",
       meta: { sticky: "left", label: "", sortHint: "Newest first, as the service lists them" },
       cell: ({ row: { original: g } }) => {
+        if (isHeldRow<HeldTransfer>(g))
+          return (
+            <HeldIdentity held={g}>
+              <span className="text-ink-muted">Internal transfer · not sent</span>
+            </HeldIdentity>
+          );
         const legs = g.legs.length === 1 ? "record" : `${g.legs.length} legs`;
         const label = `${isOpen(g) ? "Hide" : "Show"} the ${legs} of transfer ${shortId(g.groupId ?? g.key)}`;
         const controls = g.legs.map((l) => legRowId(g, l)).join(" ");
@@ -60,6 +75,13 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
       id: "between",
       header: "From → To",
       cell: ({ row: { original: g } }) => {
+        if (isHeldRow<HeldTransfer>(g))
+          return (
+            <div className="leading-tight">
+              {nickname(g.request.from_profile_id)} → {nickname(g.request.to_profile_id)}
+              <span className="block text-xs text-ink-muted">waiting for four eyes</span>
+            </div>
+          );
         const by = initiator(g);
         return (
           <div className="leading-tight">
@@ -84,30 +106,41 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
       header: "Amount",
       enableSorting: true,
       meta: { align: "right", sortHint: SORT_HINT },
-      cell: ({ row }) => (
-        <>
-          {formatAsset(row.original.amount, row.original.asset)}{" "}
-          <span className="text-xs text-ink-muted">{row.original.asset}</span>
-        </>
-      ),
+      cell: ({ row: { original: r } }) => {
+        const { amount, asset } = isHeldRow<HeldTransfer>(r) ? r.request : r;
+        return (
+          <>
+            {formatAsset(amount, asset)} <span className="text-xs text-ink-muted">{asset}</span>
+          </>
+        );
+      },
     },
-    { id: "status", header: "Status", cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+    {
+      id: "status",
+      header: "Status",
+      cell: ({ row: { original: r } }) =>
+        isHeldRow<HeldTransfer>(r) ? <HeldStatus held={r} /> : <StatusBadge status={r.status} />,
+    },
   ];
   return columns;
 }
 
 /** The service's exact values: each leg's type code, and the group id whole. */
-export const TRANSFER_TECHNICAL_COLUMNS: ColumnDef<TransferGroup, unknown>[] = [
+export const TRANSFER_TECHNICAL_COLUMNS: ColumnDef<TransferRow, unknown>[] = [
   {
     id: "service_type",
     header: "Type code",
-    cell: ({ row }) => (
-      <span className="font-mono text-xs">{[...new Set(row.original.legs.map((l) => l.type))].join(" / ")}</span>
+    cell: ({ row: { original: r } }) => (
+      <span className="font-mono text-xs">
+        {isHeldRow<HeldTransfer>(r) ? "—" : [...new Set(r.legs.map((l) => l.type))].join(" / ")}
+      </span>
     ),
   },
   {
     id: "group_id",
     header: "Group ID",
-    cell: ({ row }) => <span className="font-mono text-xs">{row.original.groupId ?? "—"}</span>,
+    cell: ({ row: { original: r } }) => (
+      <span className="font-mono text-xs">{(!isHeldRow(r) && r.groupId) || "—"}</span>
+    ),
   },
 ];

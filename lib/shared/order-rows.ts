@@ -3,6 +3,7 @@ import { FINAL_ORDER_STATUSES, type OrderStatus } from "@/lib/spec/enums";
 import { marketAssets } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { AWAITING_APPROVAL, type HeldOrder } from "@/lib/shared/held-requests";
 
 /** Orders a trader may still cancel. */
 export const isCancellable = (o: Pick<Order, "status">): boolean => o.status === "SUBMITTED" || o.status === "OPEN";
@@ -73,6 +74,10 @@ export const ORDER_CSV_HEADER = [
   "metadata",
   "submitted_by",
   "submitted_by_role",
+  // A held order's (status AWAITING_APPROVAL); blank on the service's records.
+  "approval_id",
+  "requested_by",
+  "approval_expires_at",
 ];
 
 /** One CSV row per order; amounts exactly as the service sent them, times in ISO UTC. */
@@ -109,17 +114,61 @@ export function orderCsvRows(
       metadataText(o.metadata),
       by?.user_email ?? "",
       by?.user_role ?? "",
+      "",
+      "",
+      "",
     ];
   });
+}
+
+/**
+ * A held order as a CSV row in the same columns: the request as asked, no id nor fill (the service
+ * has no record yet), created_at the time it was asked, and its approval's id, requester and expiry.
+ */
+export function heldOrderCsvRow(h: HeldOrder, nickname: (profileId: string) => string): string[] {
+  const o = h.request;
+  return [
+    "",
+    isoUtc(h.requested_at),
+    "",
+    h.profile_id,
+    nickname(h.profile_id),
+    o.market,
+    o.side,
+    o.type,
+    AWAITING_APPROVAL,
+    o.time_in_force ?? "",
+    o.base_amount ?? "",
+    o.quote_amount ?? "",
+    o.price ?? "",
+    o.stop_price ?? "",
+    "",
+    "",
+    isoUtc(o.expiration_date),
+    "",
+    h.ref_id,
+    o.recipient_profile_id ?? "",
+    o.identity_id ?? "",
+    o.identity_account_id ?? "",
+    metadataText(o.metadata),
+    "",
+    "",
+    h.approval_id,
+    h.requested_by,
+    isoUtc(h.expires_at),
+  ];
 }
 
 /** Metadata as compact JSON ("" when there is none), one cell that a script can parse back. */
 export const metadataText = (metadata: Record<string, unknown> | undefined): string =>
   metadata && Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : "";
 
-/** A time as ISO 8601 in UTC ("2026-11-23T17:04:28.000Z"); "" stays "", an unreadable time stays as sent. */
+/**
+ * A time as ISO 8601 in UTC ("2026-11-23T17:04:28.000Z"), from an ISO time or 13 digits of
+ * milliseconds (a held GTT order's expiry, as it is sent); "" stays "", an unreadable time stays as sent.
+ */
 export function isoUtc(time: string | undefined): string {
   if (!time) return "";
-  const ms = Date.parse(time);
-  return Number.isNaN(ms) ? time : new Date(ms).toISOString();
+  const ms = instantOf(time);
+  return ms === undefined ? time : new Date(ms).toISOString();
 }

@@ -3,6 +3,7 @@ import type { Transfer } from "@/lib/spec/transfer";
 import { isoUtc, metadataText } from "./order-rows";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
 import { transferTypeWords } from "@/lib/shared/status-words";
+import { AWAITING_APPROVAL, type HeldLeg, type HeldTransfer } from "@/lib/shared/held-requests";
 
 /** One row of the transfers table: the legs sharing a group_id, or a lone transfer (a deposit). */
 export interface TransferGroup {
@@ -97,6 +98,10 @@ export const TRANSFER_CSV_HEADER = [
   "metadata",
   "initiated_by",
   "initiated_by_role",
+  // A held transfer's (status AWAITING_APPROVAL); blank on the service's legs.
+  "approval_id",
+  "requested_by",
+  "approval_expires_at",
 ];
 
 /**
@@ -128,5 +133,42 @@ export function transferCsvRow(
     metadataText(t.metadata),
     by?.user_email ?? "",
     by?.user_role ?? "",
+    "",
+    "",
+    "",
+  ];
+}
+
+/**
+ * A leg a held transfer would make (lib/shared/held-requests.ts, heldLegs) as a CSV row in the same
+ * columns: no ids, fee nor total (the service has no record yet), created_at the time it was asked,
+ * the ref_id on the DEBIT and each side's metadata as the service keeps them, and the approval's id,
+ * requester and expiry.
+ */
+export function heldTransferCsvRow(h: HeldTransfer, leg: HeldLeg, nickname: (profileId: string) => string): string[] {
+  const debit = leg.direction === "DEBIT";
+  return [
+    "",
+    "",
+    isoUtc(h.requested_at),
+    "",
+    leg.direction,
+    leg.type,
+    AWAITING_APPROVAL,
+    leg.profile_id,
+    nickname(leg.profile_id),
+    leg.asset,
+    leg.amount,
+    "",
+    "",
+    debit ? h.ref_id : "",
+    "",
+    "",
+    metadataText(debit ? h.request.metadata : h.request.recipient_metadata),
+    "",
+    "",
+    h.approval_id,
+    h.requested_by,
+    isoUtc(h.expires_at),
   ];
 }

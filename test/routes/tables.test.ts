@@ -14,6 +14,7 @@ import {
   type JournalItem,
 } from "../support/dashboard";
 import type { Match } from "../support/faults";
+import { byName, parseCsv } from "../support/csv";
 
 /**
  * The tables' own route handlers, in process: lists the back end walks across the service's
@@ -57,41 +58,6 @@ async function sentDuring<T>(run: () => Promise<T>) {
     .map((r) => ({ call: `${r.method} ${r.path}`, query: new URLSearchParams(r.search) }));
   return { result, sent };
 }
-
-/** A CSV as rows of cells (quotes undone), the header first; every line must end with CRLF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (quoted) {
-      cell += c;
-    } else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else {
-      cell += c;
-    }
-  }
-  if (cell || row.length) throw new Error("the CSV does not end with CRLF");
-  return rows;
-}
-
-/** Rows as objects by the header's names. */
-const byName = (rows: string[][]) => rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((h, i) => [h, r[i]])));
 
 async function csvOf(path: string, who: "viewer" | "admin" = "viewer") {
   const res = await d.target.fetch!(`${d.url}${path}`, { headers: { Cookie: d.as[who].cookie() } });

@@ -209,6 +209,21 @@ function toApproval(row: ApprovalRow, votes: Vote[]): Approval {
   };
 }
 
+/**
+ * The creates of `kind` waiting for approval at `now`, newest first: PENDING and not yet past their
+ * time (one the expiry sweep has not reached yet is left out as well), for the blotters.
+ */
+export const pendingOfKind = (db: Db, kind: CreateKind, now: Date): Promise<ApprovalRow[]> =>
+  db
+    .selectFrom("approvals")
+    .selectAll()
+    .where("kind", "=", kind)
+    .where("status", "=", "PENDING")
+    .where("expires_at", ">", now.toISOString())
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+
 /** How many requests wait for approval now (the metrics' gauge). */
 export async function pendingCount(db: Db): Promise<number> {
   const row = await db

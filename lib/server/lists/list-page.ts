@@ -79,6 +79,13 @@ export async function listPage<T>(req: ListRequest<T>): Promise<Required<Page<T>
   return { items: page.items, next_cursor, ...counts(page, walked) };
 }
 
+/** The page of a filter only the dashboard answers (a held request's status): nothing asked of the service, nothing read. */
+export const nothingAsked = <T>(): Required<Page<T>> => ({
+  items: [],
+  next_cursor: null,
+  ...counts({ scanned: 0, truncated: false }, false),
+});
+
 const counts = (page: { scanned: number; truncated: boolean }, walked: boolean) => ({
   scanned: page.scanned,
   walked,

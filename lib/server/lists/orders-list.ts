@@ -1,11 +1,13 @@
 import "server-only";
 import * as z from "zod";
-import { ORDER_CSV_HEADER, orderCsvRows } from "@/lib/shared/order-rows";
+import { heldOrderCsvRow, ORDER_CSV_HEADER, orderCsvRows } from "@/lib/shared/order-rows";
+import { AWAITING_APPROVAL, type HeldOrder } from "@/lib/shared/held-requests";
 import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { byCreatedAt, orderCompare, ORDER_SORTS } from "@/lib/shared/list-routes";
-import { identifier, marketSchema, orderSideSchema, orderStatusSchema, orderTypeSchema, type Order } from "@/lib/spec";
+import { identifier, marketSchema, ORDER_STATUSES, orderSideSchema, orderTypeSchema, type Order } from "@/lib/spec";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
-import { listPage, servicePages } from "./list-page";
+import { heldOrders } from "./held-requests";
+import { listPage, nothingAsked, servicePages } from "./list-page";
 import { walkAll } from "./page-walk";
 import { journalByRefId, profileNicknames } from "./record-names";
 import { limitParam } from "./list-query";
@@ -16,12 +18,17 @@ import type { Runtime } from "../runtime";
  * and status are the service's own filters and go to it; side and type are not, and are
  * applied while the back end walks its pages. The service's List Orders promises no order, so
  * the table's "newest first" is the back end's sort by created_at, never the service's order.
+ * Orders the desk's four eyes hold are not the service's yet: the first page carries the matching
+ * ones in `held` (lib/server/lists/held-requests.ts), and status AWAITING_APPROVAL asks for them
+ * alone, from the approvals table; a status of the service's leaves them out.
  */
+
+const STATUSES = [...ORDER_STATUSES, AWAITING_APPROVAL] as const;
 
 const filters = {
   profile_id: z.optional(identifier("profile_id")),
   market: z.optional(marketSchema),
-  status: z.optional(orderStatusSchema),
+  status: z.enum(STATUSES, { error: `Order status must be one of ${STATUSES.join(", ")}` }).optional(),
   side: z.optional(orderSideSchema),
   type: z.optional(orderTypeSchema),
 };
@@ -44,7 +51,19 @@ const listQuery = z
 
 type OrderFilters = z.output<z.ZodObject<typeof filters>>;
 
-const serviceQuery = (q: OrderFilters) => ({ profile_id: q.profile_id, market: q.market, status: q.status });
+/** The filter asks for held orders alone: the service is not asked at all. */
+const heldOnly = (q: OrderFilters): boolean => q.status === AWAITING_APPROVAL;
+
+/** What the service is asked for, when it is (not heldOnly): AWAITING_APPROVAL is never sent to it. */
+const serviceQuery = (q: OrderFilters) => ({
+  profile_id: q.profile_id,
+  market: q.market,
+  status: q.status === AWAITING_APPROVAL ? undefined : q.status,
+});
+
+/** Held orders match no status of the service's. */
+const heldUnder = (rt: Runtime, q: OrderFilters): Promise<HeldOrder[]> =>
+  !q.status || heldOnly(q) ? heldOrders(rt, q) : Promise.resolve([]);
 
 /** The filters the service does not have, as a test of one order; undefined when none is set. */
 function localMatch(q: OrderFilters): ((o: Order) => boolean) | undefined {
@@ -52,18 +71,24 @@ function localMatch(q: OrderFilters): ((o: Order) => boolean) | undefined {
   return (o) => (!q.side || o.side === q.side) && (!q.type || o.type === q.type);
 }
 
-/** GET /api/orders: one page of the matching orders, newest first (by created_at) or sorted within one market. */
+/**
+ * GET /api/orders: one page of the matching orders, newest first (by created_at) or sorted within
+ * one market; the first page (no cursor) also carries the matching held orders in `held`.
+ */
 export async function listOrders(rt: Runtime, url: URL) {
   const q = parseOr400(listQuery, queryOf(url, [...FILTER_NAMES, "sort", "dir", "limit", "cursor"]));
   const { limit, cursor, ...rest } = q;
-  return listPage<Order>({
-    pages: servicePages(rt.upstream, "/orders", serviceQuery(q)),
-    matches: localMatch(q),
-    compare: q.sort ? orderCompare(q.sort, q.dir) : byCreatedAt<Order>("desc"),
-    limit,
-    cursor,
-    query: JSON.stringify(rest),
-  });
+  const page = heldOnly(q)
+    ? nothingAsked<Order>()
+    : await listPage<Order>({
+        pages: servicePages(rt.upstream, "/orders", serviceQuery(q)),
+        matches: localMatch(q),
+        compare: q.sort ? orderCompare(q.sort, q.dir) : byCreatedAt<Order>("desc"),
+        limit,
+        cursor,
+        query: JSON.stringify(rest),
+      });
+  return cursor === undefined ? { ...page, held: await heldUnder(rt, q) } : page;
 }
 
 /**
@@ -72,15 +97,27 @@ export async function listOrders(rt: Runtime, url: URL) {
  */
 export function exportOrders(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
   const q = parseOr400(z.object(filters), queryOf(url, FILTER_NAMES));
-  const pages = servicePages<Order>(rt.upstream, "/orders", serviceQuery(q));
-  return {
-    header: ORDER_CSV_HEADER,
-    rows: orderRows(rt, walkAll(pages, localMatch(q) ?? (() => true), EXPORT_SCAN_CAP)),
-  };
+  const walk = heldOnly(q)
+    ? undefined
+    : walkAll(
+        servicePages<Order>(rt.upstream, "/orders", serviceQuery(q)),
+        localMatch(q) ?? (() => true),
+        EXPORT_SCAN_CAP,
+      );
+  return { header: ORDER_CSV_HEADER, rows: orderRows(rt, q, walk) };
 }
 
-async function* orderRows(rt: Runtime, walk: ReturnType<typeof walkAll<Order>>) {
+/**
+ * The held orders' rows first, sent with the service's first page: a service that refuses or fails
+ * is then still answered as a problem (csv-response.ts reads the first batch before answering).
+ */
+async function* orderRows(rt: Runtime, q: OrderFilters, walk: ReturnType<typeof walkAll<Order>> | undefined) {
   const nickname = await profileNicknames(rt.upstream);
+  let lead = (await heldUnder(rt, q)).map((h) => heldOrderCsvRow(h, nickname));
+  if (!walk) {
+    yield lead;
+    return;
+  }
   let step = await walk.next();
   while (!step.done) {
     const submitters = await journalByRefId(
@@ -88,8 +125,9 @@ async function* orderRows(rt: Runtime, walk: ReturnType<typeof walkAll<Order>>) 
       "order",
       step.value.map((o) => o.ref_id ?? ""),
     );
-    yield orderCsvRows(step.value, nickname, submitters);
+    yield [...lead, ...orderCsvRows(step.value, nickname, submitters)];
+    lead = [];
     step = await walk.next();
   }
-  if (step.value.truncated) yield [stoppedLine(step.value.scanned, "orders")];
+  yield step.value.truncated ? [...lead, stoppedLine(step.value.scanned, "orders")] : lead;
 }

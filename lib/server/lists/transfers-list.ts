@@ -1,11 +1,13 @@
 import "server-only";
 import * as z from "zod";
-import { TRANSFER_CSV_HEADER, transferCsvRow } from "@/lib/shared/transfer-rows";
+import { heldTransferCsvRow, TRANSFER_CSV_HEADER, transferCsvRow } from "@/lib/shared/transfer-rows";
+import { AWAITING_APPROVAL, heldLegs, wantsHeld, type HeldTransfer } from "@/lib/shared/held-requests";
 import { fieldProblem, parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { transferCompare, TRANSFER_SORTS } from "@/lib/shared/list-routes";
-import { ASSETS, identifier, transferStatusSchema, transferTypeSchema, type Transfer } from "@/lib/spec";
+import { ASSETS, identifier, TRANSFER_STATUSES, transferTypeSchema, type Transfer } from "@/lib/spec";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
-import { listPage, servicePages } from "./list-page";
+import { heldLegMatches, heldTransfers } from "./held-requests";
+import { listPage, nothingAsked, servicePages } from "./list-page";
 import { walkAll } from "./page-walk";
 import { journalByRefId, profileNicknames } from "./record-names";
 import { instantParam, limitParam } from "./list-query";
@@ -19,11 +21,17 @@ import type { QueryValue, UpstreamClient } from "../upstream/client";
  * the created_at range alone, or, without it, statuses does; type, asset, and statuses beside
  * profile_ids are applied to the pages the back end reads (the footer's "matched N of M read").
  * Type is always ours to apply: the spec names types the service does not (PLATFORM_TRANSFER_*).
+ * Transfers the desk's four eyes hold are not the service's yet: the first page carries the
+ * matching ones in `held` (lib/server/lists/held-requests.ts); statuses=AWAITING_APPROVAL asks for
+ * them, from the approvals table and never of the service, and statuses of the service's alone
+ * leave them out.
  */
+
+const STATUSES = [...TRANSFER_STATUSES, AWAITING_APPROVAL] as const;
 
 const filters = {
   profile_ids: z.array(identifier("profile_ids")).max(100, "profile_ids may list at most 100 ids").optional(),
-  statuses: z.array(transferStatusSchema).optional(),
+  statuses: z.array(z.enum(STATUSES, { error: `Transfer status must be one of ${STATUSES.join(", ")}` })).optional(),
   type: z.optional(transferTypeSchema),
   asset: z.enum(ASSETS as [string, ...string[]], { error: `asset must be one of ${ASSETS.join(", ")}` }).optional(),
   /** Created at or after. */
@@ -87,40 +95,57 @@ export function transferPages(upstream: UpstreamClient, query: Record<string, Qu
   return servicePages<Transfer>(upstream, "/transfer/transfers", query);
 }
 
-/** What the service is asked for: profile_ids or statuses, with the created_at range. */
+/** The statuses of the service's among the filter's; undefined when none was asked for. */
+const serviceStatuses = (q: TransferFilters) => q.statuses?.filter((s) => s !== AWAITING_APPROVAL);
+
+/** The filter asks for held transfers alone: the service is not asked at all. */
+const heldOnly = ({ statuses = [] }: TransferFilters): boolean =>
+  statuses.length > 0 && statuses.every((s) => s === AWAITING_APPROVAL);
+
+const heldUnder = (rt: Runtime, q: TransferFilters): Promise<HeldTransfer[]> =>
+  wantsHeld(q.statuses) ? heldTransfers(rt, q) : Promise.resolve([]);
+
+/** What the service is asked for: profile_ids or its statuses, with the created_at range. */
 function serviceQuery(q: TransferFilters): Record<string, QueryValue> {
   const range = { "created_at.gte": q.from, "created_at.lt": q.to };
-  return q.profile_ids ? { profile_ids: q.profile_ids, ...range } : { statuses: q.statuses, ...range };
+  return q.profile_ids ? { profile_ids: q.profile_ids, ...range } : { statuses: serviceStatuses(q), ...range };
 }
 
 /** The filters the service was not asked to apply, as a test of one leg; undefined when none is left. */
 function localMatch(q: TransferFilters): ((t: Transfer) => boolean) | undefined {
-  const statuses = q.profile_ids ? q.statuses : undefined;
+  const statuses = q.profile_ids ? serviceStatuses(q) : undefined;
   if (!statuses && !q.type && !q.asset) return undefined;
   return (t) =>
     (!statuses || statuses.includes(t.status)) && (!q.type || t.type === q.type) && (!q.asset || t.asset === q.asset);
 }
 
-/** GET /api/transfers: one page of the matching legs, newest first or by amount within one asset. */
+/**
+ * GET /api/transfers: one page of the matching legs, newest first or by amount within one asset;
+ * the first page (no cursor) also carries the matching held transfers in `held`.
+ */
 export async function listTransfers(rt: Runtime, url: URL) {
   const q = parseOr400(listQuery, queryOf(url, [...SCALARS, "sort", "dir", "limit", "cursor"], ARRAYS));
   const { limit, cursor, ...rest } = q;
-  return listPage<Transfer>({
-    pages: transferPages(rt.upstream, serviceQuery(q)),
-    matches: localMatch(q),
-    compare: q.sort ? transferCompare(q.sort, q.dir) : undefined,
-    limit,
-    cursor,
-    query: JSON.stringify(rest),
-  });
+  const page = heldOnly(q)
+    ? nothingAsked<Transfer>()
+    : await listPage<Transfer>({
+        pages: transferPages(rt.upstream, serviceQuery(q)),
+        matches: localMatch(q),
+        compare: q.sort ? transferCompare(q.sort, q.dir) : undefined,
+        limit,
+        cursor,
+        query: JSON.stringify(rest),
+      });
+  return cursor === undefined ? { ...page, held: await heldUnder(rt, q) } : page;
 }
 
-/** GET /api/transfers/export.csv: every matching leg, newest first, as CSV rows a page at a time. */
+/** GET /api/transfers/export.csv: the held transfers' legs, then every matching leg, newest first, a page at a time. */
 export function exportTransfers(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
   const q = parseOr400(z.object(filters), queryOf(url, SCALARS, ARRAYS));
-  const pages = transferPages(rt.upstream, serviceQuery(q));
-  const walk = walkAll(pages, localMatch(q) ?? (() => true), EXPORT_SCAN_CAP);
-  return { header: TRANSFER_CSV_HEADER, rows: transferRows(rt, walk) };
+  const walk = heldOnly(q)
+    ? undefined
+    : walkAll(transferPages(rt.upstream, serviceQuery(q)), localMatch(q) ?? (() => true), EXPORT_SCAN_CAP);
+  return { header: TRANSFER_CSV_HEADER, rows: transferRows(rt, q, walk) };
 }
 
 /**
@@ -128,8 +153,18 @@ export function exportTransfers(rt: Runtime, url: URL): { header: string[]; rows
  * a CREDIT whose DEBIT is not among the legs read (another profile, or the page before) is
  * matched to it through the service's group_ids filter, as the table does.
  */
-async function* transferRows(rt: Runtime, walk: ReturnType<typeof walkAll<Transfer>>) {
+async function* transferRows(rt: Runtime, q: TransferFilters, walk: ReturnType<typeof walkAll<Transfer>> | undefined) {
   const nickname = await profileNicknames(rt.upstream);
+  // Sent with the service's first page: a service that refuses or fails is still answered as a problem.
+  let lead = (await heldUnder(rt, q)).flatMap((h) =>
+    heldLegs(h)
+      .filter(heldLegMatches(q))
+      .map((leg) => heldTransferCsvRow(h, leg, nickname)),
+  );
+  if (!walk) {
+    yield lead;
+    return;
+  }
   const debitRefByGroup = new Map<string, string>();
   let step = await walk.next();
   while (!step.done) {
@@ -140,10 +175,11 @@ async function* transferRows(rt: Runtime, walk: ReturnType<typeof walkAll<Transf
     for (const debit of await debitsOf(rt, unknownGroups)) debitRefByGroup.set(debit.group_id!, debit.ref_id ?? "");
     const refOf = (leg: Transfer) => (leg.group_id ? debitRefByGroup.get(leg.group_id) : leg.ref_id) ?? "";
     const submitters = await journalByRefId(rt.db, "transfer", legs.map(refOf));
-    yield legs.map((leg) => transferCsvRow(leg, nickname, submitters.get(refOf(leg))));
+    yield [...lead, ...legs.map((leg) => transferCsvRow(leg, nickname, submitters.get(refOf(leg))))];
+    lead = [];
     step = await walk.next();
   }
-  if (step.value.truncated) yield [stoppedLine(step.value.scanned, "transfer legs")];
+  yield step.value.truncated ? [...lead, stoppedLine(step.value.scanned, "transfer legs")] : lead;
 }
 
 /** The DEBIT legs of these groups, 100 groups a call (the service's list limit). */
