@@ -4,6 +4,7 @@ import { Fragment, useState, type ReactNode } from "react";
 import { timeLeft, type Approval } from "@/lib/client/approval-feed";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { formatUsd } from "@/lib/shared/format";
+import { approvalAnchor } from "@/lib/shared/held-requests";
 import { Button } from "../ui/button";
 import { describeApproval } from "./describe-approval";
 
@@ -54,7 +55,7 @@ export function ApprovalRows({
       <tbody>
         {items.map((a) => (
           <Fragment key={a.id}>
-            <tr className="border-t border-slate-200" data-approval-id={a.id}>
+            <tr className="border-t border-slate-200" data-approval-id={a.id} id={approvalAnchor(a.id)}>
               <td className="py-2 pr-2">{describeApproval(a, nickname)}</td>
               <td className="py-2 pr-2 text-right tabular-nums whitespace-nowrap">
                 {a.value_usd === null ? "—" : formatUsd(a.value_usd)}

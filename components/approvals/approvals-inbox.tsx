@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { TableError, TableMessage } from "@/components/ui/table-message";
 import {
@@ -18,6 +18,7 @@ import { pollWhileDown } from "@/lib/client/live-status";
 import { useUrlFilters, type FilterSpec } from "@/lib/client/url-filters";
 import { APPROVAL_SORT_LABELS, APPROVAL_SORTS, viewOfApprovals, type ApprovalSort } from "@/lib/shared/approval-order";
 import type { ApprovalKind } from "@/lib/shared/approval";
+import { approvalAnchor } from "@/lib/shared/held-requests";
 import type { Role } from "@/lib/shared/roles";
 import { FilterBar, FilterInput, FilterSelect } from "../ui/filter-bar";
 import { ApprovalCard } from "./approval-card";
@@ -72,6 +73,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
   const { items, latest, dismiss } = useSteadyList(`${status}|${kind}|${who}|${sort}`, listed, feed.data);
   const now = useNow(status === "PENDING");
   const view = filters.view || (items && items.length > CARDS_UP_TO ? "list" : "cards");
+  useScrollToLinked(items);
 
   return (
     <Card
@@ -166,7 +168,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
         ) : (
           <ul className="space-y-4">
             {items.map((a: Approval) => (
-              <li key={a.id}>
+              <li key={a.id} id={approvalAnchor(a.id)}>
                 <ApprovalCard
                   approval={latest.get(a.id) ?? a}
                   asListed={a}
@@ -188,6 +190,20 @@ const KIND_OPTIONS = [
   { value: "transfer", label: "Transfers" },
   { value: "policy", label: "Policy changes" },
 ];
+
+/**
+ * A link to one request lands on it once the list has loaded: the browser looked for the
+ * anchor when the page opened, before the requests were read.
+ */
+function useScrollToLinked(items: readonly Approval[] | undefined) {
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current || !items) return;
+    const target = window.location.hash.slice(1);
+    if (target) document.getElementById(target)?.scrollIntoView({ block: "start" });
+    done.current = true;
+  }, [items]);
+}
 
 function emptyWords(status: ApprovalStatus, everyone: boolean): string {
   if (status !== "PENDING") return `No ${status.toLowerCase()} requests.`;

@@ -41,7 +41,10 @@ export const isHeldRow = <H extends HeldRequest<unknown>>(row: object): row is H
 export const heldRowKey = (h: Pick<HeldRequest<unknown>, "approval_id">): string => `held:${h.approval_id}`;
 
 /** Where the approvals page shows the request: its card's anchor. */
-export const approvalHref = (approvalId: string): string => `/approvals#approval-${approvalId}`;
+export const approvalHref = (approvalId: string): string => `/approvals#${approvalAnchor(approvalId)}`;
+
+/** The id of the element that shows the request on the Approvals page. */
+export const approvalAnchor = (approvalId: string): string => `approval-${approvalId}`;
 
 /** Whether a status filter asks for held requests: none set, or AWAITING_APPROVAL among them. */
 export const wantsHeld = (statuses: readonly string[] | undefined): boolean =>

@@ -111,6 +111,14 @@ describe(`held requests in the blotters at ${WIDTHS.laptop} px`, () => {
     await row.getByRole("link", { name: `Approval ${sell.id.slice(0, 8)}` }).click();
     await page.waitForURL((url) => url.pathname === "/approvals" && url.hash === `#approval-${sell.id}`);
     await poll(() => page.locator(`[data-approval-id="${sell.id}"]`).count()).toBe(1);
+    // The link lands on the request itself: its anchor, in view.
+    const anchor = page.locator(`[id="approval-${sell.id}"]`);
+    await poll(() => anchor.count()).toBe(1);
+    await poll(() =>
+      anchor.evaluate(
+        (el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < window.innerHeight,
+      ),
+    ).toBe(true);
     await page.close();
   });
 
