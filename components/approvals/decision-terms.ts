@@ -1,8 +1,7 @@
+import { orderWords, type OrderAsk } from "@/components/notices/notice-words";
+import { moved } from "@/components/transfers/describe-transfer";
 import type { Approval } from "@/lib/shared/approval";
-import { formatMarket, formatMoney } from "@/lib/shared/format";
 import { compareDecimal } from "@/lib/spec/decimal";
-import { marketAssets } from "@/lib/spec/markets";
-import type { CreateOrderRequest } from "@/lib/spec/order";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 
 /**
@@ -17,17 +16,9 @@ export function decisionTerms(a: Approval, nickname: Nickname): string {
   if (a.kind === "policy") return "this change to the desk's policy";
   if (a.kind === "transfer") {
     const t = a.request as unknown as CreateInternalTransferRequest;
-    return `${formatMoney(t.amount, t.asset)} from ${nickname(t.from_profile_id)} to ${nickname(t.to_profile_id)}`;
+    return moved(t.amount, t.asset, { from: nickname(t.from_profile_id), to: nickname(t.to_profile_id) });
   }
-  return `an order to ${orderTerms(a.request as unknown as CreateOrderRequest)} from ${nickname(a.profile_id)}`;
-}
-
-/** "buy 2 BTC on BTC/USD"; a market buy spends a quote amount: "buy BTC for 1,000.00 USD on BTC/USD". */
-function orderTerms(o: CreateOrderRequest): string {
-  const { base_asset: base, quote_asset: quote } = marketAssets(o.market) ?? { base_asset: "", quote_asset: "" };
-  const side = o.side === "BUY" ? "buy" : "sell";
-  const amount = o.base_amount ? formatMoney(o.base_amount, base) : `${base} for ${formatMoney(o.quote_amount, quote)}`;
-  return `${side} ${amount} on ${formatMarket(o.market)}`;
+  return `an order to ${orderWords(a.request as unknown as OrderAsk, nickname(a.profile_id))}`;
 }
 
 /** The approval that sends it (or applies a policy), or one of several it still needs. */
