@@ -6,6 +6,7 @@ import { outcomeOf, recordStatusOf, resultOf, type ActivityEntry } from "@/lib/s
 import { ACTION_WORDS, askedOf, describeAsked } from "@/lib/shared/activity-rows";
 import { RowIdentity } from "@/components/ui/row-details";
 import { ResultBadge } from "./result-badge";
+import { ShortId } from "../ui/short-id";
 
 /**
  * The activity table's columns: when and who, the action, its profiles, what was asked and
@@ -99,10 +100,7 @@ function Asked({ entry }: { entry: ActivityEntry }) {
   if (entry.kind !== "cancel") return <>{words || "—"}</>;
   return (
     <>
-      Cancel order{" "}
-      <span className="font-mono text-xs" title={asked.order_id}>
-        {asked.order_id.slice(0, 8)}
-      </span>
+      Cancel order <ShortId id={asked.order_id} className="text-xs" />
       {words ? <span className="block text-xs text-ink-muted">{words}</span> : null}
     </>
   );

@@ -11,8 +11,9 @@ export function AuditDetails({ detail }: { detail: Record<string, unknown> }) {
   const { nickname } = useProfileNames();
   const lines = auditDetailWords(detail, nickname);
   const [first, ...rest] = lines;
+  // The table keeps cells on one line; a detail wraps in its own width, long tokens too.
   return (
-    <details className="max-w-md text-xs" data-testid="audit-detail">
+    <details className="max-w-md text-xs whitespace-normal wrap-anywhere" data-testid="audit-detail">
       <summary className="cursor-pointer">{first ?? "details"}</summary>
       {rest.length > 0 && (
         <ul className="mt-1 list-disc space-y-0.5 pl-4">

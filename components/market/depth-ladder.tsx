@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { formatAmount, formatAsset } from "@/lib/shared/format";
 import { barShare, LADDER_DEPTH, ladderOf, type LadderLevel } from "@/lib/shared/order-book";
 import { useOrderBook } from "@/lib/client/queries";
@@ -22,6 +22,7 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
   const { base_asset: base, quote_asset: quote, tick_rate } = MARKET_DETAILS[market];
   const ladder = book.data && ladderOf(book.data, LADDER_DEPTH, tick_rate);
   const pick = onPickPrice && ((price: string) => setSaid(onPickPrice(price)));
+  const { box, spread, scrolls } = useCentredOnSpread(market, Boolean(book.data));
 
   const gap = (side: Side, level: LadderLevel) => (
     <tr key={`${side}-gap:${level.price}`} data-testid="depth-gap">
@@ -74,48 +75,85 @@ export function DepthLadder({ market, onPickPrice }: { market: Market; onPickPri
     ));
 
   return (
-    <div className="min-w-0 text-xs">
-      <table
-        className="w-full"
-        aria-label={`Order book, top ${LADDER_DEPTH} levels each side`}
-        data-testid="depth-ladder"
+    <div className="flex min-h-0 min-w-0 flex-col text-xs">
+      {/* Where the room is short (beside the ticket on a laptop) the levels scroll, the spread
+          in the middle; a box that scrolls is reachable by keyboard. */}
+      <div
+        ref={box}
+        className="min-h-0 flex-1 overflow-y-auto"
+        data-testid="depth-ladder-box"
+        {...(scrolls ? { tabIndex: 0, role: "region", "aria-label": "Order book levels, scrollable" } : {})}
       >
-        <thead>
-          <tr className="text-ink-muted">
-            <th scope="col" className="pb-1 pl-1 text-left font-medium">
-              Price ({quote})
-            </th>
-            <th scope="col" className="pb-1 text-right font-medium">
-              Size ({base})
-            </th>
-            <th scope="col" className="pb-1 text-right font-medium">
-              Total ({base})
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {filler("ask", rowsOf(ladder?.asks))}
-          {ladder?.asks.toReversed().flatMap((level) => row("ask", level).toReversed())}
-        </tbody>
-        <tbody>
-          <tr>
-            <td colSpan={3} className="border-y border-slate-200 py-1 text-center text-ink-muted">
-              {!book.data
-                ? "Loading the book…"
-                : ladder?.spread
-                  ? `Spread ${formatAmount(ladder.spread, { min: 2 })} ${quote}`
-                  : "One side of the book is empty"}
-            </td>
-          </tr>
-        </tbody>
-        <tbody>
-          {ladder?.bids.flatMap((level) => row("bid", level))}
-          {filler("bid", rowsOf(ladder?.bids))}
-        </tbody>
-      </table>
+        <table
+          className="w-full"
+          aria-label={`Order book, top ${LADDER_DEPTH} levels each side`}
+          data-testid="depth-ladder"
+        >
+          <thead className="sticky top-0 z-10 bg-surface">
+            <tr className="text-ink-muted">
+              <th scope="col" className="pb-1 pl-1 text-left font-medium">
+                Price ({quote})
+              </th>
+              <th scope="col" className="pb-1 text-right font-medium">
+                Size ({base})
+              </th>
+              <th scope="col" className="pb-1 text-right font-medium">
+                Total ({base})
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {filler("ask", rowsOf(ladder?.asks))}
+            {ladder?.asks.toReversed().flatMap((level) => row("ask", level).toReversed())}
+          </tbody>
+          <tbody>
+            <tr ref={spread}>
+              <td colSpan={3} className="border-y border-slate-200 py-1 text-center text-ink-muted">
+                {!book.data
+                  ? "Loading the book…"
+                  : ladder?.spread
+                    ? `Spread ${formatAmount(ladder.spread, { min: 2 })} ${quote}`
+                    : "One side of the book is empty"}
+              </td>
+            </tr>
+          </tbody>
+          <tbody>
+            {ladder?.bids.flatMap((level) => row("bid", level))}
+            {filler("bid", rowsOf(ladder?.bids))}
+          </tbody>
+        </table>
+      </div>
       <p role="status" data-testid="depth-ladder-status" className="mt-2 min-h-4 text-ink-muted">
         {said || (pick ? "Pick a price to put it on the ticket." : "")}
       </p>
     </div>
   );
+}
+
+/**
+ * The ladder's scroll box, scrolled once per market so that the spread sits in its middle: the
+ * ladder keeps its height however deep the book (filler rows), so it stays there as levels
+ * change. `scrolls` says whether the box is shorter than the ladder.
+ */
+function useCentredOnSpread(market: Market, loaded: boolean) {
+  const box = useRef<HTMLDivElement>(null);
+  const spread = useRef<HTMLTableRowElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const update = () => setScrolls(el.scrollHeight > el.clientHeight + 1);
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    update();
+    return () => observer.disconnect();
+  }, []);
+  useLayoutEffect(() => {
+    const el = box.current;
+    const row = spread.current;
+    if (!el || !row || !loaded) return;
+    const [at, of] = [row.getBoundingClientRect(), el.getBoundingClientRect()];
+    el.scrollTop += at.top + at.height / 2 - (of.top + el.clientHeight / 2);
+  }, [market, loaded]);
+  return { box, spread, scrolls };
 }

@@ -1,5 +1,12 @@
-/** The market view's height, from the first paint: the chart's and the ladder's (ten rows a side). */
-export const MARKET_VIEW_HEIGHT = "h-[53rem] lg:h-[35rem]";
+/**
+ * The market view's height, from the first paint: the chart's and the ladder's (ten rows a side).
+ * Beside the ticket (xl) it takes what the screen leaves above the orders blotter's first row:
+ * on a laptop's 800 px the ladder scrolls around the spread, on a taller screen it shows whole.
+ */
+export const MARKET_VIEW_HEIGHT = "h-[53rem] lg:h-[35rem] xl:h-[clamp(15rem,calc(100vh-30rem),35rem)]";
+
+/** The read-only market's height (under the orders, for those who do not trade): the ladder whole. */
+export const MARKET_WATCH_HEIGHT = "h-[53rem] lg:h-[35rem]";
 
 /** The id of the element the order ticket's market view is drawn into (components/orders/market-panel.tsx). */
 export const MARKET_VIEW_SLOT_ID = "market-view";

@@ -21,8 +21,13 @@ const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChar
 export function MarketView({ market, ticketPart }: { market: Market; ticketPart: RefObject<HTMLElement | null> }) {
   const onPickPrice = useTicketPricePick(ticketPart);
   return (
-    <Card title={`${marketLabel(market)} market`} className="h-full min-w-0">
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
+    <Card
+      title={`${marketLabel(market)} market`}
+      className="flex h-full min-w-0 flex-col"
+      bodyClassName="min-h-0 flex-1"
+    >
+      {/* Side by side, both as tall as the room kept (MARKET_VIEW_HEIGHT): the ladder scrolls where it is short. */}
+      <div className="grid gap-4 lg:h-full lg:grid-cols-[minmax(0,1fr)_20rem] lg:grid-rows-[minmax(0,1fr)]">
         <PriceChart market={market} />
         <DepthLadder market={market} onPickPrice={onPickPrice} />
       </div>

@@ -7,7 +7,7 @@ import type { Market } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import { inputClass } from "../ui/field";
 import { Skeleton } from "../ui/skeleton";
-import { MARKET_VIEW_HEIGHT } from "./market-view-slot";
+import { MARKET_WATCH_HEIGHT } from "./market-view-slot";
 
 /** The chart and the ladder load after the page, in their own chunk, as beside the ticket. */
 const MarketView = dynamic(() => import("./market-view").then((m) => m.MarketView), {
@@ -45,7 +45,7 @@ export function MarketWatch() {
           ))}
         </select>
       </div>
-      <div className={MARKET_VIEW_HEIGHT}>
+      <div className={MARKET_WATCH_HEIGHT}>
         <MarketView market={market} ticketPart={noTicket} />
       </div>
     </section>

@@ -91,8 +91,8 @@ export function PriceChart({ market }: { market: Market }) {
     ? `Price chart of the last ${executions.data!.length} ${formatMarket(market)} trades; the last at ${formatPrice(last.price)}`
     : `Price chart of ${formatMarket(market)} trades: none yet`;
   return (
-    <figure className="flex min-w-0 flex-col gap-1">
-      <div className="relative h-64 min-w-0 lg:h-auto lg:min-h-64 lg:flex-1">
+    <figure className="flex min-h-0 min-w-0 flex-col gap-1">
+      <div className="relative h-64 min-w-0 lg:h-auto lg:min-h-40 lg:flex-1">
         <div
           ref={container}
           role="img"

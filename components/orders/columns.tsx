@@ -13,6 +13,7 @@ import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 import { CancelOrder, CancellingButton } from "./cancel-order";
+import { ShortId } from "../ui/short-id";
 
 /**
  * The orders table's columns: what a desk reads at a glance (the order, its amount, price,
@@ -62,10 +63,7 @@ export function orderColumns({
           <RowIdentity at={o.created_at} expand={{ ...expand, onClick: () => toggle(o) }}>
             {nickname(o.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
             <span className="block text-ink-muted">
-              {ORDER_TYPE_WORDS[o.type] ?? o.type} {o.time_in_force} ·{" "}
-              <span className="font-mono" title={o.id}>
-                {o.id.slice(0, 8)}
-              </span>
+              {ORDER_TYPE_WORDS[o.type] ?? o.type} {o.time_in_force} · <ShortId id={o.id} />
             </span>
           </RowIdentity>
         );

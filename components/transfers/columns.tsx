@@ -62,10 +62,10 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
         return (
           <RowIdentity at={g.createdAt} expand={{ open: isOpen(g), controls, label, onClick: () => toggle(g) }}>
             <span className="text-ink-muted">
-              {transferKind(g)}{" "}
-              <span className="font-mono" title={g.groupId ?? g.legs[0]?.id}>
+              {transferKind(g)} {/* Code, as ShortId writes ids: not a number even when all digits. */}
+              <code className="font-mono" title={g.groupId ?? g.legs[0]?.id}>
                 {shortId(g.groupId ?? g.key)}
-              </span>
+              </code>
             </span>
           </RowIdentity>
         );

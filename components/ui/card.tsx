@@ -5,11 +5,14 @@ export function Card({
   actions,
   children,
   className = "",
+  bodyClassName = "",
 }: {
   title?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
+  /** Classes of the body under the title (a card of fixed height lets its body take the rest). */
+  bodyClassName?: string;
 }) {
   return (
     <section className={`rounded-lg border border-slate-200 bg-surface shadow-sm ${className}`}>
@@ -19,7 +22,7 @@ export function Card({
           {actions}
         </header>
       )}
-      <div className="p-4">{children}</div>
+      <div className={`p-4 ${bodyClassName}`}>{children}</div>
     </section>
   );
 }

@@ -9,16 +9,21 @@ export interface Option {
   label: string;
 }
 
-/** A labelled toolbar of filters with "Clear filters", enabled while any filter is set. */
+/**
+ * A labelled toolbar of filters with "Clear filters", enabled while any filter is set, and what
+ * goes `after` it on its line (the technical columns' switch: one line less above the rows).
+ */
 export function FilterBar({
   label,
   active,
   onClear,
+  after,
   children,
 }: {
   label: string;
   active: boolean;
   onClear: () => void;
+  after?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -28,6 +33,7 @@ export function FilterBar({
       <Button variant="ghost" onClick={onClear} disabled={!active}>
         Clear filters
       </Button>
+      {after}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Time } from "@/lib/client/time-zone";
 import { approvalHref, type HeldRequest } from "@/lib/shared/held-requests";
+import { ShortId } from "./short-id";
 
 /**
  * A held request's cells in a blotter (the orders and transfers tables): it is not sent, so the
@@ -27,7 +28,7 @@ export function HeldStatus({ held }: { held: HeldRequest<unknown> }) {
         href={approvalHref(held.approval_id)}
         className="text-xs font-medium text-brand underline underline-offset-2"
       >
-        Approval {held.approval_id.slice(0, 8)}
+        Approval <ShortId id={held.approval_id} />
       </Link>
     </span>
   );

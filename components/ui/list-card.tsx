@@ -55,11 +55,15 @@ export function ListCard<Row>({
         </div>
       }
     >
-      <FilterBar label={`Filter ${words.what}`} active={list.active} onClear={list.clear}>
+      <FilterBar
+        label={`Filter ${words.what}`}
+        active={list.active}
+        onClear={list.clear}
+        after={technical && <TechnicalToggle list={list} hint={technical.hint} />}
+      >
         {filters}
         {days && <ListDays list={list} />}
       </FilterBar>
-      {technical && <TechnicalToggle list={list} hint={technical.hint} />}
       {above}
       <FetchShade query={list.list}>
         <DataTable
@@ -97,7 +101,7 @@ type Bound = Pick<ListPageState<unknown>, "filters" | "update">;
 export function TechnicalToggle({ list, hint }: { list: Bound; hint: string }) {
   const filters = list.filters as Record<string, string>;
   return (
-    <label className="mb-3 inline-flex items-center gap-2 text-sm text-ink-muted">
+    <label className="inline-flex min-h-9 items-center gap-2 text-sm text-ink-muted">
       <input
         type="checkbox"
         checked={filters.tech === "1"}

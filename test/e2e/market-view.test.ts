@@ -178,3 +178,37 @@ describe("at the desk's widths", () => {
     await page.close();
   });
 });
+
+describe("beside the ticket, the ladder in the room the orders leave (issue 26)", () => {
+  /** Whether the box the ladder's levels are in scrolls, its tab stop, and how far the spread is from its middle. */
+  async function ladderBoxAt(viewport: { width: number; height: number }) {
+    const page = await browser.newPage({ viewport });
+    await signInAs(page, app.url, "trader@example.com");
+    const box = page.getByTestId("depth-ladder-box");
+    await expect.poll(() => box.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const measured = await box.evaluate((el) => {
+      const spread = [...el.querySelectorAll("td")].find((td) => /^Spread|One side/.test(td.textContent ?? ""))!;
+      const [b, s] = [el.getBoundingClientRect(), spread.getBoundingClientRect()];
+      return {
+        scrolls: el.scrollHeight > el.clientHeight + 1,
+        tabIndex: el.tabIndex,
+        spreadFromMiddle: Math.abs(s.top + s.height / 2 - (b.top + b.height / 2)),
+      };
+    });
+    await page.close();
+    return measured;
+  }
+
+  it("at a laptop's 1280 × 800 its ten levels a side scroll, the spread in the middle, reachable by keyboard", async () => {
+    const { scrolls, tabIndex, spreadFromMiddle } = await ladderBoxAt({ width: WIDTHS.laptop, height: 800 });
+    expect(scrolls, "the levels scroll in the room left").toBe(true);
+    expect(tabIndex, "a box that scrolls is reachable by keyboard").toBe(0);
+    expect(spreadFromMiddle, "the spread in the middle of the box").toBeLessThan(20);
+  });
+
+  it("on a taller screen it shows whole: nothing to scroll, no tab stop", async () => {
+    const { scrolls, tabIndex } = await ladderBoxAt({ width: WIDTHS.desk, height: 1200 });
+    expect(scrolls).toBe(false);
+    expect(tabIndex).toBe(-1);
+  });
+});

@@ -1,6 +1,5 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "../support/app-server";
 import {
   afterNextFrames,
   axeViolations,
@@ -13,8 +12,8 @@ import {
   signInContext,
   WIDTHS,
 } from "../support/browser";
-import { newRef, smallOrder, smallTransfer, TRADING } from "../support/dashboard";
 import { ungroupedOnPage, UNGROUPED_NUMBER } from "../support/number-scan";
+import { seedDesk } from "../support/desk-seed";
 import { resetApp } from "../support/shared-app";
 
 /**
@@ -102,6 +101,8 @@ interface Seen {
   widths?: { light: { scrollWidth: number; innerWidth: number }; dark?: { scrollWidth: number; innerWidth: number } };
   table?: { scrollWidth: number; clientWidth: number; hint: boolean };
   filledCut?: number;
+  /** Where the orders table's first row ends, at the top of the page, against the window's height. */
+  firstRow?: { bottom: number; fold: number };
   marketRoom?: { content: number; room: number };
   panelSpills?: number;
   /** Numbers of the page's text written without the formatter's grouping (test/support/number-scan.ts). */
@@ -250,6 +251,10 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
       if (seen.table.scrollWidth > seen.table.clientWidth) await screenshot(page, `fit-${who}-${slug(path)}`);
     }
     if (path === "/orders" && width === LAPTOP) {
+      seen.firstRow = await tableOf(page, TABLE_OF[path]!)
+        .locator("tr[data-row]")
+        .first()
+        .evaluate((row) => ({ bottom: row.getBoundingClientRect().bottom + scrollY, fold: innerHeight }));
       seen.filledCut = await page.locator('td[data-label="Filled"]').evaluateAll(
         (cells) =>
           cells.filter((td) => {
@@ -368,19 +373,9 @@ beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
   app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
   browser = await launchBrowser();
-  // Long amounts, and a transfer, so the widest cells are there to be measured.
-  const trader = await signIn(app, "trader@example.com");
-  for (const base_amount of ["0.01", "1.23456789"]) {
-    const res = await trader.call(
-      "POST",
-      `/api/v2/profiles/${TRADING}/orders`,
-      smallOrder(newRef("fit"), { base_amount }),
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-  const ops = await signIn(app, "ops@example.com");
-  const res = await ops.call("POST", "/api/v2/transfer/internal", smallTransfer(newRef("fit"), { amount: "9876.54" }));
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // A desk's worth of records (issue 26): long ref_ids and metadata, approved, rejected and
+  // waiting requests, failures; the widest cells and the most rows there are to be measured.
+  await seedDesk(app);
 
   const run = atMost(AT_ONCE);
   for (const group of GROUPS) {
@@ -470,6 +465,10 @@ for (const group of GROUPS) {
           });
         }
         if (path === "/orders" && width === LAPTOP) {
+          it("shows the orders' first row whole above the fold of a laptop's 1280 × 800", () => {
+            const { bottom, fold } = got((s) => s.firstRow);
+            expect(bottom, `the first row ends at ${bottom} px`).toBeLessThanOrEqual(fold);
+          });
           it("shows the Filled column whole: its amount and average price are not cut", () => {
             expect(got((s) => s.filledCut)).toBe(0);
           });

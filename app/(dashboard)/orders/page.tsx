@@ -35,9 +35,11 @@ export default async function OrdersPage() {
       ) : (
         <ReadOnlyNote>You can read orders; placing them needs the trader role.</ReadOnlyNote>
       )}
+      {/* Beside the ticket, its market above the orders; for those who only read, the orders first. */}
       <div className="min-w-0 space-y-6">
-        {trader && writable ? <MarketViewSlot /> : <MarketWatch />}
+        {trader && writable && <MarketViewSlot />}
         <OrdersTable canCancel={can(user.role, "orders:cancel") && writable} />
+        {!(trader && writable) && <MarketWatch />}
       </div>
     </div>
   );
