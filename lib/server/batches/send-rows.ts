@@ -1,0 +1,149 @@
+import "server-only";
+import type { Role } from "@/lib/shared/roles";
+import type { CreateInternalTransferRequest } from "@/lib/spec";
+import { storedCreate } from "../create/parse";
+import { sendOnce } from "../create/send-once";
+import {
+  batchOfId,
+  moveBatch,
+  nextWaitingRow,
+  sendingBatchIds,
+  settleRow,
+  type BatchRecord,
+  type BatchRowRecord,
+} from "../db/batches";
+import { beginEntry, JournalRefIdTaken, journalEntryOfRef, type JournalEntry } from "../db/journal";
+import { log } from "../ops/log";
+import type { Runtime } from "../runtime";
+
+/**
+ * Sends the rows of the batches that are SENDING, one row at a time, each once: a row is an
+ * ordinary internal transfer under its own ref_id, journaled before it is sent. Whatever stops
+ * the process between two steps (kill -9, SIGTERM, another instance taking over), the next pass
+ * finds the row's journal entry: a completed one settles the row without sending; a pending one
+ * is sent again under the same ref_id, which the service answers with the transfer it already
+ * made (lib/server/create/send-once.ts). So no row goes twice, and none is skipped.
+ *
+ * One row in flight per process: rows take the service's transfer budget one slot at a time
+ * (lib/server/upstream/pace.ts), so a person's own create waits behind at most one of them.
+ */
+
+/** How often the sender looks for work it was not told about (a restart, another instance's batch). */
+export const SWEEP_EVERY_MS = 5_000;
+
+/** The row as the transfer it is, ref_id included. */
+function requestOfRow(row: BatchRowRecord): CreateInternalTransferRequest & { ref_id: string } {
+  return {
+    from_profile_id: row.from_profile_id,
+    to_profile_id: row.to_profile_id,
+    asset: row.asset,
+    amount: row.amount,
+    ref_id: row.ref_id,
+    ...(row.metadata_json ? { metadata: JSON.parse(row.metadata_json) as Record<string, string> } : {}),
+  };
+}
+
+/** The row's outcome, read off its completed journal entry. */
+function outcomeOf(entry: JournalEntry): Parameters<typeof settleRow>[3] {
+  if (entry.status === "succeeded") {
+    const record = entry.record as { id?: string; status?: string } | null;
+    return {
+      status: "SENT",
+      transfer_id: record?.id ?? entry.result_id,
+      transfer_status: record?.status ?? null,
+      problem_json: null,
+    };
+  }
+  return { status: "FAILED", transfer_id: null, transfer_status: null, problem_json: JSON.stringify(entry.problem) };
+}
+
+/** The row's journal entry: the one a previous pass wrote, or a new pending one. */
+async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry> {
+  const found = await journalEntryOfRef(rt.db, "transfer", row.ref_id);
+  if (found) return found;
+  try {
+    return await beginEntry(rt.db, {
+      kind: "transfer",
+      refId: row.ref_id,
+      userEmail: batch.requested_by,
+      userRole: batch.requested_role,
+      profileId: row.from_profile_id,
+      toProfileId: row.to_profile_id,
+      request: requestOfRow(row),
+      valueUsd: row.value_usd || null,
+      approvalId: batch.approval_id,
+      at: new Date(rt.clock.now()),
+    });
+  } catch (error) {
+    if (error instanceof JournalRefIdTaken && error.existing) return error.existing;
+    throw error;
+  }
+}
+
+/**
+ * Sends one row (or settles it from what an earlier pass did). True when the row is settled;
+ * false when the service's answer is undecided: the row waits, and the journal's sweep decides.
+ */
+async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<boolean> {
+  let entry = await entryOfRow(rt, batch, row);
+  if (entry.status === "pending") {
+    const requester = { email: batch.requested_by, name: batch.requested_name, role: batch.requested_role as Role };
+    const create = storedCreate("transfer", row.from_profile_id, requestOfRow(row));
+    await sendOnce(rt, requester, create, entry, { valueUsd: row.value_usd || null, approvalId: batch.approval_id });
+    entry = (await journalEntryOfRef(rt.db, "transfer", row.ref_id)) ?? entry;
+  }
+  if (entry.status !== "succeeded" && entry.status !== "failed") return false;
+  await settleRow(rt.db, batch.id, row.row, outcomeOf(entry));
+  return true;
+}
+
+/** Sends a batch's waiting rows until none is left (then it is COMPLETED), it stops SENDING, or an answer is undecided. */
+export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: (b: BatchRecord) => void): Promise<void> {
+  for (;;) {
+    if (rt.lifecycle.stopping) return;
+    const batch = await batchOfId(rt.db, batchId);
+    // Cancelled meanwhile: the rows not yet sent were skipped with it.
+    if (batch?.status !== "SENDING") return;
+    const row = await nextWaitingRow(rt.db, batchId);
+    if (!row) {
+      if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
+        onProgress({ ...batch, status: "COMPLETED" });
+      }
+      return;
+    }
+    if (!(await sendRow(rt, batch, row))) return;
+    onProgress(batch);
+  }
+}
+
+/**
+ * The process's sender: one pass at a time over every SENDING batch, started when told (a batch
+ * created or approved) and every SWEEP_EVERY_MS; it stops with the runtime's lifecycle.
+ */
+export function batchSender(rt: Runtime, onProgress: (b: BatchRecord) => void) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const pass = async () => {
+    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress);
+  };
+  const kick = (): void => {
+    if (rt.lifecycle.stopping) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = rt.lifecycle
+      .track(pass())
+      .catch((error: unknown) => log.warn({ err: error }, "batches: a pass stopped; the next one goes on"))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  };
+  const stop = rt.clock.every(SWEEP_EVERY_MS, kick);
+  rt.lifecycle.signal.addEventListener("abort", stop, { once: true });
+  return { kick, idle: () => running ?? Promise.resolve() };
+}
