@@ -98,7 +98,9 @@ async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Pr
 }
 
 /** Sends a batch's waiting rows until none is left (then it is COMPLETED), it stops SENDING, or an answer is undecided. */
-export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: (b: BatchRecord) => void): Promise<void> {
+export type OnProgress = (batch: BatchRecord) => void | Promise<void>;
+
+export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: OnProgress): Promise<void> {
   for (;;) {
     if (rt.lifecycle.stopping) return;
     const batch = await batchOfId(rt.db, batchId);
@@ -107,12 +109,12 @@ export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: (b
     const row = await nextWaitingRow(rt.db, batchId);
     if (!row) {
       if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
-        onProgress({ ...batch, status: "COMPLETED" });
+        await onProgress({ ...batch, status: "COMPLETED" });
       }
       return;
     }
     if (!(await sendRow(rt, batch, row))) return;
-    onProgress(batch);
+    await onProgress(batch);
   }
 }
 
@@ -120,7 +122,7 @@ export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: (b
  * The process's sender: one pass at a time over every SENDING batch, started when told (a batch
  * created or approved) and every SWEEP_EVERY_MS; it stops with the runtime's lifecycle.
  */
-export function batchSender(rt: Runtime, onProgress: (b: BatchRecord) => void) {
+export function batchSender(rt: Runtime, onProgress: OnProgress) {
   let running: Promise<void> | undefined;
   let again = false;
   const pass = async () => {
