@@ -100,7 +100,7 @@ function Asked({ entry }: { entry: ActivityEntry }) {
   return (
     <>
       Cancel order{" "}
-      <span className="font-mono text-xs" title={asked.order_id}>
+      <span className="font-mono text-xs" title={asked.order_id} data-raw-value="">
         {asked.order_id.slice(0, 8)}
       </span>
       {words ? <span className="block text-xs text-ink-muted">{words}</span> : null}

@@ -64,7 +64,7 @@ export function orderColumns({
             {nickname(o.profile_id)} · {marketLabel(o.market)} · <SideBadge side={o.side} />
             <span className="block text-ink-muted">
               {ORDER_TYPE_WORDS[o.type] ?? o.type} {o.time_in_force} ·{" "}
-              <span className="font-mono" title={o.id}>
+              <span className="font-mono" title={o.id} data-raw-value="">
                 {o.id.slice(0, 8)}
               </span>
             </span>

@@ -64,7 +64,7 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
           <RowIdentity at={g.createdAt} expand={{ open: isOpen(g), controls, label, onClick: () => toggle(g) }}>
             <span className="text-ink-muted">
               {transferKind(g)}{" "}
-              <span className="font-mono" title={g.groupId ?? g.legs[0]?.id}>
+              <span className="font-mono" title={g.groupId ?? g.legs[0]?.id} data-raw-value="">
                 {shortId(g.groupId ?? g.key)}
               </span>
             </span>
