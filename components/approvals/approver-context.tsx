@@ -49,6 +49,15 @@ export function ApproverContext({ approval: a, nickname }: { approval: Approval;
           "Reading…"
         )}
       </dd>
+      {c?.requester_transfers && (
+        <>
+          <dt className="font-medium text-ink-muted">Transfers today</dt>
+          <dd data-testid="context-transfers">
+            It settles into another profile, so it counts as a transfer too.{" "}
+            <SendsWords sends={c.requester_transfers} value={a.value_usd} />
+          </dd>
+        </>
+      )}
     </dl>
   );
 }

@@ -64,7 +64,8 @@ export function distanceWords(price: string, mid: string): string {
  */
 export function ruleWords(a: Approval, mine: boolean): string {
   if (a.rule.kind === "policy") return "a change that loosens the controls, by an approver or another admin";
-  const rule = `the rule for ${a.kind === "order" ? "orders" : "transfers"} from ${formatUsd(a.rule.threshold_usd)}`;
+  // The rule's own kind: an order settling into another profile may be held by a transfer rule.
+  const rule = `the rule for ${a.rule.kind === "order" ? "orders" : "transfers"} from ${formatUsd(a.rule.threshold_usd)}`;
   if (!a.hold_reason) return rule;
   return `${rule}: ${mine ? a.hold_reason : a.hold_reason.replace(/\byou sent\b/g, `${a.requested_name} sent`)}`;
 }

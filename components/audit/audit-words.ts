@@ -84,6 +84,11 @@ export function auditDetailWords(detail: Detail, nickname: Nickname = (id) => id
       shown.add("request").add("kind");
     }
   }
+  if (isObject(detail.weighed_as_transfer)) {
+    const into = text(detail.weighed_as_transfer.recipient_profile_id);
+    lines.push(`Weighed as a transfer too: it settles into ${into ? nickname(into) : "another profile"}`);
+    shown.add("weighed_as_transfer");
+  }
   if (text(detail.value_usd)) {
     lines.push(`Worth about ${formatUsd(text(detail.value_usd))}`);
     shown.add("value_usd");

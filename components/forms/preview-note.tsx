@@ -34,10 +34,16 @@ export function PreviewNote({ preview }: { preview: UseQueryResult<CreatePreview
   return (
     <div className="space-y-1 text-sm" data-testid="controls-note" data-outcome={p.outcome}>
       {p.value_usd !== null && <p>Worth about {formatUsd(p.value_usd)}.</p>}
+      {p.weighed_as_transfer && (
+        <p data-testid="weighed-as-transfer">
+          It settles into another profile, so it moves money as a transfer does: the transfer limits and rules weigh it
+          too.
+        </p>
+      )}
       {p.outcome === "send" && <p data-testid="sent-at-once">It is sent at once: no approval is needed.</p>}
       {p.outcome === "hold" && (
         <div className="space-y-1 font-semibold text-warn" data-testid="needs-approval">
-          {holdWords(p.kind, p.hold, formatTime(p.hold.expires_at, zone)).map((line) => (
+          {holdWords(p.hold, formatTime(p.hold.expires_at, zone)).map((line) => (
             <p key={line}>{line}</p>
           ))}
         </div>

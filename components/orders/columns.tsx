@@ -1,6 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
+import { AssetAmount } from "@/components/ui/asset-amount";
 import { HeldIdentity, HeldStatus } from "@/components/ui/held-status";
 import { RowIdentity } from "@/components/ui/row-details";
 import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
@@ -157,11 +158,7 @@ type Asked = Pick<Order, "market"> & Partial<Pick<Order, "base_amount" | "quote_
 /** A market buy placed in quote shows its quote amount. */
 function AmountCell({ order }: { order: Asked }) {
   const { value, asset } = orderAmount(order);
-  return (
-    <>
-      {formatAsset(value, asset)} <span className="text-xs text-ink-muted">{asset}</span>
-    </>
-  );
+  return <AssetAmount text={formatAsset(value, asset)} asset={asset} />;
 }
 
 /** A market order's price, unset ("" or "0"), reads "market"; a stop price beneath. */
@@ -180,7 +177,7 @@ function FilledCell({ order }: { order: Order }) {
   const base = marketAssets(order.market)?.base_asset;
   return (
     <>
-      {formatAmount(order.amount_filled)} <span className="text-xs text-ink-muted">{base}</span>
+      <AssetAmount text={formatAmount(order.amount_filled)} asset={base} />
       {hasFill(order.amount_filled) && (
         <span className="block text-xs text-ink-muted">
           avg {formatAmount(order.volume_weighted_average_price, { min: 2 })}

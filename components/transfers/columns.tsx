@@ -1,6 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
+import { AssetAmount } from "@/components/ui/asset-amount";
 import { HeldIdentity, HeldStatus } from "@/components/ui/held-status";
 import { RowIdentity } from "@/components/ui/row-details";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -108,11 +109,7 @@ export function transferColumns({ nickname, isOpen, toggle, initiator }: Transfe
       meta: { align: "right", sortHint: SORT_HINT },
       cell: ({ row: { original: r } }) => {
         const { amount, asset } = isHeldRow<HeldTransfer>(r) ? r.request : r;
-        return (
-          <>
-            {formatAsset(amount, asset)} <span className="text-xs text-ink-muted">{asset}</span>
-          </>
-        );
+        return <AssetAmount text={formatAsset(amount, asset)} asset={asset} />;
       },
     },
     {

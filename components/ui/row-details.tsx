@@ -4,18 +4,15 @@ import { useCallback, useMemo, useState, type ReactNode } from "react";
 import { Time } from "@/lib/client/time-zone";
 
 /**
- * Rows a person opened or closed: each starts as `openByDefault` says, a click flips it.
+ * Rows a person opened: each starts closed, so a page of records is a row each; a click flips it.
  * Kept by row key, so a refresh of the data keeps what is open.
  */
-export function useOpenRows<T>(keyOf: (row: T) => string, openByDefault: (row: T) => boolean = () => false) {
-  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
-  const isOpen = useMemo(
-    () => (row: T) => openByDefault(row) !== toggled.has(keyOf(row)),
-    [toggled, keyOf, openByDefault],
-  );
+export function useOpenRows<T>(keyOf: (row: T) => string) {
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const isOpen = useMemo(() => (row: T) => opened.has(keyOf(row)), [opened, keyOf]);
   const toggle = useCallback(
     (row: T) =>
-      setToggled((t) => {
+      setOpened((t) => {
         const next = new Set(t);
         const key = keyOf(row);
         if (next.has(key)) next.delete(key);

@@ -10,6 +10,11 @@ import type { CreateKind } from "@/lib/shared/policy";
 export interface ApprovalContext {
   spend: ApprovalSpend | null;
   requester: RequesterSends | null;
+  /**
+   * For an order that settles into another profile, weighed as a transfer too: the requester's
+   * transfers against the transfer limit, which the send is checked against as well.
+   */
+  requester_transfers?: RequesterSends;
 }
 
 export interface ApprovalSpend {

@@ -22,13 +22,18 @@ interface Weighed {
   value_usd: string | null;
   /** Past the price guard: the market's name will be asked for, typed, before it is sent. */
   price_guard: PriceGuard | null;
+  /**
+   * An order that settles into another profile (its recipient_profile_id): it moves money between
+   * profiles, so it needs the right to transfer and counts toward the transfer limits and rules too.
+   */
+  weighed_as_transfer: boolean;
 }
 
 export interface HoldPreview {
   rule: ApprovalRule;
   /** Why a create below the rule's threshold is held: the rolling total, or an unpriced asset. */
   reason: string | null;
-  /** The person's rolling 24 h total of what they sent without approval, with this create. */
+  /** The person's rolling 24 h total of what they sent without approval, with this create, of the rule's kind. */
   rolling_total_usd: string | null;
   /** The roles whose members may approve it (never the requester). */
   approvers: Role[];
@@ -39,10 +44,13 @@ export interface HoldPreview {
 }
 
 /** The review's lines for a held create: the rule, the total that reached it, who decides, until when. */
-export function holdWords(kind: CreateKind, hold: HoldPreview, until: string): string[] {
+export function holdWords(hold: HoldPreview, until: string): string[] {
   const { rule } = hold;
   const who = rule.approvals_needed === 1 ? "an approver" : "two approvers";
-  const lines = [`Needs approval by ${who} before it is sent (${kind}s of ${formatUsd(rule.threshold_usd)} or more).`];
+  // The rule's own kind: an order settling into another profile may be held by a transfer rule.
+  const lines = [
+    `Needs approval by ${who} before it is sent (${rule.kind}s of ${formatUsd(rule.threshold_usd)} or more).`,
+  ];
   if (hold.reason) lines.push(`${hold.reason}.`);
   const roles = hold.approvers.map((r) => `an ${r}`).join(" or ");
   lines.push(`It waits for ${roles || "an approver"} other than you until ${until}; unapproved by then, it expires.`);

@@ -5,6 +5,7 @@ import {
   inProcessDashboard,
   newRef,
   rawCall,
+  SETTLEMENT,
   smallOrder,
   smallTransfer,
   TRADING,
@@ -116,6 +117,11 @@ interface RouteCase {
   sends?: readonly string[] | ((same: string) => readonly string[]);
   /** A CSV download rather than JSON. */
   csv?: true;
+  /**
+   * A second right the create path checks once `past`'s right is passed (the route's own): a role
+   * `past` lets through and this refuses gets a 403 naming `action` and the field that needs it.
+   */
+  also?: { past: string; action: Action; field: string };
 }
 
 /** A ref_id of an order `who` sent just now (what a "don't send" answer names), when the role may send one. */
@@ -233,6 +239,21 @@ const ROUTES = [
     route: "POST /api/v2/profiles/{profile_id}/orders",
     action: "orders:create",
     call: () => ({ method: "POST", path: `/api/v2/profiles/${TRADING}/orders`, body: smallOrder(newRef("role")) }),
+  },
+  {
+    // An order settling into another profile moves money between profiles: the right to transfer too.
+    route: "POST /api/v2/profiles/{profile_id}/orders settling into another profile",
+    action: "orders:create",
+    call: () => ({
+      method: "POST",
+      path: `/api/v2/profiles/${TRADING}/orders`,
+      body: smallOrder(newRef("elsewhere"), { recipient_profile_id: SETTLEMENT }),
+    }),
+    also: {
+      past: "POST /api/v2/profiles/{profile_id}/orders",
+      action: "transfers:create",
+      field: "recipient_profile_id",
+    },
   },
   {
     route: "GET /api/v2/profiles/{profile_id}/orders/{id}",
@@ -386,6 +407,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/v2/profiles":                             { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/v2/profiles/{profile_id}/balances":       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/v2/profiles/{profile_id}/orders":        { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/v2/profiles/{profile_id}/orders settling into another profile":
+                                                      { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/v2/profiles/{profile_id}/orders/{id}":    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "DELETE /api/v2/profiles/{profile_id}/orders/{id}": { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/v2/transfer/transfers":                   { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
@@ -435,7 +458,7 @@ describe("each role on each route", () => {
     expect([...new Set(ROUTES.map((r) => r.route.split(" ")[1]))].sort()).toEqual(handlers);
   });
 
-  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, sends, csv, expected }) => {
+  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, sends, csv, also, expected }) => {
     const c = await call(who);
     const { result: res, sent } = await sentDuring(() => callAs(who, c));
     if (expected === 200) {
@@ -450,7 +473,13 @@ describe("each role on each route", () => {
       return;
     }
     const p = expectProblem(res, expected);
-    if (expected === 403) expect(p.meta).toEqual({ role: who, action });
+    if (expected === 403 && also && ACCESS[also.past as RouteName][who] === 200) {
+      expect(p.meta).toEqual({
+        role: who,
+        action: also.action,
+        errors: [{ field: also.field, message: expect.any(String) }],
+      });
+    } else if (expected === 403) expect(p.meta).toEqual({ role: who, action });
     else expect(p.title).toBe("Unauthorized");
     // Refused before anything reached the service.
     expect(sent).toEqual([]);

@@ -59,7 +59,9 @@ const placeOrder = (trader: Client, body: Record<string, unknown>, profile = TRA
 async function seedOrders(trader: Client): Promise<void> {
   for (let i = 0; i < DESK.restingOrders; i++) {
     const price = `${100 + i}.${i % 2 ? "05" : "50"}`; // on ETH/USD's 0.05 tick
-    await expectStatus(await placeOrder(trader, order({ price, base_amount: "0.0123" })), 200, "a resting bid");
+    // The last, newest, with the longest amount a desk types: the widest cell to fit.
+    const base_amount = i === DESK.restingOrders - 1 ? "1.23456789" : "0.0123";
+    await expectStatus(await placeOrder(trader, order({ price, base_amount })), 200, "a resting bid");
   }
   for (let i = 0; i < DESK.marketOrders; i++) {
     // A market buy names what it spends (quote_amount), a market sell what it sells.

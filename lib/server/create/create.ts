@@ -1,5 +1,6 @@
 import "server-only";
 import type { CreateKind } from "@/lib/shared/policy";
+import { otherRecipientOf } from "@/lib/shared/recipient-profile";
 import { type CreateInternalTransferRequest, type CreateOrderRequest } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
@@ -42,6 +43,20 @@ export const pathOf = (create: Create): string =>
 /** The transfer's receiving profile; undefined for an order. */
 export const toProfileOf = (create: Create): string | undefined =>
   create.kind === "transfer" ? create.request.to_profile_id : undefined;
+
+/**
+ * The profile an order settles into when it is not the order's own (its recipient_profile_id):
+ * such an order moves money between profiles, and the controls weigh it as a transfer too.
+ * Undefined for any other order, and for a transfer (which is one already).
+ */
+export const recipientElsewhereOf = (create: Create): string | undefined =>
+  create.kind === "order" ? otherRecipientOf(create.profileId, create.request) : undefined;
+
+/** What the audit trail notes of a create weighed as a transfer too: the profile it settles into. */
+export function weighedAsTransferNote(create: Create): { weighed_as_transfer?: { recipient_profile_id: string } } {
+  const recipient = recipientElsewhereOf(create);
+  return recipient ? { weighed_as_transfer: { recipient_profile_id: recipient } } : {};
+}
 
 /**
  * True when a stored request (journal or approval) under this ref_id is this very create: the

@@ -5,7 +5,7 @@ import type { SignedInUser } from "../auth/session";
 import { approvalView, insertApproval, type ApprovalRow } from "../db/approvals";
 import type { Database } from "../db/schema";
 import type { Runtime } from "../runtime";
-import { refIdOf, type Create } from "./create";
+import { refIdOf, weighedAsTransferNote, type Create } from "./create";
 import type { Verdict } from "./controls/verdict";
 
 /**
@@ -36,6 +36,7 @@ export const writeHold = (tx: Kysely<Database>, user: SignedInUser, create: Crea
 export async function announceHold(
   rt: Runtime,
   user: SignedInUser,
+  create: Create,
   row: ApprovalRow,
   hold: HoldVerdict,
   repeatOf: string | null,
@@ -51,6 +52,7 @@ export async function announceHold(
       ref_id: row.ref_id,
       request: JSON.parse(row.request_json) as unknown,
       value_usd: hold.valueUsd,
+      ...weighedAsTransferNote(create),
       rule: hold.rule,
       ...(hold.reason ? { hold_reason: hold.reason } : {}),
       ...(repeatOf ? { duplicate_of: repeatOf } : {}),

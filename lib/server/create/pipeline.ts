@@ -14,9 +14,18 @@ import { UpstreamError, upstreamProblem } from "../upstream/client";
 import { requireScope } from "../upstream/scopes";
 import { bindRefId, refIdTaken } from "./bind-ref-id";
 import { readFacts, readFunds } from "./controls/facts";
-import { totalsOf } from "./controls/totals";
+import { rightsRefusal } from "./controls/rights";
+import { totalsFor } from "./controls/totals";
 import { verdictOf, type Refusal, type Verdict, type Weighing } from "./controls/verdict";
-import { isSameCreate, refIdOf, toProfileOf, type Create, type CreateContext, type CreateResult } from "./create";
+import {
+  isSameCreate,
+  refIdOf,
+  toProfileOf,
+  weighedAsTransferNote,
+  type Create,
+  type CreateContext,
+  type CreateResult,
+} from "./create";
 import { announceHold, writeHold } from "./hold";
 import { parseOrder, parseTransfer, storedCreate } from "./parse";
 import { askAboutRepeats } from "./repeat-question";
@@ -58,6 +67,13 @@ export const requireScopeOf = (rt: Runtime, kind: Create["kind"]) =>
   );
 
 async function createThrough(rt: Runtime, create: Create, ctx: CreateContext): Promise<CreateResult> {
+  // A right the route could not see (an order settling into another profile needs the right to
+  // transfer): refused before anything is read, written or sent; the verdict checks it again.
+  const forbidden = rightsRefusal(create, ctx.user.role);
+  if (forbidden) {
+    await auditRefusal(rt, ctx.user, create, { problem: forbidden, action: "create.refused" }, ctx.ip);
+    throw new ProblemError(forbidden);
+  }
   const binding = await bindRefId(rt, create, ctx.user);
   if ("answer" in binding) return binding.answer;
   const facts = await readFacts(rt, create, ctx.user.role, ctx.user.email);
@@ -74,7 +90,7 @@ async function createThrough(rt: Runtime, create: Create, ctx: CreateContext): P
     throw new ProblemError(step.verdict.refuse.problem);
   }
   if ("hold" in step.verdict) {
-    const approval = await announceHold(rt, ctx.user, step.held!, step.verdict.hold, repeatOf, ctx.ip);
+    const approval = await announceHold(rt, ctx.user, create, step.held!, step.verdict.hold, repeatOf, ctx.ip);
     return { status: 202, body: { approval } };
   }
   const notes = { valueUsd: step.verdict.send.valueUsd, repeatOf };
@@ -191,8 +207,8 @@ async function weighAndWrite(rt: Runtime, create: Create, w: Asked): Promise<Wei
       const now = new Date(rt.clock.now());
       // An approved request was asked about when it was held.
       const repeatOf = w.approved ? null : await askAboutRepeats(tx, w.requester, create, w.confirmRepeatOf, now);
-      const totals = await totalsOf(tx, { email: w.requester.email, kind: create.kind, refId: refIdOf(create) }, now);
-      const verdict = verdictOf({ ...w, create, facts, totals });
+      const totals = await totalsFor(tx, w.requester.email, create, now);
+      const verdict = verdictOf({ ...w, create, facts, ...totals });
       if ("refuse" in verdict) return { verdict };
       if ("hold" in verdict) {
         if (facts.funds === undefined) return "funds";
@@ -277,7 +293,12 @@ async function auditRefusal(
   ip: string | null,
   approvalId?: string,
 ) {
-  const detail = { kind: create.kind, ref_id: refIdOf(create), problem: refusal.problem };
+  const detail = {
+    kind: create.kind,
+    ref_id: refIdOf(create),
+    ...weighedAsTransferNote(create),
+    problem: refusal.problem,
+  };
   if (!approvalId || refusal.action === "limit.refused") {
     await rt.audit.append({ action: refusal.action, actor: user, ip, subject: refIdOf(create), detail });
   }

@@ -4,12 +4,11 @@ import { rolesThatCan } from "@/lib/shared/roles";
 import type { SignedInUser } from "../auth/session";
 import type { Runtime } from "../runtime";
 import { readFacts, readFunds } from "./controls/facts";
-import { totalsOf } from "./controls/totals";
+import { totalsFor } from "./controls/totals";
 import { verdictOf } from "./controls/verdict";
-import { refIdOf, type Create } from "./create";
+import { recipientElsewhereOf, type Create } from "./create";
 import { parseOrder, parseTransfer } from "./parse";
 import { requireScopeOf } from "./pipeline";
-import { addDecimal } from "@/lib/spec";
 
 /**
  * The review's dry run: the controls' verdict on a create as if it were sent now (steps 1 and 4
@@ -30,13 +29,17 @@ async function preview(rt: Runtime, create: Create, user: SignedInUser): Promise
   requireScopeOf(rt, create.kind);
   const [facts, funds] = await Promise.all([readFacts(rt, create, user.role, user.email), readFunds(rt, create)]);
   const now = new Date(rt.clock.now());
-  const totals = await totalsOf(rt.db, { email: user.email, kind: create.kind, refId: refIdOf(create) }, now);
+  const totals = await totalsFor(rt.db, user.email, create, now);
   const confirmedMarket = create.kind === "order" ? create.request.market : null;
-  const verdict = verdictOf({ create, facts: { ...facts, funds }, totals, confirmedMarket });
-  const weighed = { kind: create.kind, value_usd: facts.valueUsd };
+  const verdict = verdictOf({ create, facts: { ...facts, funds }, ...totals, confirmedMarket });
+  const weighed = {
+    kind: create.kind,
+    value_usd: facts.valueUsd,
+    weighed_as_transfer: recipientElsewhereOf(create) !== undefined,
+  };
   if ("refuse" in verdict) return { outcome: "refuse", ...weighed, price_guard: null, problem: verdict.refuse.problem };
   if ("send" in verdict) return { outcome: "send", ...weighed, price_guard: verdict.send.guardConfirmed ?? null };
-  const { rule, reason, guardConfirmed } = verdict.hold;
+  const { rule, reason, guardConfirmed, rollingTotalUsd } = verdict.hold;
   return {
     outcome: "hold",
     ...weighed,
@@ -44,7 +47,7 @@ async function preview(rt: Runtime, create: Create, user: SignedInUser): Promise
     hold: {
       rule,
       reason,
-      rolling_total_usd: facts.valueUsd === null ? null : addDecimal(totals.unapproved24h, facts.valueUsd),
+      rolling_total_usd: rollingTotalUsd,
       approvers: rolesThatCan("approve"),
       expires_at: new Date(now.getTime() + rule.open_minutes * 60_000).toISOString(),
       price_decided_at_approval: create.kind === "order" && create.request.type === "MARKET",

@@ -11,7 +11,7 @@ import {
   type UpstreamClient,
 } from "../upstream/client";
 import { existingRecordOf } from "../upstream/same-record";
-import { isRecordOf, pathOf, refIdOf, type Create, type CreateResult } from "./create";
+import { isRecordOf, pathOf, refIdOf, weighedAsTransferNote, type Create, type CreateResult } from "./create";
 
 /**
  * Step 5 (pipeline.ts), when the verdict is send: send once (the verdict hold goes to hold.ts
@@ -52,6 +52,7 @@ export async function sendOnce(
       profile_id: create.profileId,
       request: create.request,
       value_usd: notes.valueUsd,
+      ...weighedAsTransferNote(create),
       ...(notes.repeatOf ? { duplicate_of: notes.repeatOf } : {}),
       ...(notes.approvalId ? { approval_id: notes.approvalId } : {}),
     },

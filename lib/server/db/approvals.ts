@@ -6,6 +6,7 @@ import type { ApprovalRule, CreateKind } from "@/lib/shared/policy";
 import { isUniqueViolation, type Db } from "./index";
 import { requestKey } from "./request-key";
 import type { ApprovalTable, Database } from "./schema";
+import { isTransferValue, mayBeTransferValue } from "./transfer-value";
 
 /**
  * The held requests (table `approvals`) and the approvals each has so far (`approval_votes`):
@@ -109,18 +110,18 @@ export async function heldRepeatsSince(
 
 /**
  * The USD values this person's requests of `kind` hold back for the daily limit: waiting, or
- * approved and not yet journaled by their send. `refId`'s own request is left out.
+ * approved and not yet journaled by their send. For transfers, a held order that settles into
+ * another profile counts too (transfer-value.ts). `own`, the create being weighed, is left out.
  */
 export async function waitingValuesOf(
   db: Kysely<Database>,
-  who: { email: string; kind: CreateKind; refId: string },
+  who: { email: string; kind: CreateKind; own: { kind: CreateKind; refId: string } },
 ): Promise<string[]> {
-  const rows = await db
+  const query = db
     .selectFrom("approvals")
-    .select("value_usd")
+    .select(["value_usd", "kind", "profile_id", "request_json"])
     .where("requested_by", "=", who.email)
-    .where("kind", "=", who.kind)
-    .where("ref_id", "!=", who.refId)
+    .where((eb) => eb.not(eb.and([eb("kind", "=", who.own.kind), eb("ref_id", "=", who.own.refId)])))
     .where((eb) =>
       eb.or([
         eb("status", "=", "PENDING"),
@@ -138,8 +139,11 @@ export async function waitingValuesOf(
           ),
         ]),
       ]),
-    )
-    .execute();
+    );
+  const rows =
+    who.kind === "order"
+      ? await query.where("kind", "=", "order").execute()
+      : (await query.where(mayBeTransferValue).execute()).filter(isTransferValue);
   return rows.map((r) => r.value_usd);
 }
 

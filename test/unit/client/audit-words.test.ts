@@ -37,6 +37,25 @@ describe("the audit trail's details in words", () => {
     expect(line).toBe("Buy 0.5 BTC at 65,000.00 on BTC/USD (limit)");
   });
 
+  it("says an order settling into another profile was weighed as a transfer too, naming the profile", () => {
+    const words = auditDetailWords(
+      {
+        kind: "order",
+        request: { market: "BTCUSD", side: "SELL", type: "LIMIT", base_amount: "0.5", price: "65000" },
+        value_usd: "32500.00000000",
+        weighed_as_transfer: { recipient_profile_id: "9c1d-settlement" },
+        rule: { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+      },
+      nickname,
+    );
+    expect(words).toEqual([
+      "Sell 0.5 BTC at 65,000.00 on BTC/USD (limit)",
+      "Weighed as a transfer too: it settles into Settlement",
+      "Worth about 32,500.00 USD",
+      "Rule: transfers from 10,000.00 USD, 1 approval",
+    ]);
+  });
+
   it("shows a policy change as only what changed, before → after", () => {
     const after = { ...DEFAULT_POLICY, limits: { ...DEFAULT_POLICY.limits, price_guard_percent: "7.5" } };
     expect(auditDetailWords({ before: DEFAULT_POLICY, after, approval_id: "a-1" })).toEqual([

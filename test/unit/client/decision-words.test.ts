@@ -102,6 +102,19 @@ describe("why it waits, in the reader's words", () => {
     expect(ruleWords(rolling, true)).toContain("the transfers you sent without approval");
   });
 
+  it("names the rule's own kind: an order settling into another profile held by a transfer rule", () => {
+    const elsewhere: Approval = {
+      ...base,
+      value_usd: "32500",
+      rule: { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+      hold_reason:
+        "It settles into another profile, so it moves money as a transfer does and is weighed as one too; the transfer rule holds it",
+    };
+    expect(ruleWords(elsewhere, true)).toBe(
+      "the rule for transfers from 10,000.00 USD: It settles into another profile, so it moves money as a transfer does and is weighed as one too; the transfer rule holds it",
+    );
+  });
+
   it("says the rule alone when it alone holds the request, and a policy change's own rule", () => {
     expect(ruleWords(base, false)).toBe("the rule for orders from 100,000.00 USD");
     expect(

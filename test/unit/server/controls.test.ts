@@ -211,6 +211,52 @@ describe("the limits", () => {
   });
 });
 
+describe("an order settling into another profile", () => {
+  const admin = { email: "admin@example.com", name: "Ari Admin", role: "admin" as const };
+  const asAdmin = { user: admin, ip: null };
+  const elsewhere = (price: string, base: string, ref: string) =>
+    btcBuy(price, base, ref, { recipient_profile_id: "settlement" });
+  const rules = (order: Partial<Policy["approval_rules"][number]>): Policy => ({
+    ...DEFAULT_POLICY,
+    approval_rules: [
+      { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+      { kind: "order", threshold_usd: "100000", approvals_needed: 1, open_minutes: 120, ...order },
+    ],
+  });
+
+  it("is held by the stricter of the order and transfer rules it reaches: more approvals first", async () => {
+    const { runtime, sent } = await setUp(rules({ threshold_usd: "30000", approvals_needed: 2 }));
+    // 0.5 × 100,000 = 50,000 USD: past the order rule (2 approvals) and the transfer rule (1).
+    const held = await createOrder(runtime, "trading", elsewhere("100000.00", "0.5", "two"), asAdmin);
+    expect(held).toMatchObject({
+      status: 202,
+      body: {
+        approval: {
+          kind: "order",
+          approvals_needed: 2,
+          rule: { kind: "order", threshold_usd: "30000" },
+          hold_reason: expect.stringContaining("weighed as one too; the order rule holds it"),
+        },
+      },
+    });
+    expect(sent()).toBe(0);
+  });
+
+  it("on a tie, is held by the transfer rule", async () => {
+    const { runtime } = await setUp(rules({ threshold_usd: "30000" }));
+    const held = await createOrder(runtime, "trading", elsewhere("100000.00", "0.5", "tie"), asAdmin);
+    expect(held).toMatchObject({ status: 202, body: { approval: { rule: { kind: "transfer" } } } });
+  });
+
+  it("is sent under both thresholds, and refused to a role that may not transfer", async () => {
+    const { runtime, sent } = await setUp();
+    expect((await createOrder(runtime, "trading", elsewhere("100000.00", "0.05", "small"), asAdmin)).status).toBe(200);
+    const refused = await problemOf(createOrder(runtime, "trading", elsewhere("100000.00", "0.05", "nope"), asTrader));
+    expect(refused).toMatchObject({ status: 403, meta: { action: "transfers:create" } });
+    expect(sent()).toBe(1);
+  });
+});
+
 describe("failing fast", () => {
   it("refuses at once, never holds, a transfer over the balance or to a profile that does not exist", async () => {
     const { runtime, sent } = await setUp(DEFAULT_POLICY, {

@@ -23,7 +23,7 @@ import {
 } from "@/lib/spec/valuation";
 import { currentPolicy } from "../../db/policy";
 import type { Runtime } from "../../runtime";
-import { toProfileOf, type Create } from "../create";
+import { recipientElsewhereOf, toProfileOf, type Create } from "../create";
 import { guardNeedsBook, type Book, type Quote } from "./price-guard";
 
 /**
@@ -122,20 +122,24 @@ async function roleNow(rt: Runtime, email: string, asked: Role): Promise<Role> {
 }
 
 /**
- * Whether the create's profiles exist and hold what it spends, as the service reports them
- * (GET /profiles/{id}/balances): a 404 for an unknown profile, the service's 403
+ * Whether the create's profiles exist (the one it spends from, and the one a transfer or an order
+ * settling into another profile moves money into) and hold what it spends, as the service reports
+ * them (GET /profiles/{id}/balances): a 404 for an unknown profile, the service's 403
  * insufficient-funds shape for a shortfall; "unknown" when the service cannot say (the
  * service's own answer to the create stays the final word then).
  */
 export async function readFunds(rt: Runtime, create: Create): Promise<"ok" | "unknown" | Problem> {
   const spend = spendOf(create);
+  // The profile it moves money into: a transfer's, or the other profile an order settles into.
+  const toProfile = toProfileOf(create) ?? recipientElsewhereOf(create);
   const [from, to] = await Promise.all([
     balancesOf(rt, create.profileId),
-    create.kind === "transfer" ? balancesOf(rt, create.request.to_profile_id) : undefined,
+    toProfile === undefined ? undefined : balancesOf(rt, toProfile),
   ]);
   if (from === "missing")
     return unknownProfile(create.profileId, create.kind === "order" ? "profile_id" : "from_profile_id");
-  if (to === "missing") return unknownProfile(toProfileOf(create)!, "to_profile_id");
+  if (to === "missing")
+    return unknownProfile(toProfile!, create.kind === "order" ? "recipient_profile_id" : "to_profile_id");
   if (from === "unknown" || !spend) return "unknown";
   const available = from.find((b) => b.asset === spend.asset)?.available ?? "0";
   if (compareDecimal(spend.amount, available) <= 0) return "ok";

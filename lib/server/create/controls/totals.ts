@@ -4,6 +4,8 @@ import type { CreateKind } from "@/lib/shared/policy";
 import { addDecimal } from "@/lib/spec";
 import { waitingValuesOf } from "../../db/approvals";
 import type { Database } from "../../db/schema";
+import { isTransferValue, mayBeTransferValue } from "../../db/transfer-value";
+import { recipientElsewhereOf, refIdOf, type Create } from "../create";
 
 /**
  * A person's running totals of one kind of create, read inside their lock (lib/server/db/person-lock.ts)
@@ -13,35 +15,32 @@ import type { Database } from "../../db/schema";
  * - `today`: what they sent since 00:00 UTC, approved or not, plus what waits for approval (a
  *   reservation: it is sent the day it is approved), for the daily limit.
  * Sent means journaled and not failed (pending or succeeded): a failed create made nothing.
- * `refId`'s own entries are left out: a retry or an approver's send is not counted against itself.
+ * The transfer totals count every order that settled into another profile too, at its value
+ * (lib/server/db/transfer-value.ts), so splitting a move across such orders and transfers adds up.
+ * The create being weighed (`own`) is left out: a retry or an approver's send is not counted against itself.
  */
 export interface Totals {
   unapproved24h: string;
   today: string;
 }
 
+/** A create, by its kind and ref_id. */
+export interface CreateRef {
+  kind: CreateKind;
+  refId: string;
+}
+
 const DAY_MS = 24 * 60 * 60_000;
 
 export async function totalsOf(
   tx: Kysely<Database>,
-  who: { email: string; kind: CreateKind; refId: string },
+  who: { email: string; kind: CreateKind; own: CreateRef },
   now = new Date(),
 ): Promise<Totals> {
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
   const since = new Date(Math.min(midnight.getTime(), now.getTime() - DAY_MS)).toISOString();
-  const [sent, waiting] = await Promise.all([
-    tx
-      .selectFrom("journal")
-      .select(["value_usd", "created_at", "approval_id"])
-      .where("user_email", "=", who.email)
-      .where("kind", "=", who.kind)
-      .where("created_at", ">=", since)
-      .where("status", "in", ["pending", "succeeded"])
-      .where("ref_id", "!=", who.refId)
-      .execute(),
-    waitingValuesOf(tx, who),
-  ]);
+  const [sent, waiting] = await Promise.all([sentSince(tx, who, since), waitingValuesOf(tx, who)]);
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const today = midnight.toISOString();
   const sum = (values: (string | null)[]) => values.reduce<string>((s, v) => (v ? addDecimal(s, v) : s), "0");
@@ -49,4 +48,40 @@ export async function totalsOf(
     unapproved24h: sum(sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd)),
     today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting]),
   };
+}
+
+/** What the person sent of the kind since `since`: journaled, not failed, `own` left out. */
+async function sentSince(
+  tx: Kysely<Database>,
+  who: { email: string; kind: CreateKind; own: CreateRef },
+  since: string,
+) {
+  const query = tx
+    .selectFrom("journal")
+    .select(["value_usd", "created_at", "approval_id", "kind", "profile_id"])
+    .where("user_email", "=", who.email)
+    .where("created_at", ">=", since)
+    .where("status", "in", ["pending", "succeeded"])
+    .where((eb) => eb.not(eb.and([eb("kind", "=", who.own.kind), eb("ref_id", "=", who.own.refId)])));
+  if (who.kind === "order") return query.where("kind", "=", "order").execute();
+  const rows = await query.select("request_json").where(mayBeTransferValue).execute();
+  return rows.filter(isTransferValue);
+}
+
+/**
+ * The totals a create is weighed against: those of its kind, and for an order that settles into
+ * another profile, the transfer totals as well (it counts toward both; the stricter rule holds it).
+ */
+export async function totalsFor(
+  tx: Kysely<Database>,
+  email: string,
+  create: Create,
+  now: Date,
+): Promise<{ totals: Totals; transferTotals?: Totals }> {
+  const own = { kind: create.kind, refId: refIdOf(create) };
+  const [totals, transferTotals] = await Promise.all([
+    totalsOf(tx, { email, kind: create.kind, own }, now),
+    recipientElsewhereOf(create) ? totalsOf(tx, { email, kind: "transfer", own }, now) : undefined,
+  ]);
+  return { totals, ...(transferTotals && { transferTotals }) };
 }

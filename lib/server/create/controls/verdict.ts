@@ -1,15 +1,15 @@
 import "server-only";
 import { NO_USD_PRICE } from "@/lib/shared/approval";
 import { formatUsd } from "@/lib/shared/format";
-import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule } from "@/lib/shared/policy";
+import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule, type CreateKind } from "@/lib/shared/policy";
 import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
-import { can } from "@/lib/shared/roles";
 import { marketLabel } from "@/lib/spec/markets";
-import { addDecimal, compareDecimal, divideDecimalDown, problem, type Problem } from "@/lib/spec";
+import { addDecimal, compareDecimal, divideDecimalDown, type Problem } from "@/lib/spec";
 import type { OrderAmounts } from "@/lib/spec/valuation";
-import type { Create } from "../create";
+import { recipientElsewhereOf, type Create } from "../create";
 import type { Facts } from "./facts";
 import { priceGuardReading } from "./price-guard";
+import { rightsRefusal } from "./rights";
 import type { Totals } from "./totals";
 
 /**
@@ -17,18 +17,29 @@ import type { Totals } from "./totals";
  * applies) or `refuse` (the problem to answer). Pure: it reads what readFacts and totalsOf read
  * and writes nothing; the pipeline acts on it. In order:
  * 1. the requester's role now may make this kind of create (it may have changed while an
- *    approval waited);
+ *    approval waited), and the right to transfer too for an order that settles into another
+ *    profile (rights.ts);
  * 2. an asset no market prices in USD cannot be weighed: it waits for approval ("no USD price");
  * 3. the largest order for the role, then the person's daily limit of the kind (sent today,
- *    approved or not, plus what waits for approval): a 403 naming the limit and the figures;
+ *    approved or not, plus what waits for approval): a 403 naming the limit and the figures; an
+ *    order settling into another profile meets the daily transfer limit as well;
  * 4. the price guard: a 428 until the market's name is typed (or, at an approver's send, unless
  *    the requester confirmed at least this deviation when asking);
  * 5. the funds, when read: an unknown profile (404) or a shortfall (403) is refused at once;
  * 6. four eyes: the rule the person's rolling 24 h total of what they sent without approval
- *    reaches, this create included, holds it. An approved create has had its four eyes.
+ *    reaches, this create included, holds it; an order settling into another profile is weighed
+ *    against the transfer rules too, and the stricter rule holds it. An approved create has had
+ *    its four eyes.
  */
-export type Verdict =
-  { send: Terms } | { hold: Terms & { rule: ApprovalRule; reason: string | null } } | { refuse: Refusal };
+export type Verdict = { send: Terms } | { hold: Terms & HoldTerms } | { refuse: Refusal };
+
+/** Why a create waits: the rule that holds it, and the reason when the rule alone does not say. */
+export interface HoldTerms {
+  rule: ApprovalRule;
+  reason: string | null;
+  /** The rolling 24 h total (of the rule's kind) that reached the rule, this create included; null when unpriced. */
+  rollingTotalUsd: string | null;
+}
 
 /** What the create was weighed at, kept with it (the journal's value, the confirmed guard). */
 export interface Terms {
@@ -47,6 +58,8 @@ export interface Weighing {
   create: Create;
   facts: Facts;
   totals: Totals;
+  /** For an order that settles into another profile: the person's transfer totals, which it counts toward too. */
+  transferTotals?: Totals;
   /** The market typed past the price guard (header Confirm-Price-Guard). */
   confirmedMarket?: string | null;
   /** At an approver's send: the approval it is sent under, and the guard its requester confirmed. */
@@ -54,22 +67,23 @@ export interface Weighing {
 }
 
 export function verdictOf(w: Weighing): Verdict {
-  const { create, facts, totals } = w;
-  const action = create.kind === "order" ? "orders:create" : "transfers:create";
-  if (!can(facts.role, action)) {
-    const detail = `The requester's role is now ${facts.role}, which may not do this (${action}).`;
-    return {
-      refuse: { problem: problem(403, "Forbidden", detail, { role: facts.role, action }), action: "create.refused" },
-    };
-  }
+  const { create, facts } = w;
+  const forbidden = rightsRefusal(create, facts.role);
+  if (forbidden) return { refuse: { problem: forbidden, action: "create.refused" } };
+  // An order settling into another profile is weighed as a transfer too: never without those totals.
+  if (recipientElsewhereOf(create) && !w.transferTotals) throw new Error("weighed without its transfer totals");
   const valueUsd = facts.valueUsd;
   if (valueUsd === null) {
     const refused = fundsRefusal(facts);
     if (refused) return refused;
     if (w.approved) return { send: { valueUsd } };
-    return { hold: { valueUsd, rule: unpricedRule(w), reason: NO_USD_PRICE } };
+    const rules = [unpricedRule(w, create.kind), ...(w.transferTotals ? [unpricedRule(w, "transfer")] : [])];
+    return { hold: { valueUsd, rule: rules.reduce(stricter), reason: NO_USD_PRICE, rollingTotalUsd: null } };
   }
-  const limited = orderLimit(w, valueUsd) ?? dailyLimit(w, valueUsd);
+  const limited =
+    orderLimit(w, valueUsd) ??
+    dailyLimit(w, create.kind, w.totals, valueUsd) ??
+    (w.transferTotals && dailyLimit(w, "transfer", w.transferTotals, valueUsd));
   if (limited) return { refuse: { problem: limited, action: "limit.refused" } };
   const guard = guardOf(w);
   if (guard && "problem" in guard) return { refuse: { problem: guard.problem, action: "price_guard.confirm_asked" } };
@@ -77,22 +91,59 @@ export function verdictOf(w: Weighing): Verdict {
   if (refused) return refused;
   const terms: Terms = { valueUsd, ...(guard && { guardConfirmed: guard.confirmed }) };
   if (w.approved) return { send: terms };
-  const total = addDecimal(totals.unapproved24h, valueUsd);
-  const rule = approvalRuleFor(facts.policy.approval_rules, create.kind, total);
-  if (!rule) return { send: terms };
-  const alone = approvalRuleFor(facts.policy.approval_rules, create.kind, valueUsd);
-  return { hold: { ...terms, rule, reason: alone ? null : rollingReason(create.kind, total, rule) } };
+  return fourEyes(w, terms, valueUsd);
+}
+
+/**
+ * Four eyes: the rule the person's rolling 24 h total of what they sent without approval reaches,
+ * this create included. An order settling into another profile is weighed against the order rules
+ * with the order total and the transfer rules with the transfer total; the stricter rule holds it.
+ */
+function fourEyes(w: Weighing, terms: Terms, valueUsd: string): Verdict {
+  const rules = w.facts.policy.approval_rules;
+  const weighed = [{ kind: w.create.kind, totals: w.totals }];
+  if (w.transferTotals) weighed.push({ kind: "transfer", totals: w.transferTotals });
+  const reached = weighed.flatMap(({ kind, totals }) => {
+    const total = addDecimal(totals.unapproved24h, valueUsd);
+    const rule = approvalRuleFor(rules, kind, total);
+    return rule ? [{ rule, total }] : [];
+  });
+  if (reached.length === 0) return { send: terms };
+  const { rule, total } = reached.reduce((a, b) => (stricter(a.rule, b.rule) === a.rule ? a : b));
+  const alone = approvalRuleFor(rules, rule.kind, valueUsd);
+  const rolling = alone ? null : rollingReason(rule.kind, total, rule, w.transferTotals !== undefined);
+  const reason = w.transferTotals ? elsewhereReason(rule, rolling) : rolling;
+  return { hold: { ...terms, rule, reason, rollingTotalUsd: total } };
+}
+
+/**
+ * Of two rules that both hold a create, the stricter: the one needing more approvals; on a tie,
+ * the transfer rule, what an order settling into another profile would otherwise slip past.
+ */
+const stricter = (a: ApprovalRule, b: ApprovalRule): ApprovalRule =>
+  a.approvals_needed !== b.approvals_needed
+    ? a.approvals_needed > b.approvals_needed
+      ? a
+      : b
+    : b.kind === "transfer"
+      ? b
+      : a;
+
+/** Why an order settling into another profile waits: it is a transfer too, and which rule held it. */
+function elsewhereReason(rule: ApprovalRule, rolling: string | null): string {
+  const held = `It settles into another profile, so it moves money as a transfer does and is weighed as one too; the ${rule.kind} rule holds it`;
+  return rolling ? `${held}. ${rolling}` : held;
 }
 
 const fundsRefusal = (facts: Facts): Verdict | undefined =>
   typeof facts.funds === "object" ? { refuse: { problem: facts.funds, action: "create.refused" } } : undefined;
 
-/** An unpriced create waits for the lowest rule of its kind, or one approval when there is none. */
-function unpricedRule(w: Weighing): ApprovalRule {
+/** An unpriced create waits for the lowest rule of `kind`, or one approval when there is none. */
+function unpricedRule(w: Weighing, kind: CreateKind): ApprovalRule {
   const mine = w.facts.policy.approval_rules
-    .filter((r) => r.kind === w.create.kind)
+    .filter((r) => r.kind === kind)
     .sort((a, b) => compareDecimal(a.threshold_usd, b.threshold_usd));
-  return mine[0] ?? { kind: w.create.kind, threshold_usd: "0", approvals_needed: 1, open_minutes: 120 };
+  return mine[0] ?? { kind, threshold_usd: "0", approvals_needed: 1, open_minutes: 120 };
 }
 
 const limitRefused = (detail: string, meta: Record<string, unknown>): Problem => ({
@@ -114,14 +165,15 @@ function orderLimit(w: Weighing, valueUsd: string): Problem | undefined {
   );
 }
 
-function dailyLimit(w: Weighing, valueUsd: string): Problem | undefined {
-  const kind = w.create.kind;
+/** The person's daily limit on `kind`; an order settling into another profile meets the transfers' too. */
+function dailyLimit(w: Weighing, kind: CreateKind, totals: Totals, valueUsd: string): Problem | undefined {
   const limit = dailyLimitOf(w.facts.policy.limits, kind);
-  const used = w.totals.today;
+  const used = totals.today;
   if (limit === null || compareDecimal(addDecimal(used, valueUsd), limit) <= 0) return undefined;
   const what = kind === "order" ? "orders" : "transfers";
+  const asTransfer = kind !== w.create.kind ? " An order that settles into another profile counts as a transfer." : "";
   return limitRefused(
-    `You may send at most ${formatUsd(limit)} of ${what} a day; ${formatUsd(usd(used))} are sent or waiting today, and this one is ${formatUsd(usd(valueUsd))}.`,
+    `You may send at most ${formatUsd(limit)} of ${what} a day; ${formatUsd(usd(used))} are sent or waiting today, and this one is ${formatUsd(usd(valueUsd))}.${asTransfer}`,
     { rule: dailyLimitRule(kind), limit, used: usd(used), requested: usd(valueUsd), currency: "USD" },
   );
 }
@@ -151,8 +203,9 @@ function guardOf(w: Weighing): { confirmed: PriceGuard } | { problem: Problem } 
   };
 }
 
-function rollingReason(kind: string, total: string, rule: ApprovalRule): string {
-  return `With this one, the ${kind}s you sent without approval in the last 24 h come to ${formatUsd(total)}, past the ${formatUsd(rule.threshold_usd)} rule`;
+function rollingReason(kind: CreateKind, total: string, rule: ApprovalRule, elsewhere: boolean): string {
+  const counted = kind === "transfer" && elsewhere ? ", orders that settled into another profile included," : "";
+  return `With this one, the ${kind}s you sent without approval in the last 24 h${counted} come to ${formatUsd(total)}, past the ${formatUsd(rule.threshold_usd)} rule`;
 }
 
 /** A USD figure for people: cents. */
