@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { CreateKind } from "@/lib/shared/policy";
 import { addDecimal } from "@/lib/spec";
 import { waitingValuesOf } from "../../db/approvals";
+import { unsentBatchValues } from "../../db/batches";
 import type { Database } from "../../db/schema";
 import { isTransferValue, mayBeTransferValue } from "../../db/transfer-value";
 import { recipientElsewhereOf, refIdOf, type Create } from "../create";
@@ -40,13 +41,20 @@ export async function totalsOf(
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
   const since = new Date(Math.min(midnight.getTime(), now.getTime() - DAY_MS)).toISOString();
-  const [sent, waiting] = await Promise.all([sentSince(tx, who, since), waitingValuesOf(tx, who)]);
+  const noBatches = { reserved: [], unapproved: [] };
+  const [sent, waiting, batches] = await Promise.all([
+    sentSince(tx, who, since),
+    waitingValuesOf(tx, who),
+    // A batch's rows not yet sent count as sent: a batch is weighed, and reserved, whole.
+    who.kind === "transfer" ? unsentBatchValues(tx, who.email) : noBatches,
+  ]);
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const today = midnight.toISOString();
   const sum = (values: (string | null)[]) => values.reduce<string>((s, v) => (v ? addDecimal(s, v) : s), "0");
+  const unapproved = sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd);
   return {
-    unapproved24h: sum(sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd)),
-    today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting]),
+    unapproved24h: sum([...unapproved, ...batches.unapproved]),
+    today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting, ...batches.reserved]),
   };
 }
 
