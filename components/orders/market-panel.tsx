@@ -19,14 +19,24 @@ const MarketView = dynamic(() => import("../market/market-view").then((m) => m.M
 });
 
 /**
- * Best bid and ask, last trade, and the chosen profile's balances in the market's two assets.
+ * Best bid and ask, last trade, the chosen profile's balances in the market's two assets, and
+ * what the order is worth in USD, by the rule the controls weigh it with.
  * Best bid and ask are read off the order book the ladder draws (the same cached answer), so
  * the two never disagree; the ticker stands in until the book has loaded.
  * The market's chart and depth ladder go to the page's market view slot (beside the ticket,
  * not inside it): a portal keeps them in the ticket's form context, so a price picked on the
  * ladder fills the ticket's price field (components/market/ticket-price-pick.ts).
  */
-export function MarketPanel({ market, profileId, notional }: { market: Market; profileId: string; notional?: string }) {
+export function MarketPanel({
+  market,
+  profileId,
+  worthUsd,
+}: {
+  market: Market;
+  profileId: string;
+  /** What the order is worth in USD (estimateWorthUsd); null leaves the cell out (the review states it). */
+  worthUsd: string | undefined | null;
+}) {
   const ticker = useTicker(market);
   const book = useOrderBook(market);
   const balances = useBalances(profileId || undefined);
@@ -68,7 +78,7 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
         {cell("Last trade", t && price(t.last_execution))}
         {profileId ? cell(`${base} available`, held(base)) : cellNode(`${base} available`, noProfile)}
         {profileId ? cell(`${quote} available`, held(quote)) : cellNode(`${quote} available`, noProfile)}
-        {cell(`Est. notional (${quote})`, notional ? formatAsset(notional, quote) : "—")}
+        {worthUsd !== null && cell("Worth about (USD)", worthUsd ? formatAsset(worthUsd, "USD") : "—")}
       </dl>
       {slot && createPortal(<MarketView market={market} ticketPart={panel} />, slot)}
     </>

@@ -9,6 +9,7 @@ import { rememberedTicketProfile, rememberTicketProfile } from "@/lib/client/tic
 import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { levelPrice } from "@/lib/shared/ticker";
+import { useTickers } from "@/lib/client/desk-queries";
 import { useBalances, useTicker } from "@/lib/client/queries";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
@@ -16,6 +17,7 @@ import { MARKET_DETAILS, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
+import { marketsToValueOrder, midsOf } from "@/lib/spec/valuation";
 import { CreateFooter } from "../forms/create-footer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { FractionButtons } from "../forms/fraction-buttons";
@@ -28,7 +30,7 @@ import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
 import {
   amountFromBalance,
-  estimateNotional,
+  estimateWorthUsd,
   expiryInBothZones,
   fillsFromBalance,
   sideForKey,
@@ -98,7 +100,7 @@ export function OrderTicket({ email, controlsLine }: { email: string; controlsLi
       <FormProvider {...form}>
         <form onSubmit={flow.openReview} noValidate aria-label="Order ticket" className="space-y-4">
           <fieldset disabled={flow.review !== null} className="space-y-4">
-            <TicketFields form={form} email={email} />
+            <TicketFields form={form} email={email} reviewing={flow.review !== null} />
           </fieldset>
           <CreateFooter
             what="order"
@@ -138,7 +140,16 @@ function useSideShortcuts(form: UseFormReturn<TicketValues, unknown, TicketOutpu
   }, [form, reviewing]);
 }
 
-function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unknown, TicketOutput>; email: string }) {
+function TicketFields({
+  form,
+  email,
+  reviewing,
+}: {
+  form: UseFormReturn<TicketValues, unknown, TicketOutput>;
+  email: string;
+  /** While the review is open, its "Worth about" (the controls' own figure) is the ticket's one estimate. */
+  reviewing: boolean;
+}) {
   const { register, setValue, formState } = form;
   const errors = formState.errors;
   const values = useWatch({ control: form.control }) as TicketValues;
@@ -150,6 +161,8 @@ function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unkno
   // Only a pick in the select counts, so a type change never keeps another type's value.
   const tifChoices = useRef<TimeInForceChoices>({});
   const ticker = useTicker(market);
+  // The prices the controls value this order at (its market's mid, and those that price its assets in USD).
+  const tickers = useTickers(marketsToValueOrder(market));
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const rule = quantityRuleFor(type, side);
@@ -258,7 +271,7 @@ function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unkno
       <MarketPanel
         market={market}
         profileId={profileId}
-        notional={estimateNotional(values, levelPrice(ticker.data?.best_bid))}
+        worthUsd={reviewing ? null : estimateWorthUsd(values, midsOf(tickers.byMarket))}
       />
 
       <details className="rounded-md border border-slate-200 p-3">

@@ -185,7 +185,7 @@ const panelValue = (page: Page, label: string) =>
 
 describe("the ticket's numbers", () => {
   for (const [name, viewport] of Object.entries({ laptop: LAPTOP, phone: PHONE })) {
-    it(`${name} (${viewport.width} px): best bid and ask agree with the ladder, a hint before a profile, a notional on one line`, async () => {
+    it(`${name} (${viewport.width} px): best bid and ask agree with the ladder, a hint before a profile, the order's worth on one line`, async () => {
       const { page } = await pageAs("trader@example.com", viewport);
       const ladder = page.getByTestId("depth-ladder");
       await expect.poll(() => ladder.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -211,15 +211,16 @@ describe("the ticket's numbers", () => {
 
       const ticket = page.getByRole("form", { name: "Order ticket" });
       await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
-      await ticket.getByLabel("Price (USD)", { exact: true }).fill("64999.75");
+      // A bid far above the market maker's mid: worth its own price (the larger of it and the mid).
+      await ticket.getByLabel("Price (USD)", { exact: true }).fill("99999.75");
       await ticket.getByLabel("Base amount (BTC)", { exact: true }).fill("123.45678912");
-      const notional = panelValue(page, "Est. notional (USD)");
-      await expect.poll(() => notional.innerText()).toBe("8,024,660.43");
-      const lines = await notional.evaluate((dd) => {
+      const worth = panelValue(page, "Worth about (USD)");
+      await expect.poll(() => worth.innerText()).toBe("12,345,648.05");
+      const lines = await worth.evaluate((dd) => {
         const line = parseFloat(getComputedStyle(dd).lineHeight) || 20;
         return Math.round(dd.getBoundingClientRect().height / line);
       });
-      expect(lines, "Est. notional on one line").toBe(1);
+      expect(lines, "the worth on one line").toBe(1);
       await done(page);
     });
   }
