@@ -9,7 +9,6 @@ import { rememberedTicketProfile, rememberTicketProfile } from "@/lib/client/tic
 import { useOfferedMarkets } from "@/lib/client/use-markets";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { levelPrice } from "@/lib/shared/ticker";
-import { useTickers } from "@/lib/client/desk-queries";
 import { useBalances, useTicker } from "@/lib/client/queries";
 import { ORDER_TYPES, ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { AWAIT_FILL_MAX_MILLIS, SELF_MATCH_PREVENTION_ID_MAX_CHARS } from "@/lib/spec/limits";
@@ -17,7 +16,6 @@ import { MARKET_DETAILS, marketLabel } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { FIELD_LABELS, quantityRuleFor, sidesFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
-import { marketsToValueOrder, midsOf } from "@/lib/spec/valuation";
 import { CreateFooter } from "../forms/create-footer";
 import { RefIdField, SelectField, TextField } from "../forms/form-fields";
 import { FractionButtons } from "../forms/fraction-buttons";
@@ -28,6 +26,7 @@ import { useCreateFlow } from "../forms/use-create-flow";
 import { Card } from "../ui/card";
 import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
+import { useOrderMids } from "./market-prices";
 import {
   amountFromBalance,
   estimateWorthUsd,
@@ -161,8 +160,7 @@ function TicketFields({
   // Only a pick in the select counts, so a type change never keeps another type's value.
   const tifChoices = useRef<TimeInForceChoices>({});
   const ticker = useTicker(market);
-  // The prices the controls value this order at (its market's mid, and those that price its assets in USD).
-  const tickers = useTickers(marketsToValueOrder(market));
+  const mids = useOrderMids(market);
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const rule = quantityRuleFor(type, side);
@@ -268,11 +266,7 @@ function TicketFields({
         )}
       </div>
 
-      <MarketPanel
-        market={market}
-        profileId={profileId}
-        worthUsd={reviewing ? null : estimateWorthUsd(values, midsOf(tickers.byMarket))}
-      />
+      <MarketPanel market={market} profileId={profileId} worthUsd={reviewing ? null : estimateWorthUsd(values, mids)} />
 
       <details className="rounded-md border border-slate-200 p-3">
         <summary className="cursor-pointer text-sm font-semibold">Advanced</summary>

@@ -185,6 +185,17 @@ const panelValue = (page: Page, label: string) =>
     .locator("dt", { hasText: label })
     .locator("xpath=following-sibling::dd[1]");
 
+/** The mid of two prices as shown ("65,012.25"), to the cent a half up, written as the page writes it. */
+function centsOfMid(bid: string, ask: string): string {
+  const thousandths = (p: string) => {
+    const [whole, fraction = ""] = p.replaceAll(",", "").split(".");
+    return BigInt(whole! + fraction.padEnd(3, "0"));
+  };
+  const cents = ((thousandths(bid) + thousandths(ask)) / 2n + 5n) / 10n;
+  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${whole}.${(cents % 100n).toString().padStart(2, "0")}`;
+}
+
 describe("the ticket's numbers", () => {
   for (const [name, viewport] of Object.entries({ laptop: LAPTOP, phone: PHONE })) {
     it(`${name} (${viewport.width} px): best bid and ask agree with the ladder, a hint before a profile, the order's worth on one line`, async () => {
@@ -223,6 +234,21 @@ describe("the ticket's numbers", () => {
         return Math.round(dd.getBoundingClientRect().height / line);
       });
       expect(lines, "the worth on one line").toBe(1);
+
+      // A bid far below the market is worth the mid of the best bid and ask shown beside it (read
+      // in one frame while the market maker moves them), as the controls value it.
+      await ticket.getByLabel("Price (USD)", { exact: true }).fill("1000");
+      await ticket.getByLabel("Base amount (BTC)", { exact: true }).fill("1");
+      await expect.poll(() => worth.innerText()).toMatch(/^[\d,]+\.\d\d$/);
+      for (let i = 0; i < 3; i++) {
+        const seen = await page.evaluate(() => {
+          const panel = (label: string) =>
+            [...document.querySelectorAll("dt")].find((dt) => dt.textContent === label)?.nextElementSibling
+              ?.textContent ?? "";
+          return { bid: panel("Best bid"), ask: panel("Best ask"), worth: panel("Worth about (USD)") };
+        });
+        expect(seen.worth, JSON.stringify(seen)).toBe(centsOfMid(seen.bid, seen.ask));
+      }
       await done(page);
     });
   }
