@@ -148,8 +148,8 @@ describe("/sessions on a phone (390 px)", () => {
     await traderRow.getByRole("button", { name: "End session of trader@example.com" }).click();
     const ask = traderRow.getByRole("group", { name: "End the session of trader@example.com?" });
     expect(await ask.innerText()).toContain("End this session of trader@example.com? They are signed out at once.");
-    // The notice lives in the ended session's row, which the list's refresh then removes: watched
-    // for in the page from before the click, not polled from here, where a busy machine may miss it.
+    // Said in the ended session's row, which the list's refresh then removes, and as a notice in
+    // the header, which stays: watched for in the page from before the click.
     const ended = page
       .getByRole("status")
       .filter({ hasText: "Ended: trader@example.com is signed out" })
