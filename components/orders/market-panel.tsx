@@ -4,13 +4,13 @@ import dynamic from "next/dynamic";
 import { useRef, useSyncExternalStore, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { formatAmount, formatAsset } from "@/lib/shared/format";
-import { ladderOf } from "@/lib/shared/order-book";
 import { levelPrice } from "@/lib/shared/ticker";
-import { useBalances, useOrderBook, useTicker, type BookLevel } from "@/lib/client/queries";
+import { useBalances, type BookLevel } from "@/lib/client/queries";
 import type { Market } from "@/lib/spec/enums";
 import { MARKET_DETAILS } from "@/lib/spec/markets";
 import { MARKET_VIEW_SLOT_ID } from "../market/market-view-slot";
 import { Skeleton } from "../ui/skeleton";
+import { useBestPrices } from "./market-prices";
 
 /** The chart and the ladder load after the ticket, in their own chunk (the page's budget). */
 const MarketView = dynamic(() => import("../market/market-view").then((m) => m.MarketView), {
@@ -19,23 +19,29 @@ const MarketView = dynamic(() => import("../market/market-view").then((m) => m.M
 });
 
 /**
- * Best bid and ask, last trade, and the chosen profile's balances in the market's two assets.
- * Best bid and ask are read off the order book the ladder draws (the same cached answer), so
- * the two never disagree; the ticker stands in until the book has loaded.
+ * Best bid and ask, last trade, the chosen profile's balances in the market's two assets, and
+ * what the order is worth in USD, by the rule the controls weigh it with (at the mid of the
+ * best bid and ask shown). Best bid and ask are read off the order book the ladder draws
+ * (useBestPrices), so the two never disagree.
  * The market's chart and depth ladder go to the page's market view slot (beside the ticket,
  * not inside it): a portal keeps them in the ticket's form context, so a price picked on the
  * ladder fills the ticket's price field (components/market/ticket-price-pick.ts).
  */
-export function MarketPanel({ market, profileId, notional }: { market: Market; profileId: string; notional?: string }) {
-  const ticker = useTicker(market);
-  const book = useOrderBook(market);
+export function MarketPanel({
+  market,
+  profileId,
+  worthUsd,
+}: {
+  market: Market;
+  profileId: string;
+  /** What the order is worth in USD (estimateWorthUsd); null leaves the cell out (the review states it). */
+  worthUsd: string | undefined | null;
+}) {
+  const prices = useBestPrices(market);
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const slot = useElementById(MARKET_VIEW_SLOT_ID);
   const panel = useRef<HTMLDListElement>(null);
-  const t = ticker.data;
-  const top = book.data && ladderOf(book.data, 1);
-  const best = (side: "bids" | "asks") => (top ? top[side][0] : t && (side === "bids" ? t.best_bid : t.best_ask));
   const balance = (asset: string) =>
     balances.data?.find((b) => b.asset === asset)?.available ?? (balances.data ? "0" : undefined);
   // A level the service has nothing for (null, left out, or "0") reads "none", never a crash.
@@ -63,12 +69,12 @@ export function MarketPanel({ market, profileId, notional }: { market: Market; p
         className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-md bg-surface-raised p-3 sm:grid-cols-3"
         aria-live="polite"
       >
-        {cell("Best bid", (top || t) && price(best("bids")), "text-buy")}
-        {cell("Best ask", (top || t) && price(best("asks")), "text-sell")}
-        {cell("Last trade", t && price(t.last_execution))}
+        {cell("Best bid", prices.shown ? price(prices.bid) : undefined, "text-buy")}
+        {cell("Best ask", prices.shown ? price(prices.ask) : undefined, "text-sell")}
+        {cell("Last trade", prices.tickerShown ? price(prices.last) : undefined)}
         {profileId ? cell(`${base} available`, held(base)) : cellNode(`${base} available`, noProfile)}
         {profileId ? cell(`${quote} available`, held(quote)) : cellNode(`${quote} available`, noProfile)}
-        {cell(`Est. notional (${quote})`, notional ? formatAsset(notional, quote) : "—")}
+        {worthUsd !== null && cell("Worth about (USD)", worthUsd ? formatAsset(worthUsd, "USD") : "—")}
       </dl>
       {slot && createPortal(<MarketView market={market} ticketPart={panel} />, slot)}
     </>

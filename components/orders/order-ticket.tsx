@@ -26,9 +26,10 @@ import { useCreateFlow } from "../forms/use-create-flow";
 import { Card } from "../ui/card";
 import { describeOrder } from "./describe-order";
 import { MarketPanel } from "./market-panel";
+import { useOrderMids } from "./market-prices";
 import {
   amountFromBalance,
-  estimateNotional,
+  estimateWorthUsd,
   expiryInBothZones,
   fillsFromBalance,
   sideForKey,
@@ -98,7 +99,7 @@ export function OrderTicket({ email, controlsLine }: { email: string; controlsLi
       <FormProvider {...form}>
         <form onSubmit={flow.openReview} noValidate aria-label="Order ticket" className="space-y-4">
           <fieldset disabled={flow.review !== null} className="space-y-4">
-            <TicketFields form={form} email={email} />
+            <TicketFields form={form} email={email} reviewing={flow.review !== null} />
           </fieldset>
           <CreateFooter
             what="order"
@@ -138,7 +139,16 @@ function useSideShortcuts(form: UseFormReturn<TicketValues, unknown, TicketOutpu
   }, [form, reviewing]);
 }
 
-function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unknown, TicketOutput>; email: string }) {
+function TicketFields({
+  form,
+  email,
+  reviewing,
+}: {
+  form: UseFormReturn<TicketValues, unknown, TicketOutput>;
+  email: string;
+  /** While the review is open, its "Worth about" (the controls' own figure) is the ticket's one estimate. */
+  reviewing: boolean;
+}) {
   const { register, setValue, formState } = form;
   const errors = formState.errors;
   const values = useWatch({ control: form.control }) as TicketValues;
@@ -150,6 +160,7 @@ function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unkno
   // Only a pick in the select counts, so a type change never keeps another type's value.
   const tifChoices = useRef<TimeInForceChoices>({});
   const ticker = useTicker(market);
+  const mids = useOrderMids(market);
   const balances = useBalances(profileId || undefined);
   const { base_asset: base, quote_asset: quote } = MARKET_DETAILS[market];
   const rule = quantityRuleFor(type, side);
@@ -255,11 +266,7 @@ function TicketFields({ form, email }: { form: UseFormReturn<TicketValues, unkno
         )}
       </div>
 
-      <MarketPanel
-        market={market}
-        profileId={profileId}
-        notional={estimateNotional(values, levelPrice(ticker.data?.best_bid))}
-      />
+      <MarketPanel market={market} profileId={profileId} worthUsd={reviewing ? null : estimateWorthUsd(values, mids)} />
 
       <details className="rounded-md border border-slate-200 p-3">
         <summary className="cursor-pointer text-sm font-semibold">Advanced</summary>

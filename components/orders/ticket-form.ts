@@ -1,12 +1,13 @@
 import type { FieldErrors } from "react-hook-form";
 import { formatAmount, formatTime, toUnixMillis } from "@/lib/shared/format";
-import { compareDecimal, decimalProblem, divideDecimalDown, multiplyDecimal, percentOfDown } from "@/lib/spec/decimal";
+import { compareDecimal, decimalProblem, divideDecimalDown, percentOfDown } from "@/lib/spec/decimal";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
 import { GTT_MIN_LEAD_MILLIS } from "@/lib/spec/limits";
 import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 import type { CreateOrderRequest } from "@/lib/spec/order";
 import { quantityRuleFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
+import { orderValueInUsd, type Mids } from "@/lib/spec/valuation";
 import { newRefId } from "@/lib/shared/ref-id";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
 import { specResolver, type FormOutput } from "../forms/spec-resolver";
@@ -129,14 +130,17 @@ export function stopTriggersAtOnce(v: TicketValues, lastTrade: string | undefine
 
 const isDecimal = (v: string) => v !== "" && decimalProblem(v) === null;
 
-/** The order's notional in the quote currency, estimated exactly from the ticket and the best bid. */
-export function estimateNotional(v: TicketValues, bestBid?: string): string | undefined {
-  if (v.type === "MARKET") {
-    if (v.side === "BUY") return isDecimal(v.quote_amount) ? v.quote_amount : undefined;
-    return isDecimal(v.base_amount) && bestBid && bestBid !== "0" ? multiplyDecimal(v.base_amount, bestBid) : undefined;
-  }
-  const price = v.type === "STOP_MARKET" ? v.stop_price : v.price;
-  return isDecimal(price) && isDecimal(v.base_amount) ? multiplyDecimal(price, v.base_amount) : undefined;
+/**
+ * What the ticket's order is worth in USD by the controls' own rule (`orderValueInUsd`: its
+ * quantity at the larger of its own price and the mid, a market buy at its quote amount), at
+ * the mids the page has: the figure the review's "Worth about" gives, estimated before it.
+ * Undefined until every quantity the order type needs is typed, or without the prices.
+ */
+export function estimateWorthUsd(v: TicketValues, mids: Mids): string | undefined {
+  const needed = quantityRuleFor(v.type, v.side).required;
+  if (!needed.every((field) => isDecimal(v[field]))) return undefined;
+  const typed = Object.fromEntries(needed.map((field) => [field, v[field]]));
+  return orderValueInUsd({ market: v.market, side: v.side, type: v.type, ...typed }, mids);
 }
 
 /** A quote amount, a sell's base amount, or a buy's base amount once its price is typed: what a share of the balance can fill. */

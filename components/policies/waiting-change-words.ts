@@ -9,5 +9,5 @@ export const waitingPolicyChanges = (approvals: readonly Approval[]): Approval[]
 /** A held policy change's request: the policy it was asked against, and the one proposed. */
 export const proposalOf = (a: Approval): PolicyProposal => a.request as unknown as PolicyProposal;
 
-/** "Asked by Avery Admin (admin@example.com)", the time after it. */
-export const askedBy = (a: Approval): string => `Asked by ${a.requested_name} (${a.requested_by})`;
+/** "Requested by Avery Admin (admin@example.com)", the time after it: the approvals' own words for who asked. */
+export const requestedBy = (a: Approval): string => `Requested by ${a.requested_name} (${a.requested_by})`;

@@ -9,7 +9,7 @@ import { Time } from "@/lib/client/time-zone";
 import { formatUsd } from "@/lib/shared/format";
 import type { Policy } from "@/lib/shared/policy";
 import { askedAgainst, changeWords, proposalChanges } from "@/lib/shared/policy-changes";
-import { askedBy, proposalOf, waitingPolicyChanges } from "./waiting-change-words";
+import { requestedBy, proposalOf, waitingPolicyChanges } from "./waiting-change-words";
 
 /**
  * The policy changes waiting for approval (GET /api/approvals?status=PENDING, kind "policy"), as
@@ -94,7 +94,7 @@ function WaitingChange({ approval: a, inForce }: { approval: Approval; inForce: 
         ))}
       </ul>
       <p className="mt-2">
-        {askedBy(a)} at <Time iso={a.created_at} />. Not in force until an approver or another admin approves it; it
+        {requestedBy(a)} at <Time iso={a.created_at} />. Not in force until an approver or another admin approves it; it
         expires <Time iso={a.expires_at} /> if nobody decides it.
       </p>
       {!askedAgainst(proposal, inForce) && (

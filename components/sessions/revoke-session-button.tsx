@@ -3,32 +3,35 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useToast } from "@/components/ui/toasts";
 import { signOut } from "@/lib/client/sign-out";
 
 type State = { step: "idle" } | { step: "confirm" } | { step: "busy" } | { step: "failed"; why: string };
 
 /**
  * Ends one session (DELETE /api/sessions/{id}) after a confirmation that says who is signed
- * out; says when it is done, and reads the list again. Ending one's own session signs out.
+ * out; says when it is done, in the row and as a notice (the row leaves the list once it is
+ * read again, the notice stays), and reads the list again. Ending one's own session signs out.
  */
 export function RevokeSessionButton({ id, user, own = false }: { id: string; user: string; own?: boolean }) {
   const router = useRouter();
   const [state, setState] = useState<State>({ step: "idle" });
   const [done, setDone] = useState(false);
+  const notify = useToast();
   async function revoke() {
     setState({ step: "busy" });
     const res = await fetch(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
     if (res && (res.ok || res.status === 404)) {
       if (own) return void signOut();
       setDone(true);
+      notify({ title: `Ended: ${user} is signed out`, tone: "success", key: `session-ended:${id}` });
       router.refresh();
     } else setState({ step: "failed", why: res ? `the server answered ${res.status}` : "no answer from the server" });
   }
   if (done)
     return (
-      <span role="status" className="text-xs font-medium text-buy">
-        Ended: {user} is signed out
-      </span>
+      // Announced by the notice (one status, which outlives the row); the row says it until it leaves.
+      <span className="text-xs font-medium text-buy">Ended: {user} is signed out</span>
     );
   if (state.step === "confirm" || state.step === "busy")
     return (

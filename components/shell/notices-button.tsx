@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 import { NOTICE_TONES, useNotices } from "@/components/ui/toasts";
 import { unreadCount, type Notice } from "@/lib/client/notice-log";
 import { Time } from "@/lib/client/time-zone";
+import { useClosing } from "./use-closing";
 
 const LIST_ID = "notices-list";
 
@@ -48,37 +49,6 @@ export function NoticesButton() {
       {open && <NoticesList ref={list} notices={notices} />}
     </>
   );
-}
-
-/** Closes on Escape (the focus back on the button) and on a press outside the button and the list. */
-function useClosing(
-  open: boolean,
-  close: () => void,
-  button: RefObject<HTMLElement | null>,
-  list: RefObject<HTMLElement | null>,
-) {
-  const closeNow = useRef(close);
-  useEffect(() => {
-    closeNow.current = close;
-  });
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      closeNow.current();
-      button.current?.focus();
-    };
-    const onDown = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!button.current?.contains(target) && !list.current?.contains(target)) closeNow.current();
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onDown);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onDown);
-    };
-  }, [open, button, list]);
 }
 
 /** Under the header, at its right (the header is its containing block), over the page until closed. */

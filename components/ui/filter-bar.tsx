@@ -11,7 +11,8 @@ export interface Option {
 
 /**
  * A labelled toolbar of filters with "Clear filters", enabled while any filter is set, and what
- * goes `after` it on its line (the technical columns' switch: one line less above the rows).
+ * goes `after` it on its line, outside the toolbar (the technical columns' switch: one line less
+ * above the rows).
  */
 export function FilterBar({
   label,
@@ -27,12 +28,16 @@ export function FilterBar({
   children: ReactNode;
 }) {
   return (
-    <div role="toolbar" aria-label={label} className="mb-3 flex flex-wrap items-end gap-3">
-      {children}
-      {/* Always there (disabled while nothing is filtered), so the toolbar never reflows. */}
-      <Button variant="ghost" onClick={onClear} disabled={!active}>
-        Clear filters
-      </Button>
+    // One line of controls, `after` on it too, but outside the toolbar: a filter found by its
+    // label inside the toolbar ("Status") is never the technical switch ("… status codes …").
+    <div className="mb-3 flex flex-wrap items-end gap-3">
+      <div role="toolbar" aria-label={label} className="contents">
+        {children}
+        {/* Always there (disabled while nothing is filtered), so the toolbar never reflows. */}
+        <Button variant="ghost" onClick={onClear} disabled={!active}>
+          Clear filters
+        </Button>
+      </div>
       {after}
     </div>
   );

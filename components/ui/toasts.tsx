@@ -49,7 +49,7 @@ let nextId = 1;
 /**
  * Every notice goes to the session's list (the header's Notices, kept in sessionStorage, so a
  * page change or a reload keeps it) and shows for TOAST_SHOWN_MS as a toast in the header's
- * band (NoticeToasts): never over the page's own controls.
+ * own place for it (NoticeToasts): never over a control of the header or the page.
  */
 export function ToastProvider({ user, children }: { user: string; children: ReactNode }) {
   const { notices, update } = useStoredNotices(noticeStorageKey(user));
@@ -142,21 +142,16 @@ function useStoredNotices(key: string) {
 }
 
 /**
- * The toasts, drawn over the header's own band (the header is their containing block, and they
- * are clipped to it), so they never cover a control of the page below, whatever its scroll: the
- * newest shows, the others are read out only. Clicks go through to the header under a toast,
- * except on its close button.
+ * The toasts, in a place of their own in the header (its room kept whether a toast shows or
+ * not, so nothing moves when one comes): on a phone beside the Menu button, from `md` up the
+ * free part of the header's rows. It covers no control of the header or the page: the newest
+ * shows, clamped to its place (the Notices list has it whole), the others are read out only.
  */
-export function NoticeToasts() {
+export function NoticeToasts({ className = "" }: { className?: string }) {
   const { toasts, closeToast } = useNotices();
   const newest = toasts.at(-1);
   return (
-    <div
-      aria-live="polite"
-      aria-label="New notices"
-      role="region"
-      className="pointer-events-none absolute inset-0 z-40 flex items-start justify-end overflow-hidden p-1 md:px-4"
-    >
+    <div aria-live="polite" aria-label="New notices" role="region" className={`relative min-w-0 ${className}`}>
       {toasts.map((t) => (
         <div
           key={t.id}
@@ -164,22 +159,20 @@ export function NoticeToasts() {
           data-testid="toast"
           className={
             t === newest
-              ? `flex max-h-full w-full items-start gap-2 overflow-hidden rounded-md border bg-surface p-2 text-sm shadow-lg md:w-96 ${NOTICE_TONES[t.tone ?? "info"]}`
+              ? `absolute inset-0 flex items-center gap-1 overflow-hidden rounded-md border bg-surface pl-2 text-xs leading-3.5 md:text-sm md:leading-5 ${NOTICE_TONES[t.tone ?? "info"]}`
               : "sr-only"
           }
         >
-          <div className="min-w-0 flex-1">
-            <p className="line-clamp-3 font-semibold leading-snug">{t.title}</p>
-            {t.detail && (
-              <p className="mt-0.5 line-clamp-2 text-xs text-ink-muted [overflow-wrap:anywhere]">{t.detail}</p>
-            )}
-          </div>
+          <p className="line-clamp-2 min-w-0 flex-1 [overflow-wrap:anywhere]">
+            <span className="font-semibold">{t.title}</span>
+            {t.detail && <span className="text-ink-muted"> {t.detail}</span>}
+          </p>
           {t === newest && (
             <button
               type="button"
               onClick={() => closeToast(t.id)}
               aria-label="Dismiss notice"
-              className="pointer-events-auto -m-1 inline-flex size-8 shrink-0 items-center justify-center rounded text-ink-muted hover:bg-surface-sunken hover:text-ink max-sm:size-11 pointer-coarse:size-11"
+              className="inline-flex size-7 shrink-0 items-center justify-center self-center rounded text-ink-muted hover:bg-surface-sunken hover:text-ink"
             >
               ×
             </button>

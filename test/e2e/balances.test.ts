@@ -9,6 +9,7 @@ import {
   screenshot,
   signInAs,
   LAYOUT_WIDTHS,
+  openFromNav,
   WIDTHS,
 } from "../support/browser";
 import { SETTLEMENT, TRADING, TREASURY } from "../support/dashboard";
@@ -110,7 +111,7 @@ async function expectedValues(): Promise<{ byAsset: Map<string, string | undefin
 async function balancesPage(email: string, width: number): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   await signInAs(page, app.url, email);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balances" }).click();
+  await openFromNav(page, "Balances");
   await page.waitForURL(/\/balances$/);
   await expect.poll(() => page.getByTestId("usd-total").textContent(), { timeout: 15_000 }).not.toContain("…");
   return page;

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pagesFor } from "@/components/shell/nav-pages";
 import { expectNoSidewaysScroll, launchBrowser, settled, signInAs } from "../support/browser";
 import { newRef, SETTLEMENT, sharedDashboard, TREASURY, type SharedDashboard } from "../support/dashboard";
 
@@ -8,8 +9,9 @@ import { newRef, SETTLEMENT, sharedDashboard, TREASURY, type SharedDashboard } f
  * Policies form never fails silently and writes limits grouped; the ladder marks its gaps and
  * scales its bars to the depth near the price; /sessions fits a phone, marks this session and
  * asks before ending one; the audit trail's details are in words; balances' columns cannot be
- * read as a profile; the ticket's numbers agree; the phone header is short; sign-out and a
- * wrong password say something; an inverted date range says so. (That every page fits a phone
+ * read as a profile; the ticket's numbers agree; the phone header is short, and (issue 26) its
+ * Menu shows every page, none off-screen; sign-out and a wrong password say something; an
+ * inverted date range says so. (That every page fits a phone
  * in the dark theme, shot for a person to look at, is checked in the visit of each page:
  * visits.test.ts.)
  */
@@ -146,8 +148,8 @@ describe("/sessions on a phone (390 px)", () => {
     await traderRow.getByRole("button", { name: "End session of trader@example.com" }).click();
     const ask = traderRow.getByRole("group", { name: "End the session of trader@example.com?" });
     expect(await ask.innerText()).toContain("End this session of trader@example.com? They are signed out at once.");
-    // The notice lives in the ended session's row, which the list's refresh then removes: watched
-    // for in the page from before the click, not polled from here, where a busy machine may miss it.
+    // Said in the ended session's row, which the list's refresh then removes, and as a notice in
+    // the header, which stays: watched for in the page from before the click.
     const ended = page
       .getByRole("status")
       .filter({ hasText: "Ended: trader@example.com is signed out" })
@@ -183,9 +185,20 @@ const panelValue = (page: Page, label: string) =>
     .locator("dt", { hasText: label })
     .locator("xpath=following-sibling::dd[1]");
 
+/** The mid of two prices as shown ("65,012.25"), to the cent a half up, written as the page writes it. */
+function centsOfMid(bid: string, ask: string): string {
+  const thousandths = (p: string) => {
+    const [whole, fraction = ""] = p.replaceAll(",", "").split(".");
+    return BigInt(whole! + fraction.padEnd(3, "0"));
+  };
+  const cents = ((thousandths(bid) + thousandths(ask)) / 2n + 5n) / 10n;
+  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${whole}.${(cents % 100n).toString().padStart(2, "0")}`;
+}
+
 describe("the ticket's numbers", () => {
   for (const [name, viewport] of Object.entries({ laptop: LAPTOP, phone: PHONE })) {
-    it(`${name} (${viewport.width} px): best bid and ask agree with the ladder, a hint before a profile, a notional on one line`, async () => {
+    it(`${name} (${viewport.width} px): best bid and ask agree with the ladder, a hint before a profile, the order's worth on one line`, async () => {
       const { page } = await pageAs("trader@example.com", viewport);
       const ladder = page.getByTestId("depth-ladder");
       await expect.poll(() => ladder.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -211,15 +224,31 @@ describe("the ticket's numbers", () => {
 
       const ticket = page.getByRole("form", { name: "Order ticket" });
       await ticket.getByLabel("Profile", { exact: true }).selectOption({ label: "Trading" });
-      await ticket.getByLabel("Price (USD)", { exact: true }).fill("64999.75");
+      // A bid far above the market maker's mid: worth its own price (the larger of it and the mid).
+      await ticket.getByLabel("Price (USD)", { exact: true }).fill("99999.75");
       await ticket.getByLabel("Base amount (BTC)", { exact: true }).fill("123.45678912");
-      const notional = panelValue(page, "Est. notional (USD)");
-      await expect.poll(() => notional.innerText()).toBe("8,024,660.43");
-      const lines = await notional.evaluate((dd) => {
+      const worth = panelValue(page, "Worth about (USD)");
+      await expect.poll(() => worth.innerText()).toBe("12,345,648.05");
+      const lines = await worth.evaluate((dd) => {
         const line = parseFloat(getComputedStyle(dd).lineHeight) || 20;
         return Math.round(dd.getBoundingClientRect().height / line);
       });
-      expect(lines, "Est. notional on one line").toBe(1);
+      expect(lines, "the worth on one line").toBe(1);
+
+      // A bid far below the market is worth the mid of the best bid and ask shown beside it (read
+      // in one frame while the market maker moves them), as the controls value it.
+      await ticket.getByLabel("Price (USD)", { exact: true }).fill("1000");
+      await ticket.getByLabel("Base amount (BTC)", { exact: true }).fill("1");
+      await expect.poll(() => worth.innerText()).toMatch(/^[\d,]+\.\d\d$/);
+      for (let i = 0; i < 3; i++) {
+        const seen = await page.evaluate(() => {
+          const panel = (label: string) =>
+            [...document.querySelectorAll("dt")].find((dt) => dt.textContent === label)?.nextElementSibling
+              ?.textContent ?? "";
+          return { bid: panel("Best bid"), ask: panel("Best ask"), worth: panel("Worth about (USD)") };
+        });
+        expect(seen.worth, JSON.stringify(seen)).toBe(centsOfMid(seen.bid, seen.ask));
+      }
       await done(page);
     });
   }
@@ -270,6 +299,73 @@ describe("the smaller findings", () => {
     const height = await page.getByRole("banner").evaluate((h) => h.getBoundingClientRect().height);
     expect(height).toBeLessThanOrEqual(120);
     await expectNoSidewaysScroll(page, "the header at 390 px");
+    await done(page);
+  });
+
+  it("phone (390 px): every page the admin may open is one press away under Menu, none off-screen; in a row at 1280 px", async () => {
+    // A request the admin may decide: its count rides on the Menu button while the pages are out of sight.
+    const held = await d.as.ops.call("POST", "/api/v2/transfer/internal", {
+      from_profile_id: TREASURY,
+      to_profile_id: SETTLEMENT,
+      asset: "USD",
+      amount: "15000",
+      ref_id: newRef("menu-count"),
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    const { page } = await pageAs("admin@example.com", PHONE);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const menu = nav.getByRole("button", { name: /^Menu/ });
+    const labels = pagesFor("admin").map((p) => p.label);
+    expect(labels).toHaveLength(7);
+    // Closed: no page drawn in a row that runs off the screen.
+    for (const label of labels) expect(await nav.getByRole("link", { name: label }).count(), label).toBe(0);
+    await expect.poll(() => menu.getAttribute("aria-label")).toMatch(/^Menu, [1-9]\d* waiting$/);
+    const waiting = /\d+/.exec((await menu.getAttribute("aria-label"))!)![0];
+
+    await menu.click();
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    // Open: every page a whole link inside the screen, nothing over it, the current one marked.
+    const seen = await page.evaluate((names) => {
+      const links = [...document.querySelectorAll<HTMLAnchorElement>("nav[aria-label=Main] a[href]")].filter((a) =>
+        a.checkVisibility(),
+      );
+      return names.map((name) => {
+        const a = links.find((l) => l.firstChild?.textContent === name);
+        if (!a) return `${name}: not shown`;
+        const r = a.getBoundingClientRect();
+        const inside = r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return `${name}: ${inside ? "inside" : "off-screen"}, ${top && a.contains(top) ? "on top" : "covered"}, ${Math.round(r.height)} px tall`;
+      });
+    }, labels);
+    expect(seen).toEqual(labels.map((name) => `${name}: inside, on top, 44 px tall`));
+    expect(await nav.getByRole("link", { name: "Orders" }).getAttribute("aria-current")).toBe("page");
+    expect(await nav.getByRole("link", { name: "Transfers" }).getAttribute("aria-current")).toBeNull();
+    expect(
+      await nav
+        .getByRole("link", { name: /^Approvals/ })
+        .getByTestId("approvals-count")
+        .textContent(),
+    ).toBe(`${waiting} waiting`);
+    const height = await page.getByRole("banner").evaluate((h) => h.getBoundingClientRect().height);
+    expect(height).toBeLessThanOrEqual(120);
+    await expectNoSidewaysScroll(page, "the open menu at 390 px");
+
+    // Escape closes it, the focus back on Menu; a page chosen goes there and closes it.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-controls"))).toBe("page-menu");
+    await menu.click();
+    await nav.getByRole("link", { name: "Transfers" }).click();
+    await page.waitForURL(/\/transfers$/);
+    await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
+    await menu.click();
+    expect(await nav.getByRole("link", { name: "Transfers" }).getAttribute("aria-current")).toBe("page");
+
+    // At a laptop's width the pages are a row of links, with no Menu.
+    await page.setViewportSize(LAPTOP);
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    for (const label of labels) expect(await nav.getByRole("link", { name: label }).isVisible(), label).toBe(true);
     await done(page);
   });
 

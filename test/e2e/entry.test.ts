@@ -14,6 +14,7 @@ import {
   signInAs,
   watchWrites,
   LAYOUT_WIDTHS,
+  openFromNav,
   WIDTHS,
 } from "../support/browser";
 import { resetApp, type SharedApp } from "../support/shared-app";
@@ -64,7 +65,7 @@ async function tradingTicket(page: Page): Promise<Locator> {
 }
 
 async function transferForm(page: Page): Promise<Locator> {
-  await page.getByRole("link", { name: "Transfers" }).click();
+  await openFromNav(page, "Transfers");
   await page.waitForURL(/\/transfers$/);
   const form = page.getByRole("form", { name: "Internal transfer" });
   await poll(() => form.getByLabel("From profile").locator("option").count(), { timeout: 15_000 }).toBeGreaterThan(1);

@@ -71,7 +71,8 @@ describe("the Policies page (admin, 1280 px)", () => {
     expect(words).toContain(
       "Approval of transfers: from 10,000.00 USD: 1 approval, open 120 min → from 12,500.00 USD: 1 approval, open 120 min",
     );
-    expect(words).toContain("Asked by Avery Admin (admin@example.com)");
+    expect(words).toContain("Requested by Avery Admin (admin@example.com)");
+    expect(words).not.toContain("Asked by");
     const times = await notice.locator("time").evaluateAll((ts) => ts.map((t) => t.getAttribute("dateTime")));
     expect(times).toEqual([new Date(asked.created_at).toISOString(), new Date(asked.expires_at).toISOString()]);
     expect(await notice.getByRole("link", { name: /on Approvals/ }).getAttribute("href")).toBe("/approvals");

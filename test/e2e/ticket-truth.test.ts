@@ -4,13 +4,15 @@ import { TIF_WORDS } from "@/components/orders/describe-order";
 import { formatTime } from "@/lib/shared/format";
 import { ORDER_TYPES, type OrderType, type TimeInForce } from "@/lib/spec/enums";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
+import { signIn } from "../support/app-server";
 import { hydrated, launchBrowser, poll, signInAs, WIDTHS } from "../support/browser";
+import { SETTLEMENT, TREASURY } from "../support/dashboard";
 import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
  * The ticket says what it will send (issue 26): the time in force the select shows is the one
- * the review restates, after any change of order type, and the profile a person last chose is
- * theirs alone on the next load.
+ * the review restates, after any change of order type, the profile a person last chose is
+ * theirs alone on the next load, and the order's worth is one figure, said once.
  */
 
 let app: SharedApp;
@@ -222,4 +224,58 @@ describe("the ticket starts from the last profile its person chose", () => {
     await poll(profile, { message: "the admin's own choice" }).toBe("Settlement");
     await page.close();
   });
+});
+
+describe("the ticket's worth: one figure, said once, by the controls' rule", () => {
+  beforeAll(async () => {
+    // A book that holds still (the market maker is off): bid 64,000 and ask 66,000, a mid of 65,000.
+    const trader = await signIn(app, "trader@example.com");
+    for (const [profile, side, price] of [
+      [TREASURY, "BUY", "64000.00"],
+      [SETTLEMENT, "SELL", "66000.00"],
+    ]) {
+      const res = await trader.call("POST", `/api/v2/profiles/${profile}/orders`, {
+        market: "BTCUSD",
+        side,
+        type: "LIMIT",
+        price,
+        base_amount: "0.01",
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+  });
+
+  /** Every estimate of the order's value the ticket shows: its label and figure, as read. */
+  const estimates = (ticket: Locator) =>
+    ticket.evaluate((form) =>
+      [...(form as HTMLElement).innerText.matchAll(/(Worth about|notional)[^\d]*([\d,]+\.\d\d)/gi)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      ),
+    );
+
+  for (const [size, width] of [
+    ["laptop", WIDTHS.laptop],
+    ["phone", WIDTHS.phone],
+  ] as const) {
+    it(`${size} (${width} px): a bid of 0.001 BTC at 60,000 below the mid is worth 65.00 USD, in the panel, then in the review alone`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 844 } });
+      await signInAs(page, app.url, "trader@example.com");
+      const ticket = await tradingTicket(page);
+      await field(ticket, "Price (USD)").fill("60000");
+      await field(ticket, "Base amount (BTC)").fill("0.001");
+      // Valued at the mid, as the controls value it, not at its own 60.00.
+      await poll(() => estimates(ticket)).toEqual(["Worth about 65.00"]);
+
+      await ticket.getByRole("button", { name: "Review order" }).click();
+      const note = ticket.getByTestId("controls-note");
+      await poll(() => note.getAttribute("data-outcome")).toBe("send");
+      expect(await note.innerText()).toContain("Worth about 65.00 USD.");
+      expect(await estimates(ticket)).toEqual(["Worth about 65.00"]);
+
+      // Back to the form: the panel's estimate again, once.
+      await ticket.getByRole("button", { name: "Edit", exact: true }).click();
+      await poll(() => estimates(ticket)).toEqual(["Worth about 65.00"]);
+      await page.close();
+    });
+  }
 });

@@ -70,6 +70,8 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/activity"] },
   { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/activity"] },
   { role: "trader", width: PHONE, paths: ["/orders"] },
+  // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
+  { role: "viewer", width: PHONE, paths: ["/orders"] },
   // Signed out: the sign-in page.
   { role: null, width: LAPTOP, paths: ["/signin"] },
 ];

@@ -72,6 +72,17 @@ export async function signInAs(
   await hydrated(page);
 }
 
+/**
+ * Opens a page of the dashboard from the header's navigation, as a person would at the page's
+ * width: on a phone the pages are behind the Menu button (components/shell/page-menu.tsx).
+ */
+export async function openFromNav(page: Page, name: string | RegExp): Promise<void> {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const menu = nav.getByRole("button", { name: /^Menu/ });
+  if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+  await nav.getByRole("link", { name }).click();
+}
+
 /** Waits until the shell has hydrated: its header's buttons answer clicks from then on. */
 export async function hydrated(page: Page): Promise<void> {
   await page.locator('[data-testid="live-status"][data-hydrated="true"]').waitFor({ state: "attached" });

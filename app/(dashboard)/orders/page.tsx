@@ -35,11 +35,17 @@ export default async function OrdersPage() {
       ) : (
         <ReadOnlyNote>You can read orders; placing them needs the trader role.</ReadOnlyNote>
       )}
-      {/* Beside the ticket, its market above the orders; for those who only read, the orders first. */}
-      <div className="min-w-0 space-y-6">
+      {/* Beside the ticket, its market above the orders. For those who only read, the orders
+          first on a wide screen; on a narrower one the market (of fixed height) stays on top, so
+          rows arriving below it move nothing on screen. */}
+      <div className="flex min-w-0 flex-col gap-6">
         {trader && writable && <MarketViewSlot />}
         <OrdersTable canCancel={can(user.role, "orders:cancel") && writable} />
-        {!(trader && writable) && <MarketWatch />}
+        {!(trader && writable) && (
+          <div className="max-lg:order-first">
+            <MarketWatch />
+          </div>
+        )}
       </div>
     </div>
   );

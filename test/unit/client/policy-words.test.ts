@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { APPROVAL_RULE_WORDS, NO_RULE_WORDS, rollingExample } from "@/components/policies/approval-rule-words";
-import { askedBy, waitingPolicyChanges } from "@/components/policies/waiting-change-words";
+import { requestedBy, waitingPolicyChanges } from "@/components/policies/waiting-change-words";
 import type { Approval } from "@/lib/shared/approval";
 import { formatUsd } from "@/lib/shared/format";
 import { DEFAULT_POLICY, type ApprovalRule, type Policy } from "@/lib/shared/policy";
@@ -79,7 +79,7 @@ describe("a policy change waiting for approval", () => {
       approval({ id: "earlier" }),
     ];
     expect(waitingPolicyChanges(list).map((a) => a.id)).toEqual(["earlier", "later"]);
-    expect(askedBy(list[0]!)).toBe("Asked by Avery Admin (admin@example.com)");
+    expect(requestedBy(list[0]!)).toBe("Requested by Avery Admin (admin@example.com)");
   });
 
   const raised: Policy = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeOrder, TIF_WORDS } from "@/components/orders/describe-order";
 import {
   amountFromBalance,
-  estimateNotional,
+  estimateWorthUsd,
   fillsFromBalance,
   ticketDefaults,
   ticketResolver,
@@ -11,7 +11,9 @@ import {
   type TicketValues,
 } from "@/components/orders/ticket-form";
 import { ORDER_TYPES, type OrderType, type TimeInForce } from "@/lib/spec/enums";
+import { quantityRuleFor } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
+import { orderValueInUsd } from "@/lib/spec/valuation";
 
 const options = { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError", names: undefined } as never;
 const ticket = (over: Partial<TicketValues>): TicketValues => ({ ...ticketDefaults(), profile_id: "trading", ...over });
@@ -230,24 +232,46 @@ describe("the ticket's arithmetic, exact to the last digit", () => {
     { asset: "BTC", available: "0.00000003" },
   ];
 
-  it("estimates the notional from the price, the stop, or a market buy's quote amount", () => {
-    expect(estimateNotional(ticket({ price: "64912.5", base_amount: "0.0154" }))).toBe("999.6525");
-    expect(estimateNotional(ticket({ type: "STOP_MARKET", side: "SELL", stop_price: "0.1", base_amount: "0.2" }))).toBe(
-      "0.02",
+  it("values the order as the controls do: its quantity at the larger of its own price and the mid, in USD", () => {
+    const mids = { BTCUSD: "65010.125", BTCEUR: "60000" };
+    // A bid below the mid is worth the mid (the case of a "60.00" beside the review's "65.01").
+    expect(estimateWorthUsd(ticket({ price: "60000", base_amount: "0.001" }), mids)).toBe("65.01012500");
+    expect(estimateWorthUsd(ticket({ price: "70000.25", base_amount: "0.001" }), mids)).toBe("70.00025000");
+    expect(
+      estimateWorthUsd(ticket({ type: "STOP_MARKET", side: "SELL", stop_price: "0.1", base_amount: "0.2" }), mids),
+    ).toBe("13002.02500000");
+    expect(estimateWorthUsd(ticket({ type: "MARKET", side: "BUY", quote_amount: "250.00" }), mids)).toBe(
+      "250.00000000",
     );
-    expect(estimateNotional(ticket({ type: "MARKET", side: "BUY", quote_amount: "250.00" }))).toBe("250.00");
+    expect(estimateWorthUsd(ticket({ type: "MARKET", side: "SELL", base_amount: "0.1" }), mids)).toBe("6501.01250000");
+    // A EUR notional in USD at the cross: 0.01 × 61,000 EUR × 65,010.125 / 60,000.
+    expect(estimateWorthUsd(ticket({ market: "BTCEUR", price: "61000", base_amount: "0.01" }), mids)).toBe(
+      "660.93627083",
+    );
+    // The same figure as the rule the controls use, for every type.
+    for (const type of ORDER_TYPES) {
+      const v = ticket({
+        type,
+        side: "SELL",
+        price: "64000",
+        stop_price: "63000",
+        base_amount: "0.5",
+        quote_amount: "9",
+      });
+      const request = { market: v.market, side: v.side, type, price: v.price, stop_price: v.stop_price };
+      const needed = quantityRuleFor(type, "SELL").required;
+      expect(estimateWorthUsd(v, mids), type).toBe(
+        orderValueInUsd({ ...request, ...Object.fromEntries(needed.map((f) => [f, v[f]])) }, mids),
+      );
+    }
   });
 
-  it("values a market sell at the best bid, and nothing without one", () => {
-    const sell = ticket({ type: "MARKET", side: "SELL", base_amount: "0.1" });
-    expect(estimateNotional(sell, "64000.01")).toBe("6400.001");
-    expect(estimateNotional(sell, "0")).toBeUndefined();
-    expect(estimateNotional(sell)).toBeUndefined();
-  });
-
-  it("estimates nothing while an amount is blank or malformed", () => {
-    expect(estimateNotional(ticket({ price: "100", base_amount: "" }))).toBeUndefined();
-    expect(estimateNotional(ticket({ price: "1,5", base_amount: "1" }))).toBeUndefined();
+  it("estimates nothing while a quantity the type needs is blank or malformed, or without prices", () => {
+    const mids = { BTCUSD: "65000" };
+    expect(estimateWorthUsd(ticket({ price: "100", base_amount: "" }), mids)).toBeUndefined();
+    expect(estimateWorthUsd(ticket({ price: "", base_amount: "1" }), mids)).toBeUndefined();
+    expect(estimateWorthUsd(ticket({ price: "1,5", base_amount: "1" }), mids)).toBeUndefined();
+    expect(estimateWorthUsd(ticket({ type: "MARKET", side: "SELL", base_amount: "0.1" }), {})).toBeUndefined();
   });
 
   it("takes a quote amount from the quote balance, rounded down to cents", () => {

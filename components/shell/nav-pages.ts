@@ -1,0 +1,20 @@
+import { can, type Role } from "@/lib/shared/roles";
+
+export interface NavPage {
+  href: string;
+  label: string;
+  admin?: boolean;
+}
+
+const PAGES: NavPage[] = [
+  { href: "/orders", label: "Orders" },
+  { href: "/transfers", label: "Transfers" },
+  { href: "/balances", label: "Balances" },
+  { href: "/approvals", label: "Approvals" },
+  { href: "/activity", label: "Activity" },
+  { href: "/policies", label: "Policies", admin: true },
+  { href: "/sessions", label: "Sessions", admin: true },
+];
+
+/** The pages `role` may open, in the navigation's order: Policies and Sessions for admins only. */
+export const pagesFor = (role: Role): NavPage[] => PAGES.filter((p) => !p.admin || can(role, "policies:edit"));
