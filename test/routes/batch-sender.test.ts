@@ -157,4 +157,17 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     expect((await rowsOfBatch(rt.db, id)).map((r) => r.status)).toEqual(["SENT", "SKIPPED", "SKIPPED"]);
     expect((await batchOfId(rt.db, id))?.status).toBe("CANCELLED");
   });
+
+  it("refuses a single transfer under a batch row's ref_id, sent or not: the row owns it", async () => {
+    const { rows } = await sendingBatch(1);
+    const res = await d.as.ops.call("POST", "/api/v2/transfer/internal", {
+      from_profile_id: TREASURY,
+      to_profile_id: SETTLEMENT,
+      asset: "USD",
+      amount: "1.01",
+      ref_id: rows[0]!.ref_id,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.meta.errors[0].field).toBe("ref_id");
+  });
 });

@@ -49,6 +49,10 @@ export const batchOfApproval = (db: Db, approvalId: string): Promise<BatchRecord
 export const rowsOfBatch = (db: Db, batchId: string): Promise<BatchRowRecord[]> =>
   db.selectFrom("batch_rows").selectAll().where("batch_id", "=", batchId).orderBy("row").execute();
 
+/** The batch row that owns `refId`, if one does. */
+export const batchRowOfRef = (db: Db, refId: string): Promise<BatchRowRecord | undefined> =>
+  db.selectFrom("batch_rows").selectAll().where("ref_id", "=", refId).executeTakeFirst();
+
 /** Newest first, `limit` of them, before the batch `before` (its created_at and id) when given. */
 export async function listBatches(
   db: Db,
