@@ -4,6 +4,7 @@ import { profileId } from "@/lib/sandbox/seed";
 import {
   expectProblem,
   inProcessDashboard,
+  quote,
   newRef,
   SETTLEMENT,
   TRADING,
@@ -50,33 +51,6 @@ const transfer = (amount: string, ref = newRef("t"), extra: Record<string, unkno
   metadata: { test: ref.slice(0, 100) },
   ...extra,
 });
-
-/** Rests a bid and an ask of `size` on `market` straight at the sandbox, from the treasury: the market's book. */
-async function quote(d: Dashboard, market: string, bid: string, ask: string, size = "1") {
-  for (const [side, price] of [
-    ["BUY", bid],
-    ["SELL", ask],
-  ] as const) {
-    const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
-      market,
-      side,
-      type: "LIMIT",
-      price,
-      base_amount: size,
-      ref_id: newRef("book"),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-  // Matched on the sandbox's next turn, as after any create (over HTTP, the socket gives it one).
-  await sandboxTurn();
-}
-
-/**
- * One turn of the event loop: the sandbox matches what was submitted on the turn after the
- * create answered (lib/sandbox/runtime.ts, scheduleProcessing), which calls in process, made of
- * promises alone, never give it by themselves.
- */
-const sandboxTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Puts `change` into the policy in force as an admin would, with a second person's approval when

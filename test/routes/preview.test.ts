@@ -3,6 +3,7 @@ import { profileId } from "@/lib/sandbox/seed";
 import {
   expectProblem,
   inProcessDashboard,
+  quote,
   newRef,
   SETTLEMENT,
   TRADING,
@@ -41,21 +42,7 @@ beforeAll(async () => {
   // A runtime of its own: its people's rolling totals are this file's alone.
   d = await inProcessDashboard();
   // BTCUSD at 64,000 / 66,000: a mid of 65,000.
-  for (const [side, price] of [
-    ["BUY", "64000.00"],
-    ["SELL", "66000.00"],
-  ] as const) {
-    const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
-      market: "BTCUSD",
-      side,
-      type: "LIMIT",
-      price,
-      base_amount: "1",
-      ref_id: newRef("book"),
-    });
-    expect(res.status).toBe(200);
-  }
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await quote(d, "BTCUSD", "64000.00", "66000.00");
 });
 afterAll(() => d?.dispose());
 

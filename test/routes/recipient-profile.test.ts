@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   expectProblem,
   inProcessDashboard,
+  quote,
   newRef,
   SETTLEMENT,
   TRADING,
@@ -53,22 +54,7 @@ const transfer = (amount: string, ref = newRef("t")) => ({
 /** A dashboard of its own (its people's totals are the test's alone), BTCUSD quoted 64,000 / 66,000. */
 async function desk(): Promise<InProcessDashboard> {
   const d = await inProcessDashboard();
-  for (const [side, price] of [
-    ["BUY", "64000.00"],
-    ["SELL", "66000.00"],
-  ] as const) {
-    const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
-      market: "BTCUSD",
-      side,
-      type: "LIMIT",
-      price,
-      base_amount: "1",
-      ref_id: newRef("book"),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  }
-  // Matched on the sandbox's next turn, which calls in process never give it by themselves.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await quote(d, "BTCUSD", "64000.00", "66000.00");
   return d;
 }
 

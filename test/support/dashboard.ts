@@ -341,3 +341,30 @@ export async function metricValue(admin: Client, name: string, labels: Record<st
   const line = (res.body as string).split("\n").find((l) => l.startsWith(want ? `${name}{${want}} ` : `${name} `));
   return line ? Number(line.split(" ").at(-1)) : 0;
 }
+
+/** Rests a bid and an ask of `size` on `market` straight at the sandbox, from the treasury: the market's book. */
+export async function quote(d: Dashboard, market: string, bid: string, ask: string, size = "1") {
+  for (const [side, price] of [
+    ["BUY", bid],
+    ["SELL", ask],
+  ] as const) {
+    const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
+      market,
+      side,
+      type: "LIMIT",
+      price,
+      base_amount: size,
+      ref_id: newRef("book"),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+  // Matched on the sandbox's next turn, as after any create (over HTTP, the socket gives it one).
+  await sandboxTurn();
+}
+
+/**
+ * One turn of the event loop: the sandbox matches what was submitted on the turn after the
+ * create answered (lib/sandbox/runtime.ts, scheduleProcessing), which calls in process, made of
+ * promises alone, never give it by themselves.
+ */
+export const sandboxTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
