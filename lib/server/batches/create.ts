@@ -239,8 +239,6 @@ function batchRecordOf(
     created_at: at,
     updated_at: at,
     cancelled_by: null,
-    leased_by: null,
-    lease_until: null,
     ...fields,
   };
 }

@@ -3,11 +3,8 @@ import type { Role } from "@/lib/shared/roles";
 import type { CreateInternalTransferRequest } from "@/lib/spec";
 import { storedCreate } from "../create/parse";
 import { sendOnce } from "../create/send-once";
-import { randomUUID } from "node:crypto";
 import {
   batchOfId,
-  leaseBatch,
-  releaseLease,
   moveBatch,
   nextWaitingRow,
   sendingBatchIds,
@@ -31,16 +28,15 @@ import type { Runtime } from "../runtime";
  * One row in flight per process, at ROW_SHARE of the service's transfer rate: rows take the
  * transfer budget's slots (lib/server/upstream/pace.ts) one at a time and leave the rest free,
  * so a person's own create never waits behind a batch.
- * One instance per batch: the sender holds a lease on the batch (LEASE_MS on the runtime's
- * clock, renewed at every row). A stopping instance lets it go after the row in flight; a
- * killed one's runs out, and whichever instance sweeps next takes the batch over.
+ * One instance sends: the leader (lib/server/live/leader.ts, a PostgreSQL advisory lock that
+ * dies with its process), as it runs the watcher. A stopping leader resigns and sends no further
+ * row once the one in flight is done; a killed one's lock goes with its connection; the next
+ * leader's sweep goes on with the rows. Should both send the same row in that moment, it goes
+ * under the same ref_id, which the service makes once.
  */
 
 /** How often the sender looks for work it was not told about (a restart, another instance's batch). */
 export const SWEEP_EVERY_MS = 5_000;
-
-/** How long a sender's lease on a batch holds without renewal: well past one row's send and its retries. */
-export const LEASE_MS = 30_000;
 
 /**
  * The share of the service's transfer rate rows take: the rest stays free for the desk's own
@@ -144,43 +140,32 @@ const requesterOf = (batch: BatchRecord) => ({
 export type OnProgress = (batch: BatchRecord) => void | Promise<void>;
 
 /**
- * Sends a batch's waiting rows, as `instance` (holding the batch's lease), until none is left
- * (then it is COMPLETED), it stops SENDING, another instance holds it, the process stops, or an
- * answer is undecided (the journal's sweep decides it; the next pass goes on).
+ * Sends a batch's waiting rows until none is left (then it is COMPLETED), it stops SENDING, this
+ * instance stops leading or stops, or an answer is undecided (the journal's sweep decides it;
+ * the next pass goes on).
  */
-export async function sendBatchRows(
-  rt: Runtime,
-  batchId: string,
-  onProgress: OnProgress,
-  instance: string = randomUUID(),
-): Promise<void> {
-  try {
-    for (;;) {
-      if (rt.lifecycle.stopping) return;
-      const now = rt.clock.now();
-      if (!(await leaseBatch(rt.db, batchId, instance, new Date(now), new Date(now + LEASE_MS)))) return;
-      const batch = await batchOfId(rt.db, batchId);
-      // Cancelled meanwhile: the rows not yet sent were skipped with it.
-      if (batch?.status !== "SENDING") return;
-      const row = await nextWaitingRow(rt.db, batchId);
-      if (!row) {
-        if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
-          await rt.audit.append({
-            action: "batch.completed",
-            actor: requesterOf(batch),
-            subject: batch.ref_id,
-            detail: { batch_id: batch.id },
-          });
-          await onProgress({ ...batch, status: "COMPLETED" });
-        }
-        return;
+export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: OnProgress): Promise<void> {
+  for (;;) {
+    if (rt.lifecycle.stopping || !rt.live.leading) return;
+    const batch = await batchOfId(rt.db, batchId);
+    // Cancelled meanwhile: the rows not yet sent were skipped with it.
+    if (batch?.status !== "SENDING") return;
+    const row = await nextWaitingRow(rt.db, batchId);
+    if (!row) {
+      if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
+        await rt.audit.append({
+          action: "batch.completed",
+          actor: requesterOf(batch),
+          subject: batch.ref_id,
+          detail: { batch_id: batch.id },
+        });
+        await onProgress({ ...batch, status: "COMPLETED" });
       }
-      if (!(await sendRow(rt, batch, row))) return;
-      await onProgress(batch);
-      await rt.clock.sleep(rowIntervalMs(rt));
+      return;
     }
-  } finally {
-    await releaseLease(rt.db, batchId, instance);
+    if (!(await sendRow(rt, batch, row))) return;
+    await onProgress(batch);
+    await rt.clock.sleep(rowIntervalMs(rt));
   }
 }
 
@@ -189,11 +174,13 @@ export async function sendBatchRows(
  * created or approved) and every SWEEP_EVERY_MS; it stops with the runtime's lifecycle.
  */
 export function batchSender(rt: Runtime, onProgress: OnProgress) {
-  const instance = randomUUID();
   let running: Promise<void> | undefined;
   let again = false;
+  // The election starts with the sender: an instance learns at once whether it leads.
+  rt.live.start();
   const pass = async () => {
-    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress, instance);
+    if (!rt.live.leading) return;
+    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress);
   };
   const kick = (): void => {
     if (rt.lifecycle.stopping) return;

@@ -35,8 +35,10 @@ export interface Live {
   publish(event: LiveEvent): void;
   /** Streams open on this instance. */
   readonly streams: number;
-  /** True while this instance runs the watcher. */
+  /** True while this instance runs the watcher (and sends batches' rows, lib/server/batches). */
   readonly leading: boolean;
+  /** Starts the bus and the election now rather than at first use: the batch sender asks whether it leads. */
+  start(): void;
   /**
    * Gives up leading for good (a shutdown): the watcher stops and the advisory lock is released,
    * so another instance leads within a second; events still go out to the other instances.
@@ -142,6 +144,9 @@ export function createLive(options: LiveOptions): Live {
     },
     publish(event) {
       void send(start().bus, { kind: "event", event });
+    },
+    start() {
+      start();
     },
     streamsOf(person) {
       return interests.streamsOf(person);
