@@ -9,6 +9,7 @@ import {
   smallOrder,
   smallTransfer,
   TRADING,
+  TREASURY,
   type Answer,
   type InProcessDashboard,
 } from "../support/dashboard";
@@ -133,6 +134,9 @@ async function orderSentBy(who: Who): Promise<string> {
   }
   return ref;
 }
+
+/** Rebalancing targets: one profile's, so a plan or a replacement reads one balance. */
+const REBALANCE_TARGETS = [{ profile_id: TREASURY, asset: "USD", target: "1000000", band: "1000" }];
 
 /** Every route handler under app/api, next-auth's aside, with the action it needs. */
 const ROUTES = [
@@ -340,6 +344,19 @@ const ROUTES = [
     local: true,
   },
   {
+    route: "GET /api/rebalance/targets",
+    action: "rebalance:targets",
+    call: () => ({ method: "GET", path: "/api/rebalance/targets" }),
+    local: true,
+  },
+  {
+    route: "PUT /api/rebalance/targets",
+    action: "rebalance:targets",
+    call: () => ({ method: "PUT", path: "/api/rebalance/targets", body: { targets: REBALANCE_TARGETS } }),
+    // Each profile named is looked up at the service before the targets are stored.
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
     route: "GET /api/audit/verify",
     action: "audit:verify",
     call: () => ({ method: "GET", path: "/api/audit/verify" }),
@@ -422,6 +439,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/approvals/{id}/withdraw":                { viewer: 403, trader: 200, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/policies":                                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "PUT /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit":                                   { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
@@ -599,6 +618,7 @@ describe("a method a route does not offer", () => {
     ["GET", "/api/v2/transfer/internal", "POST"],
     ["POST", "/api/orders", "GET"],
     ["DELETE", "/api/transfers/export.csv", "GET"],
+    ["POST", "/api/rebalance/targets", "GET, PUT"],
   ])("%s %s: a 405 problem naming what it takes (Allow: %s), nothing sent", async (method, path, allow) => {
     const { result, sent } = await sentDuring(() => d.as.admin.call(method, path));
     expectProblem(result, 405);
