@@ -357,6 +357,17 @@ const ROUTES = [
     sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
   },
   {
+    route: "GET /api/rebalance/plan",
+    action: "rebalance:targets",
+    // Targets to plan for, whatever ran before: the plan reads the balances of the profiles they name.
+    call: async () => {
+      const set = await d.as.admin.call("PUT", "/api/rebalance/targets", { targets: REBALANCE_TARGETS });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      return { method: "GET", path: "/api/rebalance/plan" };
+    },
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
     route: "GET /api/audit/verify",
     action: "audit:verify",
     call: () => ({ method: "GET", path: "/api/audit/verify" }),
@@ -441,6 +452,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "PUT /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/rebalance/plan":                          { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit":                                   { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
@@ -619,6 +631,7 @@ describe("a method a route does not offer", () => {
     ["POST", "/api/orders", "GET"],
     ["DELETE", "/api/transfers/export.csv", "GET"],
     ["POST", "/api/rebalance/targets", "GET, PUT"],
+    ["PUT", "/api/rebalance/plan", "GET"],
   ])("%s %s: a 405 problem naming what it takes (Allow: %s), nothing sent", async (method, path, allow) => {
     const { result, sent } = await sentDuring(() => d.as.admin.call(method, path));
     expectProblem(result, 405);

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MARKET_MAKER_PROFILE_ID, profileId } from "@/lib/sandbox/seed";
-import type { RebalanceTarget } from "@/lib/shared/rebalance-plan";
+import type { PlannedTransfer, RebalanceTarget } from "@/lib/shared/rebalance-plan";
 import { REBALANCE_MAX_TARGETS } from "@/lib/shared/rebalance-targets";
-import { ASSETS } from "@/lib/spec";
+import { addDecimal, ASSETS, compareDecimal, subtractDecimal } from "@/lib/spec";
 import {
   expectProblem,
   inProcessDashboard,
@@ -20,11 +20,13 @@ import {
  * Rebalancing's server side (issue 27), its route handlers in process on each database: the
  * targets read and replaced as a whole by ops and admins only, every refused field named by its
  * path (`targets[2].band`), a profile the service does not have refused, each replacement audited
- * with its before and after.
+ * with its before and after; and the plan from the sandbox's real balances, reading only the
+ * profiles with a target, never drawing one below its target, and a 503 when a balance cannot be read.
  * Who may call which route is also in access.test.ts's table.
  */
 
 const TARGETS = "/api/rebalance/targets";
+const PLAN = "/api/rebalance/plan";
 const RESERVE = profileId("operations-reserve");
 const balancesPath = (profile: string) => `/sandbox/v2/profiles/${profile}/balances`;
 
@@ -77,6 +79,12 @@ describe.each<Database>(["sqlite", "postgres"])("rebalancing on %s", (database) 
     const res = await d.as.admin.call("GET", `/api/audit?event=${event}&limit=200`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.items;
+  };
+  /** What the sandbox says each profile has available of `asset` now. */
+  const available = async (profile: string, asset: string): Promise<string> => {
+    const res = await d.sandbox.call("GET", `/profiles/${profile}/balances`);
+    expect(res.status).toBe(200);
+    return (res.body.items as { asset: string; available: string }[]).find((b) => b.asset === asset)?.available ?? "0";
   };
 
   describe("the targets", () => {
@@ -281,12 +289,13 @@ describe.each<Database>(["sqlite", "postgres"])("rebalancing on %s", (database) 
     });
 
     it.each(["viewer", "trader", "approver"] as const)(
-      "refuses the %s role (403 naming the action), storing nothing",
+      "refuses the %s role (403 naming the action) on every rebalancing route, storing nothing",
       async (role) => {
         const before = await setTargets([target(TREASURY, "USD", "1")]);
         for (const [method, path, body] of [
           ["GET", TARGETS],
           ["PUT", TARGETS, { targets: [] }],
+          ["GET", PLAN],
         ] as const) {
           const { res, sent } = await sentDuring(() => d.as[role].call(method, path, body));
           expect(expectProblem(res, 403).meta).toEqual({ role, action: "rebalance:targets" });
@@ -301,6 +310,7 @@ describe.each<Database>(["sqlite", "postgres"])("rebalancing on %s", (database) 
       for (const [method, path] of [
         ["GET", TARGETS],
         ["PUT", TARGETS],
+        ["GET", PLAN],
       ]) {
         const res = await rawCall(d.target, method!, path!, {
           body: method === "PUT" ? { targets: [] } : undefined,
@@ -335,6 +345,112 @@ describe.each<Database>(["sqlite", "postgres"])("rebalancing on %s", (database) 
       const count = (await audited()).length;
       expectProblem(await put({ targets: [target(TREASURY, "DOGE", "1")] }), 400);
       expect(await audited()).toHaveLength(count);
+    });
+  });
+
+  describe("the plan", () => {
+    const byRoute = (t: PlannedTransfer) => `${t.asset}|${t.from_profile_id}|${t.to_profile_id}`;
+    const sum = (amounts: string[]) => amounts.reduce(addDecimal, "0");
+
+    it("is empty with no targets, and reads nothing", async () => {
+      await setTargets([]);
+      const { res, sent } = await sentDuring(() => d.as.ops.call("GET", PLAN));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ transfers: [], short: [] });
+      expect(sent).toEqual([]);
+    });
+
+    it("moves the excess of profiles above their targets to those below their bands, from the sandbox's balances", async () => {
+      const usd = Object.fromEntries(
+        await Promise.all([TREASURY, TRADING, SETTLEMENT, RESERVE].map(async (p) => [p, await available(p, "USD")])),
+      ) as Record<string, string>;
+      const targets = [
+        // Sources: 1,000,000 and 700,000 USD above their targets.
+        target(TREASURY, "USD", subtractDecimal(usd[TREASURY]!, "1000000"), "0"),
+        target(TRADING, "USD", subtractDecimal(usd[TRADING]!, "700000"), "0"),
+        // Short: 1,500,000 and 200,000 USD below their targets, past their bands.
+        target(SETTLEMENT, "USD", addDecimal(usd[SETTLEMENT]!, "1500000"), "100000"),
+        target(RESERVE, "USD", addDecimal(usd[RESERVE]!, "200000"), "50000"),
+        // Below its target, within its band: left alone.
+        target(SETTLEMENT, "BTC", addDecimal(await available(SETTLEMENT, "BTC"), "0.5"), "1"),
+        // Above its target with no one short in BTC: nothing moves.
+        target(TREASURY, "BTC", subtractDecimal(await available(TREASURY, "BTC"), "50"), "0"),
+        // Short in EUR with no source (Treasury and Trading hold EUR, but have no EUR target).
+        target(SETTLEMENT, "EUR", addDecimal(await available(SETTLEMENT, "EUR"), "10000.25"), "0"),
+      ];
+      await setTargets(targets);
+      const { res, sent } = await sentDuring(() => d.as.admin.call("GET", PLAN));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // Only the profiles with a target were read, each once; nothing was sent.
+      expect([...sent].sort()).toEqual(
+        [TREASURY, TRADING, SETTLEMENT, RESERVE].map((p) => `GET ${balancesPath(p)}`).sort(),
+      );
+
+      const transfers = res.body.transfers as PlannedTransfer[];
+      // Reserve's 200,000 from the smallest source that covers it whole (Trading's 700,000); Settlement's
+      // 1,500,000 from Treasury's 1,000,000 and what Trading has left.
+      expect([...transfers].sort((a, b) => (byRoute(a) < byRoute(b) ? -1 : 1))).toEqual(
+        [
+          { from_profile_id: TRADING, to_profile_id: RESERVE, asset: "USD", amount: "200000" },
+          { from_profile_id: TRADING, to_profile_id: SETTLEMENT, asset: "USD", amount: "500000" },
+          { from_profile_id: TREASURY, to_profile_id: SETTLEMENT, asset: "USD", amount: "1000000" },
+        ].sort((a, b) => (byRoute(a) < byRoute(b) ? -1 : 1)),
+      );
+      expect(res.body.short).toEqual([{ profile_id: SETTLEMENT, asset: "EUR", missing: "10000.25" }]);
+
+      // No source drawn below its target, no one brought past theirs, and only profiles with a target.
+      for (const t of targets) {
+        const have = await available(t.profile_id, t.asset);
+        const out = sum(
+          transfers.filter((x) => x.from_profile_id === t.profile_id && x.asset === t.asset).map((x) => x.amount),
+        );
+        const into = sum(
+          transfers.filter((x) => x.to_profile_id === t.profile_id && x.asset === t.asset).map((x) => x.amount),
+        );
+        expect(compareDecimal(out, "0") === 0 || compareDecimal(into, "0") === 0).toBe(true);
+        if (compareDecimal(out, "0") > 0)
+          expect(compareDecimal(subtractDecimal(have, out), t.target)).toBeGreaterThanOrEqual(0);
+        if (compareDecimal(into, "0") > 0)
+          expect(compareDecimal(addDecimal(have, into), t.target)).toBeLessThanOrEqual(0);
+      }
+      const targeted = new Set(targets.map((t) => `${t.profile_id}|${t.asset}`));
+      for (const x of transfers) {
+        expect(targeted.has(`${x.from_profile_id}|${x.asset}`)).toBe(true);
+        expect(targeted.has(`${x.to_profile_id}|${x.asset}`)).toBe(true);
+      }
+    });
+
+    it("answers 503 naming the profile when the service cannot say what it holds, and sends nothing", async () => {
+      await setTargets([target(TREASURY, "USD", "1"), target(SETTLEMENT, "USD", "100000000")]);
+      for (const fault of [
+        { kind: "status", status: 503 },
+        { kind: "drop-before" },
+        { kind: "status", status: 500 },
+      ] as const) {
+        d.proxy.fail({ method: "GET", path: balancesPath(SETTLEMENT) }, fault, 5);
+        const { res, sent } = await sentDuring(() => d.as.ops.call("GET", PLAN));
+        const p = expectProblem(res, 503);
+        expect(p.title).toBe("Balances Unavailable");
+        expect(p.meta).toEqual({ profile_ids: [SETTLEMENT] });
+        expect(sent.every((s) => s.startsWith("GET "))).toBe(true);
+        d.proxy.clearFaults();
+      }
+      // A balance the plan cannot weigh exactly is not one the service said.
+      d.proxy.fail(
+        { method: "GET", path: balancesPath(TREASURY) },
+        { kind: "rewrite", body: (json) => ({ items: json.items.map((b: object) => ({ ...b, available: 12.5 })) }) },
+        5,
+      );
+      expect(expectProblem(await d.as.ops.call("GET", PLAN), 503).meta).toEqual({ profile_ids: [TREASURY] });
+      d.proxy.clearFaults();
+      expect((await d.as.ops.call("GET", PLAN)).status).toBe(200);
+    });
+
+    it("answers 409 naming a profile the service no longer has, until the targets change", async () => {
+      await setTargets([target(TREASURY, "USD", "1"), target(SETTLEMENT, "USD", "1")]);
+      d.proxy.fail({ method: "GET", path: balancesPath(SETTLEMENT) }, { kind: "status", status: 404 }, 5);
+      const p = expectProblem(await d.as.admin.call("GET", PLAN), 409);
+      expect(p.meta).toEqual({ profile_ids: [SETTLEMENT] });
     });
   });
 });
