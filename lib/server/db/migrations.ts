@@ -282,6 +282,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("batches").execute();
     },
   },
+  // Rebalancing (issue 27): the balance wanted per profile and asset, and how far below it is still
+  // fine, as decimal strings (exact, never a float); replaced as a whole set by ops or an admin.
+  "0012_rebalance_targets": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("rebalance_targets")
+        .addColumn("profile_id", "text", (c) => c.notNull())
+        .addColumn("asset", "text", (c) => c.notNull())
+        .addColumn("target", "text", (c) => c.notNull())
+        .addColumn("band", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("updated_by", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("rebalance_targets_pk", ["profile_id", "asset"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("rebalance_targets").execute();
+    },
+  },
 };
 
 /** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */
