@@ -171,13 +171,10 @@ export async function spendNow(rt: Runtime, create: Create): Promise<ApprovalSpe
   return { profile_id: create.profileId, ...spend, available };
 }
 
-<<<<<<< HEAD
-=======
 /**
  * A profile's balances at the service now (GET /profiles/{id}/balances): its items, "missing" when
  * the service has no such profile (404), "unknown" when it could not say (any other answer, or none).
  */
->>>>>>> issue27-rebal
 export async function balancesOf(
   rt: Runtime,
   profileId: string,
