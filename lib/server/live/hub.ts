@@ -60,7 +60,8 @@ export interface LiveOptions {
 
 /**
  * The live updates of one instance: its open streams, the bus to the other instances, and the
- * watcher while it leads. Started on first use (a stream, or a create to announce), not at boot.
+ * watcher while it leads. Started by the batch sender at boot (it sends only while leading), or
+ * on first use (a stream, or a create to announce) where no sender runs.
  */
 export function createLive(options: LiveOptions): Live {
   const instance = randomUUID();
