@@ -23,7 +23,15 @@ const summary = (ms: number[]) => {
 };
 
 async function main() {
-  const app = await startApp({ LOG_LEVEL: "warn" });
+  // The service's published rates, for the sandbox and the dashboard's budget alike (the tests' app runs unthrottled).
+  const published = { API: "50", TRANSFER: "20", ORDER_BOOK: "10" };
+  const rates = Object.fromEntries(
+    Object.entries(published).flatMap(([k, v]) => [
+      [`SANDBOX_${k}_RATE_PER_SECOND`, v],
+      [`SERVICE_${k}_RATE_PER_SECOND`, v],
+    ]),
+  );
+  const app = await startApp({ LOG_LEVEL: "warn", ...rates });
   try {
     const ops = await signIn({ url: app.url }, "ops@example.com");
     const trader = await signIn({ url: app.url }, "trader@example.com");
