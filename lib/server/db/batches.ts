@@ -187,4 +187,3 @@ export async function skipWaitingRows(db: Db, batchId: string): Promise<number> 
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
