@@ -31,6 +31,12 @@ export const AUDIT_ACTIONS = [
   "price-guard.confirmed",
   "price_guard.confirm_asked",
   "export.csv",
+  "batch.requested",
+  "batch.row_sent",
+  "batch.row_failed",
+  "batch.completed",
+  "batch.cancelled",
+  "rebalance.targets_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -64,6 +70,12 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "price-guard.confirmed": "Price guard confirmed",
   "price_guard.confirm_asked": "Price guard asked to confirm",
   "export.csv": "CSV exported",
+  "batch.requested": "Batch requested",
+  "batch.row_sent": "Batch row sent",
+  "batch.row_failed": "Batch row failed",
+  "batch.completed": "Batch completed",
+  "batch.cancelled": "Batch cancelled",
+  "rebalance.targets_changed": "Rebalancing targets changed",
 };
 
 /** The families, in the words of the Activity page's Event filter. */
@@ -79,6 +91,8 @@ export const AUDIT_FAMILIES = {
   "price-guard": "Price-guard confirmations",
   price_guard: "Price-guard questions",
   export: "CSV exports",
+  batch: "Batches",
+  rebalance: "Rebalancing targets",
 } as const satisfies Record<string, string>;
 
 export type AuditFamily = keyof typeof AUDIT_FAMILIES;

@@ -9,6 +9,7 @@ import {
   smallOrder,
   smallTransfer,
   TRADING,
+  TREASURY,
   type Answer,
   type InProcessDashboard,
 } from "../support/dashboard";
@@ -81,10 +82,31 @@ async function heldApproval(who: Who): Promise<string> {
           `/api/v2/profiles/${TRADING}/orders`,
           smallOrder(newRef("held"), { price: "1000.00", base_amount: "100" }),
         )
-      : await d.as[asker].call("POST", "/api/v2/transfer/internal", smallTransfer(newRef("held"), { amount: "50000" }));
+      : await d.as[asker].call("POST", "/api/v2/transfer/internal", smallTransfer(newRef("held"), { amount: "10000" }));
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.approval.id;
 }
+
+/** A batch held for approval, asked for by `who` (ops unless an admin): each cancel has its own, and nothing is sent meanwhile. */
+function heldBatchBody(ref = newRef("batch")) {
+  const note = ref.slice(-36);
+  return {
+    ref_id: ref,
+    transfers: [
+      { from_profile_id: TRADING, to_profile_id: SETTLEMENT, asset: "USD", amount: "10000", metadata: { note } },
+    ],
+  };
+}
+
+async function heldBatch(who: Who): Promise<string> {
+  const asker = who === "admin" ? "admin" : "ops";
+  const res = await d.as[asker].call("POST", "/api/batches", heldBatchBody());
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.batch.id;
+}
+
+/** The batch every reader reads. */
+let readableBatch: Promise<string> | undefined;
 
 /** A fresh order of the sandbox's, so each allowed cancel has one of its own. */
 async function freshOrderPath(): Promise<string> {
@@ -117,6 +139,8 @@ interface RouteCase {
   sends?: readonly string[] | ((same: string) => readonly string[]);
   /** A CSV download rather than JSON. */
   csv?: true;
+  /** What an allowed call answers, when not 200 (a batch held for approval: 202). */
+  ok?: number;
   /**
    * A second right the create path checks once `past`'s right is passed (the route's own): a role
    * `past` lets through and this refuses gets a 403 naming `action` and the field that needs it.
@@ -133,6 +157,9 @@ async function orderSentBy(who: Who): Promise<string> {
   }
   return ref;
 }
+
+/** Rebalancing targets: one profile's, so a plan or a replacement reads one balance. */
+const REBALANCE_TARGETS = [{ profile_id: TREASURY, asset: "USD", target: "1000000", band: "1000" }];
 
 /** Every route handler under app/api, next-auth's aside, with the action it needs. */
 const ROUTES = [
@@ -205,6 +232,42 @@ const ROUTES = [
       body: { profile_id: TRADING, request: smallOrder(newRef("preview")) },
     }),
     local: true, // a dry run: it reads prices and funds (PRICE_READ), sends nothing
+  },
+  { route: "GET /api/batches", action: "read", call: () => ({ method: "GET", path: "/api/batches" }), local: true },
+  {
+    route: "POST /api/batches",
+    action: "batches:create",
+    call: () => ({ method: "POST", path: "/api/batches", body: heldBatchBody() }),
+    ok: 202,
+    local: true, // held for approval: it reads prices, funds and the desk's profiles, sends nothing
+  },
+  {
+    route: "POST /api/batches/preview",
+    action: "batches:create",
+    call: () => ({ method: "POST", path: "/api/batches/preview", body: heldBatchBody() }),
+    local: true,
+  },
+  {
+    route: "GET /api/batches/{id}",
+    action: "read",
+    call: async () => ({ method: "GET", path: `/api/batches/${await (readableBatch ??= heldBatch("ops"))}` }),
+    local: true,
+  },
+  {
+    route: "GET /api/batches/{id}/results.csv",
+    action: "read",
+    call: async () => ({
+      method: "GET",
+      path: `/api/batches/${await (readableBatch ??= heldBatch("ops"))}/results.csv`,
+    }),
+    local: true,
+    csv: true,
+  },
+  {
+    route: "POST /api/batches/{id}/cancel",
+    action: "batches:create",
+    call: async (who) => ({ method: "POST", path: `/api/batches/${await heldBatch(who)}/cancel` }),
+    local: true,
   },
   {
     route: "POST /api/transfers/preview",
@@ -340,6 +403,30 @@ const ROUTES = [
     local: true,
   },
   {
+    route: "GET /api/rebalance/targets",
+    action: "rebalance:targets",
+    call: () => ({ method: "GET", path: "/api/rebalance/targets" }),
+    local: true,
+  },
+  {
+    route: "PUT /api/rebalance/targets",
+    action: "rebalance:targets",
+    call: () => ({ method: "PUT", path: "/api/rebalance/targets", body: { targets: REBALANCE_TARGETS } }),
+    // Each profile named is looked up at the service before the targets are stored.
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
+    route: "GET /api/rebalance/plan",
+    action: "rebalance:targets",
+    // Targets to plan for, whatever ran before: the plan reads the balances of the profiles they name.
+    call: async () => {
+      const set = await d.as.admin.call("PUT", "/api/rebalance/targets", { targets: REBALANCE_TARGETS });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      return { method: "GET", path: "/api/rebalance/plan" };
+    },
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
     route: "GET /api/audit/verify",
     action: "audit:verify",
     call: () => ({ method: "GET", path: "/api/audit/verify" }),
@@ -422,6 +509,9 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/approvals/{id}/withdraw":                { viewer: 403, trader: 200, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/policies":                                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "PUT /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/rebalance/plan":                          { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit":                                   { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
@@ -437,10 +527,19 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/activity/declined":                      { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "POST /api/orders/preview":                         { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "POST /api/transfers/preview":                      { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/batches":                                 { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/batches":                                { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/batches/preview":                        { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/batches/{id}":                            { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/batches/{id}/results.csv":                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/batches/{id}/cancel":                    { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
 };
 
-/** What the controls read to weigh a create: prices, and the funds of a create held or sent after approval. */
-const PRICE_READ = /^GET \/sandbox\/v2\/(markets\/\w+\/(ticker|order-book)|profiles\/[\w-]+\/balances)$/;
+/**
+ * What the controls read to weigh a create: prices, and the funds of a create held or sent after
+ * approval; a batch reads the desk's profiles too (the names its rows may use).
+ */
+const PRICE_READ = /^GET \/sandbox\/v2\/(markets\/\w+\/(ticker|order-book)|profiles\/[\w-]+\/balances|profiles)$/;
 
 const TABLE = ROUTES.flatMap((r: RouteCase & { route: RouteName }) =>
   WHO.map((who) => ({ ...r, who, expected: ACCESS[r.route][who] })),
@@ -458,11 +557,11 @@ describe("each role on each route", () => {
     expect([...new Set(ROUTES.map((r) => r.route.split(" ")[1]))].sort()).toEqual(handlers);
   });
 
-  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, sends, csv, also, expected }) => {
+  it.each(TABLE)("$route as $who: $expected", async ({ who, action, call, local, sends, csv, also, ok, expected }) => {
     const c = await call(who);
     const { result: res, sent } = await sentDuring(() => callAs(who, c));
     if (expected === 200) {
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.status, JSON.stringify(res.body)).toBe(ok ?? 200);
       expect(res.headers.get("content-type")).toMatch(
         csv ? /^text\/csv/ : (OTHER_TYPES[c.path] ?? /^application\/json/),
       );
@@ -599,6 +698,8 @@ describe("a method a route does not offer", () => {
     ["GET", "/api/v2/transfer/internal", "POST"],
     ["POST", "/api/orders", "GET"],
     ["DELETE", "/api/transfers/export.csv", "GET"],
+    ["POST", "/api/rebalance/targets", "GET, PUT"],
+    ["PUT", "/api/rebalance/plan", "GET"],
   ])("%s %s: a 405 problem naming what it takes (Allow: %s), nothing sent", async (method, path, allow) => {
     const { result, sent } = await sentDuring(() => d.as.admin.call(method, path));
     expectProblem(result, 405);

@@ -2,6 +2,7 @@ import "server-only";
 import { problem, ProblemError } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { approvalRowOfRef, approvalView } from "../db/approvals";
+import { batchRowOfRef } from "../db/batches";
 import { journalEntryOfRef, type JournalEntry } from "../db/journal";
 import type { Runtime } from "../runtime";
 import { isSameCreate, refIdOf, type Create, type CreateResult } from "./create";
@@ -27,10 +28,14 @@ export type Binding =
 
 export async function bindRefId(rt: Runtime, create: Create, user: SignedInUser): Promise<Binding> {
   const refId = refIdOf(create);
-  const [entry, held] = await Promise.all([
+  const [entry, held, batched] = await Promise.all([
     journalEntryOfRef(rt.db, create.kind, refId),
     approvalRowOfRef(rt.db, create.kind, refId),
+    create.kind === "transfer" ? batchRowOfRef(rt.db, refId) : undefined,
   ]);
+  // A batch's row owns its ref_id from the moment the batch is asked for, sent or not: the batch
+  // sends it (lib/server/batches), never a single create.
+  if (batched) throw refIdTaken(create);
   if (entry && (entry.user_email !== user.email || !isSameCreate(create, entry.profile_id, entry.request))) {
     throw refIdTaken(create);
   }

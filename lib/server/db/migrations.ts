@@ -235,6 +235,72 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("journal").dropColumn("approval_id").execute();
     },
   },
+  // Batches of internal transfers (issue 27): the batch, held or sending as a whole, and its rows,
+  // each sent once as an ordinary transfer under its own ref_id (its journal entry, then).
+  "0011_batches": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("batches")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("ref_id", "text", (c) => c.notNull().unique())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("requested_by", "text", (c) => c.notNull())
+        .addColumn("requested_name", "text", (c) => c.notNull())
+        .addColumn("requested_role", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("value_usd", "text", (c) => c.notNull())
+        .addColumn("approval_id", "text")
+        .addColumn("rows_key", "text", (c) => c.notNull())
+        .addColumn("cancelled_by", "text")
+        .execute();
+      await db.schema.createIndex("batches_created_idx").on("batches").columns(["created_at", "id"]).execute();
+      await db.schema.createIndex("batches_status_idx").on("batches").columns(["status"]).execute();
+      await db.schema.createIndex("batches_requester_idx").on("batches").columns(["requested_by", "status"]).execute();
+      await db.schema
+        .createTable("batch_rows")
+        .addColumn("batch_id", "text", (c) => c.notNull())
+        .addColumn("row", "integer", (c) => c.notNull())
+        .addColumn("from_profile_id", "text", (c) => c.notNull())
+        .addColumn("to_profile_id", "text", (c) => c.notNull())
+        .addColumn("asset", "text", (c) => c.notNull())
+        .addColumn("amount", "text", (c) => c.notNull())
+        // A row's ref_id is one transfer's forever: no other row, batch or create may take it.
+        .addColumn("ref_id", "text", (c) => c.notNull().unique())
+        .addColumn("metadata_json", "text")
+        .addColumn("value_usd", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("transfer_id", "text")
+        .addColumn("transfer_status", "text")
+        .addColumn("problem_json", "text")
+        .addPrimaryKeyConstraint("batch_rows_pk", ["batch_id", "row"])
+        .execute();
+      await db.schema.createIndex("batch_rows_status_idx").on("batch_rows").columns(["batch_id", "status"]).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("batch_rows").execute();
+      await db.schema.dropTable("batches").execute();
+    },
+  },
+  // Rebalancing (issue 27): the balance wanted per profile and asset, and how far below it is still
+  // fine, as decimal strings (exact, never a float); replaced as a whole set by ops or an admin.
+  "0012_rebalance_targets": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("rebalance_targets")
+        .addColumn("profile_id", "text", (c) => c.notNull())
+        .addColumn("asset", "text", (c) => c.notNull())
+        .addColumn("target", "text", (c) => c.notNull())
+        .addColumn("band", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("updated_by", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("rebalance_targets_pk", ["profile_id", "asset"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("rebalance_targets").execute();
+    },
+  },
 };
 
 /** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */

@@ -143,7 +143,62 @@ export interface SessionTable {
   revoked_at: string | null;
 }
 
+/** A batch of internal transfers (migration 0011): held or sent as a whole, row by row. */
+export interface BatchTable {
+  id: string;
+  ref_id: string;
+  /** 'AWAITING_APPROVAL' | 'SENDING' | 'COMPLETED' | 'CANCELLED' | 'REJECTED' | 'EXPIRED' */
+  status: string;
+  requested_by: string;
+  requested_name: string;
+  requested_role: string;
+  created_at: string;
+  updated_at: string;
+  /** The rows' value in USD when asked: what the controls weighed. */
+  value_usd: string;
+  /** The approval it waited for, when held. */
+  approval_id: string | null;
+  /** The rows' key without their ref_ids, for the repeat question (the same rows under another ref_id). */
+  rows_key: string;
+  cancelled_by: string | null;
+}
+
+/** One row of a batch: one internal transfer, sent once under its own ref_id. */
+export interface BatchRowTable {
+  batch_id: string;
+  /** The file's row number: 1 is the first after the header. */
+  row: number;
+  from_profile_id: string;
+  to_profile_id: string;
+  asset: string;
+  amount: string;
+  ref_id: string;
+  metadata_json: string | null;
+  value_usd: string;
+  /** 'WAITING' | 'SENT' | 'FAILED' | 'SKIPPED' */
+  status: string;
+  transfer_id: string | null;
+  transfer_status: string | null;
+  problem_json: string | null;
+}
+
+/** A rebalancing target (migration 0012): one per profile and asset, the set replaced as a whole. */
+export interface RebalanceTargetTable {
+  profile_id: string;
+  asset: string;
+  /** The balance wanted, a decimal string (0 or more). */
+  target: string;
+  /** How far below the target is still fine, a decimal string (0 or more). */
+  band: string;
+  updated_at: string;
+  /** The email of who set it. */
+  updated_by: string;
+}
+
 export interface Database {
+  batches: BatchTable;
+  batch_rows: BatchRowTable;
+  rebalance_targets: RebalanceTargetTable;
   sessions: SessionTable;
   journal: JournalTable;
   policy: PolicyTable;

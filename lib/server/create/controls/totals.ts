@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { CreateKind } from "@/lib/shared/policy";
 import { addDecimal } from "@/lib/spec";
 import { waitingValuesOf } from "../../db/approvals";
+import { unsentBatchValues } from "../../db/batches";
 import type { Database } from "../../db/schema";
 import { isTransferValue, mayBeTransferValue } from "../../db/transfer-value";
 import { recipientElsewhereOf, refIdOf, type Create } from "../create";
@@ -17,7 +18,8 @@ import { recipientElsewhereOf, refIdOf, type Create } from "../create";
  * Sent means journaled and not failed (pending or succeeded): a failed create made nothing.
  * The transfer totals count every order that settled into another profile too, at its value
  * (lib/server/db/transfer-value.ts), so splitting a move across such orders and transfers adds up.
- * The create being weighed (`own`) is left out: a retry or an approver's send is not counted against itself.
+ * The create being weighed (`own`), or the batch (`ownBatch`), is left out: a retry or an
+ * approver's send is not counted against itself.
  */
 export interface Totals {
   unapproved24h: string;
@@ -34,19 +36,26 @@ const DAY_MS = 24 * 60 * 60_000;
 
 export async function totalsOf(
   tx: Kysely<Database>,
-  who: { email: string; kind: CreateKind; own: CreateRef },
+  who: { email: string; kind: CreateKind; own: CreateRef; ownBatch?: string },
   now = new Date(),
 ): Promise<Totals> {
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
   const since = new Date(Math.min(midnight.getTime(), now.getTime() - DAY_MS)).toISOString();
-  const [sent, waiting] = await Promise.all([sentSince(tx, who, since), waitingValuesOf(tx, who)]);
+  const noBatches = { reserved: [], unapproved: [] };
+  const [sent, waiting, batches] = await Promise.all([
+    sentSince(tx, who, since),
+    waitingValuesOf(tx, who),
+    // A batch's rows not yet sent count as sent: a batch is weighed, and reserved, whole.
+    who.kind === "transfer" ? unsentBatchValues(tx, who.email, who.ownBatch) : noBatches,
+  ]);
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const today = midnight.toISOString();
   const sum = (values: (string | null)[]) => values.reduce<string>((s, v) => (v ? addDecimal(s, v) : s), "0");
+  const unapproved = sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd);
   return {
-    unapproved24h: sum(sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd)),
-    today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting]),
+    unapproved24h: sum([...unapproved, ...batches.unapproved]),
+    today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting, ...batches.reserved]),
   };
 }
 
