@@ -1,6 +1,9 @@
 import "server-only";
 import type { Role } from "@/lib/shared/roles";
 import type { CreateInternalTransferRequest } from "@/lib/spec";
+import type { Problem } from "@/lib/spec";
+import { refIdTaken } from "../create/bind-ref-id";
+import { isSameCreate } from "../create/create";
 import { storedCreate } from "../create/parse";
 import { sendOnce } from "../create/send-once";
 import {
@@ -60,8 +63,13 @@ function requestOfRow(row: BatchRowRecord): CreateInternalTransferRequest & { re
   };
 }
 
+type Outcome = Parameters<typeof settleRow>[3];
+
+/** The row as the create path's create: a transfer from its sending profile. */
+const createOfRow = (row: BatchRowRecord) => storedCreate("transfer", row.from_profile_id, requestOfRow(row));
+
 /** The row's outcome, read off its completed journal entry. */
-function outcomeOf(entry: JournalEntry): Parameters<typeof settleRow>[3] {
+function outcomeOf(entry: JournalEntry): Outcome {
   if (entry.status === "succeeded") {
     const record = entry.record as { id?: string; status?: string } | null;
     return {
@@ -74,9 +82,19 @@ function outcomeOf(entry: JournalEntry): Parameters<typeof settleRow>[3] {
   return { status: "FAILED", transfer_id: null, transfer_status: null, problem_json: JSON.stringify(entry.problem) };
 }
 
-/** The row's journal entry: the one a previous pass wrote, or a new pending one. */
-async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry> {
+/**
+ * The row's journal entry: the one a previous pass wrote, or a new pending one. An entry under
+ * its ref_id that is another create's (a transfer that took the ref_id in the instant the batch
+ * was written) is never taken for the row's: the row fails, naming it.
+ */
+async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry | Problem> {
   const found = await journalEntryOfRef(rt.db, "transfer", row.ref_id);
+  if (
+    found &&
+    (found.user_email !== batch.requested_by || !isSameCreate(createOfRow(row), found.profile_id, found.request))
+  ) {
+    return refIdTaken(createOfRow(row)).problem;
+  }
   if (found) return found;
   try {
     return await beginEntry(rt.db, {
@@ -102,9 +120,17 @@ async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord):
  * false when the service's answer is undecided: the row waits, and the journal's sweep decides.
  */
 async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<boolean> {
-  let entry = await entryOfRow(rt, batch, row);
+  const found = await entryOfRow(rt, batch, row);
+  if (!("id" in found))
+    return settle(rt, batch, row, {
+      status: "FAILED",
+      transfer_id: null,
+      transfer_status: null,
+      problem_json: JSON.stringify(found),
+    });
+  let entry = found;
   if (entry.status === "pending") {
-    const create = storedCreate("transfer", row.from_profile_id, requestOfRow(row));
+    const create = createOfRow(row);
     await sendOnce(rt, requesterOf(batch), create, entry, {
       valueUsd: row.value_usd || null,
       approvalId: batch.approval_id,
@@ -112,7 +138,11 @@ async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Pr
     entry = (await journalEntryOfRef(rt.db, "transfer", row.ref_id)) ?? entry;
   }
   if (entry.status !== "succeeded" && entry.status !== "failed") return false;
-  const outcome = outcomeOf(entry);
+  return settle(rt, batch, row, outcomeOf(entry));
+}
+
+/** Writes the row's outcome once, and audits it. */
+async function settle(rt: Runtime, batch: BatchRecord, row: BatchRowRecord, outcome: Outcome): Promise<true> {
   if (await settleRow(rt.db, batch.id, row.row, outcome)) {
     await rt.audit.append({
       action: outcome.status === "SENT" ? "batch.row_sent" : "batch.row_failed",
