@@ -49,6 +49,7 @@ const HEIGHT: Record<number, number> = { [LAPTOP]: 800, [PHONE]: 844 };
 const ALL_PAGES = [
   "/orders",
   "/transfers",
+  "/batches",
   "/activity",
   "/activity?view=audit",
   "/approvals",
@@ -67,8 +68,8 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   { role: "admin", width: PHONE, paths: ALL_PAGES },
   { role: "trader", width: LAPTOP, paths: ["/orders", "/transfers", "/activity", "/balances"] },
   { role: "approver", width: LAPTOP, paths: ["/approvals", "/orders", "/transfers", "/activity"] },
-  { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/activity"] },
-  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/activity"] },
+  { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
+  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
   { role: "trader", width: PHONE, paths: ["/orders"] },
   // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
   { role: "viewer", width: PHONE, paths: ["/orders"] },
@@ -172,6 +173,8 @@ async function untilWhole(page: Page, role: Role | null, path: string, width: nu
   if (path === "/approvals") await page.getByRole("tab", { name: "Waiting" }).waitFor({ timeout: 20_000 });
   if (path === "/policies") await page.getByRole("form", { name: "Policy" }).waitFor({ timeout: 20_000 });
   if (path === "/sessions") await page.locator("[data-row]").first().waitFor({ timeout: 20_000 });
+  if (path === "/batches")
+    await page.getByRole("table", { name: "Batches, newest first" }).waitFor({ timeout: 20_000 });
   if (TABLE_OF[path] && width === LAPTOP) {
     await tableOf(page, TABLE_OF[path]).locator("tr[data-row]").first().waitFor({ timeout: 20_000 });
     // Who sent each record, and who approved it, read from the journal: the widest line there is.
