@@ -170,7 +170,7 @@ export function BatchComposer({
                   {ownRefError}
                 </p>
               )}
-              <TransfersInput source={source} setSource={setSource} />
+              <TransfersInput source={source} setSource={setSource} locked={flow.review !== null} />
             </fieldset>
             <CreateFooter
               what="batch"
@@ -221,7 +221,16 @@ const countOf = (b: Batch) => b.counts.waiting + b.counts.sent + b.counts.failed
  * they are, so an encoding or byte-order mark is named by the back end); a rebalancing plan put
  * in shows as such. Either can be cleared back to the box.
  */
-function TransfersInput({ source, setSource }: { source: BatchSource; setSource: (next: BatchSource) => void }) {
+function TransfersInput({
+  source,
+  setSource,
+  locked,
+}: {
+  source: BatchSource;
+  setSource: (next: BatchSource) => void;
+  /** The review is open: what it shows is what is sent, so nothing is dropped in meanwhile. */
+  locked: boolean;
+}) {
   const { register, formState, setValue } = useFormContext<BatchValues>();
   const [over, setOver] = useState(false);
   const files = useRef(0);
@@ -236,14 +245,14 @@ function TransfersInput({ source, setSource }: { source: BatchSource; setSource:
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
-    void take(event.dataTransfer.files[0]);
+    if (!locked) void take(event.dataTransfer.files[0]);
   };
   const error = formState.errors.csv?.message;
   return (
     <div
       onDragOver={(e) => {
         e.preventDefault();
-        setOver(true);
+        setOver(!locked);
       }}
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}

@@ -47,7 +47,7 @@ export function BatchProgress({
   // A batch opened from the list (or just sent) is read from its start.
   useEffect(() => heading.current?.focus(), [id]);
   const title = (
-    <span ref={heading} tabIndex={-1} className="focus:outline-2 focus:outline-brand">
+    <span ref={heading} tabIndex={-1} className="break-all focus:outline-2 focus:outline-brand">
       {`Batch ${batch?.ref_id ?? ""}`}
     </span>
   );

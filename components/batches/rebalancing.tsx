@@ -80,7 +80,7 @@ function placeSaveErrors(problem: Problem | null): { at: Map<string, string>; re
   const at = new Map<string, string>();
   let rest = false;
   for (const e of (problem?.meta?.errors as { field: string; message: string }[] | undefined) ?? []) {
-    const m = /^targets\.(\d+)\.(\w+)$/.exec(e.field);
+    const m = /^targets(?:\.|\[)(\d+)\]?\.(\w+)$/.exec(e.field);
     if (m && (FIELDS as readonly string[]).includes(m[2]!)) at.set(`${m[1]}.${m[2]}`, e.message);
     else rest = true;
   }
