@@ -63,9 +63,10 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true, tsconfigPath: "tsconfig.build.json" },
   // Native and server-only packages stay out of the bundle and load from node_modules.
   serverExternalPackages: ["better-sqlite3", "pg", "kysely"],
-  // proxy.ts refuses bodies past 64 KiB; a body of unknown length is held only this far to measure it.
+  // proxy.ts refuses bodies past their route's cap (64 KiB, a batch's file 1 MiB); a body of
+  // unknown length is held only this far to measure it, and a route would get no more of it.
   experimental: {
-    proxyClientMaxBodySize: "128kb",
+    proxyClientMaxBodySize: "2mb",
     // Turbopack keeps a build cache (a rebuild here takes 13 s instead of 35). A CI run builds
     // once in a fresh clone and throws the cache away: writing it there costs about 5 s.
     turbopackFileSystemCacheForBuild: process.env.CI !== "true",

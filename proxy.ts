@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { cappedText } from "@/lib/server/http/toolkit";
+import { bodyLimitOf, cappedText } from "@/lib/server/http/toolkit";
 import { ProblemError, type Problem } from "@/lib/spec";
 import {
   contentSecurityPolicy,
@@ -18,7 +18,7 @@ import {
 export async function proxy(request: NextRequest): Promise<Response> {
   const refusal =
     pathProblem(request.nextUrl.pathname) ??
-    declaredBodyProblem(request.method, request.headers.get("content-length")) ??
+    declaredBodyProblem(request.method, request.headers.get("content-length"), bodyLimitOf(request.nextUrl.pathname)) ??
     (await measuredBodyProblem(request));
   if (refusal) return withSecurityHeaders(problemJson(refusal), newNonce());
 
@@ -34,7 +34,7 @@ async function measuredBodyProblem(request: NextRequest): Promise<Problem | null
   if (!mustMeasureBody(request.method, request.headers)) return null;
   try {
     // The proxy reads its own copy of the body (Next buffers one for the route).
-    await cappedText(request);
+    await cappedText(request, bodyLimitOf(request.nextUrl.pathname));
     return null;
   } catch (error) {
     if (error instanceof ProblemError) return error.problem;

@@ -1,3 +1,4 @@
+import type { BatchFunds } from "@/lib/shared/batch";
 import type { CreateKind } from "@/lib/shared/policy";
 
 /**
@@ -15,6 +16,8 @@ export interface ApprovalContext {
    * transfers against the transfer limit, which the send is checked against as well.
    */
   requester_transfers?: RequesterSends;
+  /** For a batch: what it takes from each sending profile, per asset, beside what the profile has available now. */
+  batch_funds?: BatchFunds[];
 }
 
 export interface ApprovalSpend {

@@ -10,8 +10,8 @@ import type { ApprovalRule, CreateKind, Policy } from "./policy";
 export const APPROVAL_STATUSES = ["PENDING", "APPROVED", "REJECTED", "EXPIRED", "WITHDRAWN"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
-/** What may be held: the two creates, and a policy change. */
-export type ApprovalKind = CreateKind | "policy";
+/** What may be held: the two creates, a batch of transfers (one approval for the whole), and a policy change. */
+export type ApprovalKind = CreateKind | "batch" | "policy";
 
 /** A policy change's rule: always one approval by someone else, open a day. */
 export interface PolicyApprovalRule {

@@ -60,6 +60,8 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
         approval_id: null,
         rows_key: randomUUID(),
         cancelled_by: null,
+        leased_by: null,
+        lease_until: null,
       },
       rows,
     );

@@ -316,8 +316,8 @@ export async function rawCall(
     body:
       options.body === undefined
         ? undefined
-        : typeof options.body === "string"
-          ? options.body
+        : typeof options.body === "string" || options.body instanceof Uint8Array
+          ? (options.body as BodyInit)
           : JSON.stringify(options.body),
     redirect: "manual",
   });

@@ -1,5 +1,5 @@
 import "server-only";
-import { dailyLimitOf, type CreateKind } from "@/lib/shared/policy";
+import { dailyLimitOf, type CreateKind, type Policy } from "@/lib/shared/policy";
 import type { Role } from "@/lib/shared/roles";
 import type { ApprovalContext, RequesterSends } from "@/lib/shared/approval-context";
 import { spendNow } from "../create/controls/facts";
@@ -8,6 +8,9 @@ import { recipientElsewhereOf } from "../create/create";
 import { heldCreate } from "../create/pipeline";
 import { currentPolicy } from "../db/policy";
 import type { Runtime } from "../runtime";
+import { fundsOf } from "../batches/facts";
+import type { ApprovalRow } from "../db/approvals";
+import { batchOfApproval, rowsOfBatch } from "../db/batches";
 import { loadApproval } from "./decisions";
 
 /**
@@ -18,6 +21,7 @@ import { loadApproval } from "./decisions";
  */
 export async function approvalContext(rt: Runtime, id: string): Promise<ApprovalContext> {
   const row = await loadApproval(rt, id);
+  if (row.kind === "batch") return batchContext(rt, row);
   if (row.kind !== "order" && row.kind !== "transfer") return { spend: null, requester: null };
   const create = heldCreate(row);
   const own = { kind: create.kind, refId: row.ref_id };
@@ -28,17 +32,39 @@ export async function approvalContext(rt: Runtime, id: string): Promise<Approval
     recipientElsewhereOf(create) ? totalsOf(rt.db, { email, kind: "transfer", own }) : undefined,
     currentPolicy(rt.db),
   ]);
-  const sends = (kind: CreateKind, t: Totals): RequesterSends => ({
-    email,
+  const sends = sendsOf(row, policy);
+  return {
+    spend,
+    requester: sends(create.kind, totals),
+    ...(transferTotals && { requester_transfers: sends("transfer", transferTotals) }),
+  };
+}
+
+/** The requester's sends of `kind` against their limits, as the card shows them. */
+const sendsOf =
+  (row: ApprovalRow, policy: Policy) =>
+  (kind: CreateKind, t: Totals): RequesterSends => ({
+    email: row.requested_by,
     kind,
     today_usd: t.today,
     daily_limit_usd: dailyLimitOf(policy.limits, kind),
     unapproved_24h_usd: t.unapproved24h,
     max_order_usd: kind === "order" ? (policy.limits.max_order_notional_usd[row.requested_role as Role] ?? null) : null,
   });
+
+/** A batch's card: each sending profile's funds against what the batch takes, and the requester's transfers (this batch left out). */
+async function batchContext(rt: Runtime, row: ApprovalRow): Promise<ApprovalContext> {
+  const batch = await batchOfApproval(rt.db, row.id);
+  const rows = batch ? await rowsOfBatch(rt.db, batch.id) : [];
+  const own = { kind: "transfer" as const, refId: row.ref_id };
+  const [funds, totals, policy] = await Promise.all([
+    fundsOf(rt, rows),
+    totalsOf(rt.db, { email: row.requested_by, kind: "transfer", own, ownBatch: batch?.id }),
+    currentPolicy(rt.db),
+  ]);
   return {
-    spend,
-    requester: sends(create.kind, totals),
-    ...(transferTotals && { requester_transfers: sends("transfer", transferTotals) }),
+    spend: null,
+    requester: sendsOf(row, policy)("transfer", totals),
+    batch_funds: funds.map(({ missing: _missing, ...f }) => f),
   };
 }

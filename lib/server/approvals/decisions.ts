@@ -2,6 +2,7 @@ import "server-only";
 import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from "@/lib/shared/approval";
 import { problem, ProblemError } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
+import { endHeldBatch, sendApprovedBatch } from "../batches/decided";
 import { sendApproved } from "../create/pipeline";
 import {
   addVote,
@@ -25,7 +26,8 @@ import type { Runtime } from "../runtime";
  * lands, a create is sent through the create path's controls again (lib/server/create/pipeline.ts,
  * sendApproved: today's policy, prices, the requester's role and funds), once however many
  * approvals arrive at the same instant: only one caller moves it from PENDING to APPROVED. A
- * policy change is applied. Either way the outcome is kept with the request. What is stored
+ * policy change is applied; a batch starts sending (lib/server/batches/decided.ts), and one
+ * that will not be sent ends with its request. Either way the outcome is kept with the request. What is stored
  * is read and written through lib/server/db/approvals.ts; this module decides.
  */
 
@@ -74,7 +76,12 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
   });
   if ((await voteCount(rt.db, id)) >= row.approvals_needed && (await decide(rt, id, "APPROVED", user.email, null))) {
     await announce(rt, id);
-    const outcome = row.kind === "policy" ? await applyApprovedPolicy(rt, row, user, ip) : await sendApproved(rt, row);
+    const outcome =
+      row.kind === "policy"
+        ? await applyApprovedPolicy(rt, row, user, ip)
+        : row.kind === "batch"
+          ? await sendApprovedBatch(rt, row)
+          : await sendApproved(rt, row);
     await recordOutcome(rt.db, id, outcome);
   }
   return announce(rt, id);
@@ -83,6 +90,7 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
 export async function reject(rt: Runtime, user: SignedInUser, id: string, reason: string, ip: string | null) {
   const row = await decidable(rt, user, id, "reject", ip);
   await decideOr409(rt, id, "REJECTED", user.email, reason);
+  if (row.kind === "batch") await endHeldBatch(rt, row, "REJECTED");
   await rt.audit.append({
     action: "approval.rejected",
     actor: user,
@@ -101,6 +109,7 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
   }
   await expireDue(rt);
   await decideOr409(rt, id, "WITHDRAWN", user.email, null);
+  if (row.kind === "batch") await endHeldBatch(rt, row, "CANCELLED");
   await rt.audit.append({
     action: "approval.withdrawn",
     actor: user,
@@ -118,6 +127,7 @@ export async function expireDue(rt: Runtime, now = new Date(rt.clock.now())): Pr
   for (const { id, ref_id, kind } of due) {
     if (!(await decide(rt, id, "EXPIRED", null, null, now))) continue;
     expired++;
+    if (kind === "batch") await endHeldBatch(rt, { id }, "EXPIRED");
     await rt.audit.append({ action: "approval.expired", subject: id, detail: { kind, ref_id } });
     await announce(rt, id);
   }

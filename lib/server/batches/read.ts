@@ -3,8 +3,10 @@ import { problem, ProblemError } from "@/lib/spec";
 import type { Batch } from "@/lib/shared/batch";
 import { isOpenBatch } from "@/lib/shared/batch";
 import type { SignedInUser } from "../auth/session";
+import { approvalRowOf, approvalView, decideApproval } from "../db/approvals";
 import { batchOfId, listBatches, moveBatch, skipWaitingRows } from "../db/batches";
 import type { Runtime } from "../runtime";
+import { announceBatch } from "./sender";
 import { batchView } from "./view";
 
 const notFound = (id: string) => new ProblemError(problem(404, "Not Found", `No batch has id ${id}.`));
@@ -41,6 +43,8 @@ export async function cancelBatch(rt: Runtime, user: SignedInUser, id: string, i
     throw new ProblemError(problem(409, "Conflict", `The batch is ${now}: there is nothing left to cancel.`));
   }
   const skipped = await skipWaitingRows(rt.db, id);
+  // A batch cancelled while it waited takes its request for approval with it.
+  if (batch.approval_id && batch.status === "AWAITING_APPROVAL") await withdrawnWith(rt, batch.approval_id, user);
   await rt.audit.append({
     action: "batch.cancelled",
     actor: user,
@@ -48,5 +52,14 @@ export async function cancelBatch(rt: Runtime, user: SignedInUser, id: string, i
     subject: batch.ref_id,
     detail: { batch_id: id, skipped },
   });
+  await announceBatch(rt, id);
   return getBatch(rt, id);
+}
+
+async function withdrawnWith(rt: Runtime, approvalId: string, user: SignedInUser): Promise<void> {
+  const at = new Date(rt.clock.now());
+  const reason = "The batch was cancelled.";
+  if (!(await decideApproval(rt.db, approvalId, { status: "WITHDRAWN", by: user.email, reason, at }))) return;
+  const row = await approvalRowOf(rt.db, approvalId);
+  if (row) rt.live.publish({ name: "approval", data: await approvalView(rt.db, row) });
 }

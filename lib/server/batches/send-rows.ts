@@ -3,8 +3,11 @@ import type { Role } from "@/lib/shared/roles";
 import type { CreateInternalTransferRequest } from "@/lib/spec";
 import { storedCreate } from "../create/parse";
 import { sendOnce } from "../create/send-once";
+import { randomUUID } from "node:crypto";
 import {
   batchOfId,
+  leaseBatch,
+  releaseLease,
   moveBatch,
   nextWaitingRow,
   sendingBatchIds,
@@ -14,6 +17,7 @@ import {
 } from "../db/batches";
 import { beginEntry, JournalRefIdTaken, journalEntryOfRef, type JournalEntry } from "../db/journal";
 import { log } from "../ops/log";
+import { budgetRatesFromEnv, rateOf } from "../upstream/budget-rates";
 import type { Runtime } from "../runtime";
 
 /**
@@ -24,12 +28,29 @@ import type { Runtime } from "../runtime";
  * is sent again under the same ref_id, which the service answers with the transfer it already
  * made (lib/server/create/send-once.ts). So no row goes twice, and none is skipped.
  *
- * One row in flight per process: rows take the service's transfer budget one slot at a time
- * (lib/server/upstream/pace.ts), so a person's own create waits behind at most one of them.
+ * One row in flight per process, at ROW_SHARE of the service's transfer rate: rows take the
+ * transfer budget's slots (lib/server/upstream/pace.ts) one at a time and leave the rest free,
+ * so a person's own create never waits behind a batch.
+ * One instance per batch: the sender holds a lease on the batch (LEASE_MS on the runtime's
+ * clock, renewed at every row). A stopping instance lets it go after the row in flight; a
+ * killed one's runs out, and whichever instance sweeps next takes the batch over.
  */
 
 /** How often the sender looks for work it was not told about (a restart, another instance's batch). */
 export const SWEEP_EVERY_MS = 5_000;
+
+/** How long a sender's lease on a batch holds without renewal: well past one row's send and its retries. */
+export const LEASE_MS = 30_000;
+
+/**
+ * The share of the service's transfer rate rows take: the rest stays free for the desk's own
+ * transfers, which never queue behind a batch (orders have a budget of their own).
+ */
+export const ROW_SHARE = 0.5;
+
+/** The wait between two rows: rows go at ROW_SHARE of the transfer class's rate. */
+export const rowIntervalMs = (rt: Pick<Runtime, "config">): number =>
+  1000 / (rateOf("transfer", budgetRatesFromEnv(rt.config)) * ROW_SHARE);
 
 /** The row as the transfer it is, ref_id included. */
 function requestOfRow(row: BatchRowRecord): CreateInternalTransferRequest & { ref_id: string } {
@@ -87,34 +108,79 @@ async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord):
 async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<boolean> {
   let entry = await entryOfRow(rt, batch, row);
   if (entry.status === "pending") {
-    const requester = { email: batch.requested_by, name: batch.requested_name, role: batch.requested_role as Role };
     const create = storedCreate("transfer", row.from_profile_id, requestOfRow(row));
-    await sendOnce(rt, requester, create, entry, { valueUsd: row.value_usd || null, approvalId: batch.approval_id });
+    await sendOnce(rt, requesterOf(batch), create, entry, {
+      valueUsd: row.value_usd || null,
+      approvalId: batch.approval_id,
+    });
     entry = (await journalEntryOfRef(rt.db, "transfer", row.ref_id)) ?? entry;
   }
   if (entry.status !== "succeeded" && entry.status !== "failed") return false;
-  await settleRow(rt.db, batch.id, row.row, outcomeOf(entry));
+  const outcome = outcomeOf(entry);
+  if (await settleRow(rt.db, batch.id, row.row, outcome)) {
+    await rt.audit.append({
+      action: outcome.status === "SENT" ? "batch.row_sent" : "batch.row_failed",
+      actor: requesterOf(batch),
+      subject: row.ref_id,
+      detail: {
+        batch_id: batch.id,
+        batch_ref_id: batch.ref_id,
+        row: row.row,
+        ...(outcome.transfer_id ? { transfer_id: outcome.transfer_id } : {}),
+        ...(outcome.problem_json ? { problem: JSON.parse(outcome.problem_json) as unknown } : {}),
+      },
+    });
+  }
   return true;
 }
 
-/** Sends a batch's waiting rows until none is left (then it is COMPLETED), it stops SENDING, or an answer is undecided. */
+const requesterOf = (batch: BatchRecord) => ({
+  email: batch.requested_by,
+  name: batch.requested_name,
+  role: batch.requested_role as Role,
+});
+
+/** Told after each row settles and when the batch completes. */
 export type OnProgress = (batch: BatchRecord) => void | Promise<void>;
 
-export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: OnProgress): Promise<void> {
-  for (;;) {
-    if (rt.lifecycle.stopping) return;
-    const batch = await batchOfId(rt.db, batchId);
-    // Cancelled meanwhile: the rows not yet sent were skipped with it.
-    if (batch?.status !== "SENDING") return;
-    const row = await nextWaitingRow(rt.db, batchId);
-    if (!row) {
-      if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
-        await onProgress({ ...batch, status: "COMPLETED" });
+/**
+ * Sends a batch's waiting rows, as `instance` (holding the batch's lease), until none is left
+ * (then it is COMPLETED), it stops SENDING, another instance holds it, the process stops, or an
+ * answer is undecided (the journal's sweep decides it; the next pass goes on).
+ */
+export async function sendBatchRows(
+  rt: Runtime,
+  batchId: string,
+  onProgress: OnProgress,
+  instance: string = randomUUID(),
+): Promise<void> {
+  try {
+    for (;;) {
+      if (rt.lifecycle.stopping) return;
+      const now = rt.clock.now();
+      if (!(await leaseBatch(rt.db, batchId, instance, new Date(now), new Date(now + LEASE_MS)))) return;
+      const batch = await batchOfId(rt.db, batchId);
+      // Cancelled meanwhile: the rows not yet sent were skipped with it.
+      if (batch?.status !== "SENDING") return;
+      const row = await nextWaitingRow(rt.db, batchId);
+      if (!row) {
+        if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
+          await rt.audit.append({
+            action: "batch.completed",
+            actor: requesterOf(batch),
+            subject: batch.ref_id,
+            detail: { batch_id: batch.id },
+          });
+          await onProgress({ ...batch, status: "COMPLETED" });
+        }
+        return;
       }
-      return;
+      if (!(await sendRow(rt, batch, row))) return;
+      await onProgress(batch);
+      await rt.clock.sleep(rowIntervalMs(rt));
     }
-    if (!(await sendRow(rt, batch, row))) return;
-    await onProgress(batch);
+  } finally {
+    await releaseLease(rt.db, batchId, instance);
   }
 }
 
@@ -123,10 +189,11 @@ export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: On
  * created or approved) and every SWEEP_EVERY_MS; it stops with the runtime's lifecycle.
  */
 export function batchSender(rt: Runtime, onProgress: OnProgress) {
+  const instance = randomUUID();
   let running: Promise<void> | undefined;
   let again = false;
   const pass = async () => {
-    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress);
+    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress, instance);
   };
   const kick = (): void => {
     if (rt.lifecycle.stopping) return;

@@ -11,15 +11,7 @@ export async function batchView(db: Db, batch: BatchRecord): Promise<Batch> {
 
 export function viewOf(batch: BatchRecord, rows: BatchRowRecord[]): Batch {
   const counts = { waiting: 0, sent: 0, failed: 0, skipped: 0 };
-  const totals = new Map<string, { asset: string; amount: string; value_usd: string }>();
-  for (const r of rows) {
-    counts[r.status.toLowerCase() as keyof typeof counts] += 1;
-    const t = totals.get(r.asset) ?? { asset: r.asset, amount: "0", value_usd: "0" };
-    t.amount = addDecimal(t.amount, r.amount);
-    // One row no market prices leaves the asset's worth unknown.
-    t.value_usd = t.value_usd === "" || r.value_usd === "" ? "" : addDecimal(t.value_usd, r.value_usd);
-    totals.set(r.asset, t);
-  }
+  for (const r of rows) counts[r.status.toLowerCase() as keyof typeof counts] += 1;
   return {
     id: batch.id,
     ref_id: batch.ref_id,
@@ -28,7 +20,7 @@ export function viewOf(batch: BatchRecord, rows: BatchRowRecord[]): Batch {
     created_at: batch.created_at,
     approval_id: batch.approval_id,
     counts,
-    totals: [...totals.values()].sort((a, b) => a.asset.localeCompare(b.asset)),
+    totals: assetTotals(rows),
     rows: rows.map((r) => ({
       row: r.row,
       from_profile_id: r.from_profile_id,
@@ -42,4 +34,17 @@ export function viewOf(batch: BatchRecord, rows: BatchRowRecord[]): Batch {
       ...(r.problem_json ? { problem: JSON.parse(r.problem_json) as unknown } : {}),
     })),
   };
+}
+
+/** Per asset, the rows' sum and its worth in USD ("" when a row's asset no market prices), by asset. */
+export function assetTotals(rows: readonly { asset: string; amount: string; value_usd: string }[]): Batch["totals"] {
+  const totals = new Map<string, { asset: string; amount: string; value_usd: string }>();
+  for (const r of rows) {
+    const t = totals.get(r.asset) ?? { asset: r.asset, amount: "0", value_usd: "0" };
+    t.amount = addDecimal(t.amount, r.amount);
+    // One row no market prices leaves the asset's worth unknown.
+    t.value_usd = t.value_usd === "" || r.value_usd === "" ? "" : addDecimal(t.value_usd, r.value_usd);
+    totals.set(r.asset, t);
+  }
+  return [...totals.values()].sort((a, b) => (a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
 }

@@ -91,20 +91,23 @@ export async function takenRefIds(db: Db, refIds: readonly string[]): Promise<Se
 /**
  * What a person's batches still hold back, for their totals (in their lock): the value of the
  * rows not yet sent, of batches sending or waiting for approval; `unapproved` those of batches
- * sent without approval (they count toward the rolling threshold as they go).
+ * sent without approval (they count toward the rolling threshold as they go). `exceptBatch`,
+ * the batch being weighed again at its approval, is left out.
  */
 export async function unsentBatchValues(
   tx: Kysely<Database>,
   email: string,
+  exceptBatch?: string,
 ): Promise<{ reserved: string[]; unapproved: string[] }> {
-  const rows = await tx
+  let query = tx
     .selectFrom("batch_rows")
     .innerJoin("batches", "batches.id", "batch_rows.batch_id")
     .select(["batch_rows.value_usd", "batches.approval_id", "batches.status"])
     .where("batches.requested_by", "=", email)
     .where("batches.status", "in", ["SENDING", "AWAITING_APPROVAL"])
-    .where("batch_rows.status", "=", "WAITING")
-    .execute();
+    .where("batch_rows.status", "=", "WAITING");
+  if (exceptBatch) query = query.where("batches.id", "!=", exceptBatch);
+  const rows = await query.execute();
   return {
     reserved: rows.map((r) => r.value_usd),
     unapproved: rows.filter((r) => r.status === "SENDING" && r.approval_id === null).map((r) => r.value_usd),
@@ -183,4 +186,32 @@ export async function skipWaitingRows(db: Db, batchId: string): Promise<number> 
     .where("status", "=", "WAITING")
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Takes or renews `instance`'s lease on a SENDING batch until `until`: false when the batch no
+ * longer sends, or another instance's lease still holds. One instance sends a batch's rows at a
+ * time; one killed lets its lease run out, one stopped lets it go (releaseLease).
+ */
+export async function leaseBatch(db: Db, id: string, instance: string, now: Date, until: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("batches")
+    .set({ leased_by: instance, lease_until: until.toISOString() })
+    .where("id", "=", id)
+    .where("status", "=", "SENDING")
+    .where((eb) =>
+      eb.or([eb("leased_by", "is", null), eb("leased_by", "=", instance), eb("lease_until", "<", now.toISOString())]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Lets go of `instance`'s lease on a batch, so another instance sends the rest at once. */
+export async function releaseLease(db: Db, id: string, instance: string): Promise<void> {
+  await db
+    .updateTable("batches")
+    .set({ leased_by: null, lease_until: null })
+    .where("id", "=", id)
+    .where("leased_by", "=", instance)
+    .execute();
 }

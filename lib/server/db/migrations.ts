@@ -253,14 +253,13 @@ const migrations: Record<string, Migration> = {
         .addColumn("approval_id", "text")
         .addColumn("rows_key", "text", (c) => c.notNull())
         .addColumn("cancelled_by", "text")
+        // The instance sending its rows, until when: one sender per batch across instances.
+        .addColumn("leased_by", "text")
+        .addColumn("lease_until", "text")
         .execute();
       await db.schema.createIndex("batches_created_idx").on("batches").columns(["created_at", "id"]).execute();
       await db.schema.createIndex("batches_status_idx").on("batches").columns(["status"]).execute();
-      await db.schema
-        .createIndex("batches_requester_idx")
-        .on("batches")
-        .columns(["requested_by", "status"])
-        .execute();
+      await db.schema.createIndex("batches_requester_idx").on("batches").columns(["requested_by", "status"]).execute();
       await db.schema
         .createTable("batch_rows")
         .addColumn("batch_id", "text", (c) => c.notNull())

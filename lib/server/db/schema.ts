@@ -161,6 +161,9 @@ export interface BatchTable {
   /** The rows' key without their ref_ids, for the repeat question (the same rows under another ref_id). */
   rows_key: string;
   cancelled_by: string | null;
+  /** The instance sending its rows (lib/server/batches/sender.ts), and until when its lease holds. */
+  leased_by: string | null;
+  lease_until: string | null;
 }
 
 /** One row of a batch: one internal transfer, sent once under its own ref_id. */

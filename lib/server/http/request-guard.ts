@@ -24,13 +24,17 @@ export function pathProblem(pathname: string): Problem | null {
 
 const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** The 413 for a body whose declared length is past the cap (sign-in included), or null. */
-export function declaredBodyProblem(method: string, contentLength: string | null): Problem | null {
+/** The 413 for a body whose declared length is past its route's cap (sign-in included), or null. */
+export function declaredBodyProblem(
+  method: string,
+  contentLength: string | null,
+  limit = BODY_LIMIT_BYTES,
+): Problem | null {
   if (!WITH_BODY.has(method) || contentLength === null) return null;
   const length = Number(contentLength);
-  if (!Number.isFinite(length) || length <= BODY_LIMIT_BYTES) return null;
-  return problem(413, "Content Too Large", `The request body may be at most ${BODY_LIMIT_BYTES} bytes.`, {
-    limit_bytes: BODY_LIMIT_BYTES,
+  if (!Number.isFinite(length) || length <= limit) return null;
+  return problem(413, "Content Too Large", `The request body may be at most ${limit} bytes.`, {
+    limit_bytes: limit,
   });
 }
 

@@ -46,22 +46,28 @@ export const fieldProblem = (field: string, message: string): ProblemError =>
 /** What any request body may weigh unless its route says otherwise (64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/** What a batch of transfers may weigh (1 MiB): 1,000 rows with their ref_ids, notes or metadata. */
+export const BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The cap on a request body to `pathname`: a batch's routes take a file, every other route 64 KiB. */
+export const bodyLimitOf = (pathname: string): number =>
+  /^\/api\/batches(?:\/preview)?\/?$/.test(pathname) ? BATCH_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES;
+
 const tooLarge = (limit: number) =>
   new ProblemError(
     problem(413, "Content Too Large", `The request body may be at most ${limit} bytes.`, { limit_bytes: limit }),
   );
 
 /**
- * The request's body as text, read through a cap: a declared Content-Length past `limit` is
+ * The request's body as bytes, read through a cap: a declared Content-Length past `limit` is
  * refused unread, and a body that streams past it is refused at the first chunk over, so
  * memory never holds more than `limit` plus one chunk. A 413 problem either way.
  */
-export async function cappedText(request: Request, limit = BODY_LIMIT_BYTES): Promise<string> {
+export async function cappedBytes(request: Request, limit = BODY_LIMIT_BYTES): Promise<Uint8Array> {
   if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge(limit);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -72,10 +78,14 @@ export async function cappedText(request: Request, limit = BODY_LIMIT_BYTES): Pr
       reader.cancel().catch(() => undefined);
       throw tooLarge(limit);
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
-  return text + decoder.decode();
+  return Buffer.concat(chunks);
 }
+
+/** The request's body as UTF-8 text, read through the cap of cappedBytes. */
+export const cappedText = async (request: Request, limit = BODY_LIMIT_BYTES): Promise<string> =>
+  new TextDecoder().decode(await cappedBytes(request, limit));
 
 /** True for `application/json`, with or without parameters such as charset. */
 export const isJsonContentType = (type: string | null): boolean =>

@@ -2,9 +2,9 @@ import type { Action } from "@/lib/shared/roles";
 
 /**
  * What GET /api/events sends. Each event's `data` is the record as JSON: an order, a transfer
- * leg, an approval, a profile's balances (`{profile_id, items}`), a market's ticker.
+ * leg, an approval, a batch (without its rows), a profile's balances (`{profile_id, items}`), a market's ticker.
  */
-export type LiveEventName = "order" | "transfer" | "approval" | "balances" | "ticker";
+export type LiveEventName = "order" | "transfer" | "approval" | "batch" | "balances" | "ticker";
 
 export interface LiveEvent {
   name: LiveEventName;
@@ -18,6 +18,7 @@ export const EVENT_ACTION: Record<LiveEventName, Action> = {
   order: "read",
   transfer: "read",
   approval: "read",
+  batch: "read",
   balances: "read",
   ticker: "read",
 };

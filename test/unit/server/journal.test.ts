@@ -73,6 +73,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0009_audit_append_only",
       "0009_oidc_identities",
       "0010_controls",
+      "0011_batches",
     ]);
   });
 

@@ -82,7 +82,7 @@ async function readPrices(rt: Runtime, create: Create) {
 }
 
 /** Each market's ticker: [market, its prices (undefined without any), whether the service answered]. */
-async function tickersOf(rt: Runtime, markets: readonly Market[]) {
+export async function tickersOf(rt: Runtime, markets: readonly Market[]) {
   return Promise.all(
     [...new Set(markets)].map(async (market) => {
       const res = await rt.upstream.request({ method: "GET", path: `/markets/${market}/ticker`, fresh: true });
@@ -99,7 +99,7 @@ async function bookOf(rt: Runtime, market: Market): Promise<Book> {
   return { bids: book.bids, asks: book.asks };
 }
 
-function priceUnavailable(markets: readonly Market[]): never {
+export function priceUnavailable(markets: readonly Market[]): never {
   throw new ProblemError(
     problem(503, "Price Unavailable", "The service has no price to weigh this request against the desk's controls.", {
       markets: [...new Set(markets)],
@@ -111,7 +111,7 @@ function priceUnavailable(markets: readonly Market[]): never {
  * The role the person holds now: their newest session's (a role comes from the sign-in: the demo
  * users' table, or the identity provider's claim), else the role they asked with.
  */
-async function roleNow(rt: Runtime, email: string, asked: Role): Promise<Role> {
+export async function roleNow(rt: Runtime, email: string, asked: Role): Promise<Role> {
   const row = await rt.db
     .selectFrom("sessions")
     .select("user_role")
@@ -171,7 +171,7 @@ export async function spendNow(rt: Runtime, create: Create): Promise<ApprovalSpe
   return { profile_id: create.profileId, ...spend, available };
 }
 
-async function balancesOf(
+export async function balancesOf(
   rt: Runtime,
   profileId: string,
 ): Promise<{ asset: string; available: string }[] | "missing" | "unknown"> {
@@ -183,7 +183,7 @@ async function balancesOf(
   return res?.status === 200 && Array.isArray(items) ? items : "unknown";
 }
 
-function unknownProfile(profileId: string, field: string): Problem {
+export function unknownProfile(profileId: string, field: string): Problem {
   const message = `There is no profile ${profileId} at the service`;
   return problem(404, "Not Found", `${field}: ${message}.`, { profile_id: profileId, errors: [{ field, message }] });
 }

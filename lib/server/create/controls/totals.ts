@@ -18,7 +18,8 @@ import { recipientElsewhereOf, refIdOf, type Create } from "../create";
  * Sent means journaled and not failed (pending or succeeded): a failed create made nothing.
  * The transfer totals count every order that settled into another profile too, at its value
  * (lib/server/db/transfer-value.ts), so splitting a move across such orders and transfers adds up.
- * The create being weighed (`own`) is left out: a retry or an approver's send is not counted against itself.
+ * The create being weighed (`own`), or the batch (`ownBatch`), is left out: a retry or an
+ * approver's send is not counted against itself.
  */
 export interface Totals {
   unapproved24h: string;
@@ -35,7 +36,7 @@ const DAY_MS = 24 * 60 * 60_000;
 
 export async function totalsOf(
   tx: Kysely<Database>,
-  who: { email: string; kind: CreateKind; own: CreateRef },
+  who: { email: string; kind: CreateKind; own: CreateRef; ownBatch?: string },
   now = new Date(),
 ): Promise<Totals> {
   const midnight = new Date(now);
@@ -46,7 +47,7 @@ export async function totalsOf(
     sentSince(tx, who, since),
     waitingValuesOf(tx, who),
     // A batch's rows not yet sent count as sent: a batch is weighed, and reserved, whole.
-    who.kind === "transfer" ? unsentBatchValues(tx, who.email) : noBatches,
+    who.kind === "transfer" ? unsentBatchValues(tx, who.email, who.ownBatch) : noBatches,
   ]);
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const today = midnight.toISOString();

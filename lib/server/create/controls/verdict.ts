@@ -1,7 +1,14 @@
 import "server-only";
 import { NO_USD_PRICE } from "@/lib/shared/approval";
 import { formatUsd } from "@/lib/shared/format";
-import { approvalRuleFor, dailyLimitOf, dailyLimitRule, type ApprovalRule, type CreateKind } from "@/lib/shared/policy";
+import {
+  approvalRuleFor,
+  dailyLimitOf,
+  dailyLimitRule,
+  type ApprovalRule,
+  type CreateKind,
+  type Policy,
+} from "@/lib/shared/policy";
 import { PRICE_GUARD_TYPE, type PriceGuard } from "@/lib/shared/price-guard";
 import { marketLabel } from "@/lib/spec/markets";
 import { addDecimal, compareDecimal, divideDecimalDown, type Problem } from "@/lib/spec";
@@ -140,9 +147,12 @@ const fundsRefusal = (facts: Facts): Verdict | undefined =>
 
 /** An unpriced create waits for the lowest rule of `kind`, or one approval when there is none. */
 function unpricedRule(w: Weighing, kind: CreateKind): ApprovalRule {
-  const mine = w.facts.policy.approval_rules
-    .filter((r) => r.kind === kind)
-    .sort((a, b) => compareDecimal(a.threshold_usd, b.threshold_usd));
+  return lowestRuleOf(w.facts.policy.approval_rules, kind);
+}
+
+/** The lowest rule of `kind`, or one approval within two hours when there is none: what an unpriced request waits for. */
+export function lowestRuleOf(rules: readonly ApprovalRule[], kind: CreateKind): ApprovalRule {
+  const mine = rules.filter((r) => r.kind === kind).sort((a, b) => compareDecimal(a.threshold_usd, b.threshold_usd));
   return mine[0] ?? { kind, threshold_usd: "0", approvals_needed: 1, open_minutes: 120 };
 }
 
@@ -167,13 +177,29 @@ function orderLimit(w: Weighing, valueUsd: string): Problem | undefined {
 
 /** The person's daily limit on `kind`; an order settling into another profile meets the transfers' too. */
 function dailyLimit(w: Weighing, kind: CreateKind, totals: Totals, valueUsd: string): Problem | undefined {
-  const limit = dailyLimitOf(w.facts.policy.limits, kind);
-  const used = totals.today;
+  const asTransfer = kind !== w.create.kind ? " An order that settles into another profile counts as a transfer." : "";
+  return dailyLimitRefusal(w.facts.policy.limits, kind, totals.today, valueUsd, {
+    asked: "this one",
+    note: asTransfer,
+  });
+}
+
+/**
+ * The 403 when `valueUsd` on top of what the person sent or reserved today (`used`) passes their
+ * daily limit on `kind`; undefined within it. `asked` names what is weighed ("this one", "this batch").
+ */
+export function dailyLimitRefusal(
+  limits: Policy["limits"],
+  kind: CreateKind,
+  used: string,
+  valueUsd: string,
+  words: { asked: string; note?: string },
+): Problem | undefined {
+  const limit = dailyLimitOf(limits, kind);
   if (limit === null || compareDecimal(addDecimal(used, valueUsd), limit) <= 0) return undefined;
   const what = kind === "order" ? "orders" : "transfers";
-  const asTransfer = kind !== w.create.kind ? " An order that settles into another profile counts as a transfer." : "";
   return limitRefused(
-    `You may send at most ${formatUsd(limit)} of ${what} a day; ${formatUsd(usd(used))} are sent or waiting today, and this one is ${formatUsd(usd(valueUsd))}.${asTransfer}`,
+    `You may send at most ${formatUsd(limit)} of ${what} a day; ${formatUsd(usd(used))} are sent or waiting today, and ${words.asked} is ${formatUsd(usd(valueUsd))}.${words.note ?? ""}`,
     { rule: dailyLimitRule(kind), limit, used: usd(used), requested: usd(valueUsd), currency: "USD" },
   );
 }
@@ -203,7 +229,7 @@ function guardOf(w: Weighing): { confirmed: PriceGuard } | { problem: Problem } 
   };
 }
 
-function rollingReason(kind: CreateKind, total: string, rule: ApprovalRule, elsewhere: boolean): string {
+export function rollingReason(kind: CreateKind, total: string, rule: ApprovalRule, elsewhere: boolean): string {
   const counted = kind === "transfer" && elsewhere ? ", orders that settled into another profile included," : "";
   return `With this one, the ${kind}s you sent without approval in the last 24 h${counted} come to ${formatUsd(total)}, past the ${formatUsd(rule.threshold_usd)} rule`;
 }
