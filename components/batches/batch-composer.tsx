@@ -335,6 +335,9 @@ function ControlsNote({
               : "It needs approval by an approver before any of it is sent."}
           </p>
           {p.hold?.reason && <p>{`${p.hold.reason}.`}</p>}
+          {p.hold && p.hold.approvers.length > 0 && (
+            <p>{`It waits for ${p.hold.approvers.map((r) => `an ${r}`).join(" or ")} other than you.`}</p>
+          )}
         </div>
       )}
       {p.outcome === "refuse" && p.problem && (

@@ -46,16 +46,18 @@ export function BatchPreviewPanel({
         <p
           className="text-sm text-ink-muted"
           data-testid="preview-state"
-          data-state={checking ? "checking" : refused ? "refused" : preview ? "ready" : "empty"}
+          data-state={checking ? "checking" : failed ? "failed" : refused ? "refused" : preview ? "ready" : "empty"}
           aria-live="polite"
         >
           {checking
             ? "Checking the batch…"
-            : !preview
-              ? "Paste CSV text or choose a file to see its transfers here."
-              : refused
-                ? `Refused: ${problemsCount(preview.errors.length)} to fix`
-                : `${transfersCount(preview.rows.length)}, ready to submit`}
+            : failed
+              ? "Not checked"
+              : !preview
+                ? "Paste CSV text or choose a file to see its transfers here."
+                : refused
+                  ? `Refused: ${problemsCount(preview.errors.length)} to fix`
+                  : `${transfersCount(preview.rows.length)}, ready to submit`}
         </p>
       </div>
       {failed}
@@ -213,7 +215,7 @@ function Totals({ totals, worth }: { totals: BatchPreview["totals"]; worth: stri
                 {t.asset}
               </th>
               <td className="py-1 text-right">{formatAsset(t.amount, t.asset)}</td>
-              <td className="py-1 text-right">{t.value_usd === null ? "no USD price" : formatUsd(t.value_usd)}</td>
+              <td className="py-1 text-right">{t.value_usd ? formatUsd(t.value_usd) : "no USD price"}</td>
             </tr>
           ))}
         </tbody>

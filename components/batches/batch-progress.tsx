@@ -52,24 +52,27 @@ export function BatchProgress({
     </span>
   );
   return (
-    <Card
-      title={title}
-      className="scroll-mt-4"
-      actions={
-        <div className="flex flex-wrap items-center gap-2">
-          {batch && <CsvLink href={resultsCsvPath(batch.id)} label="Results CSV" />}
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
+    <div id="batch-progress" data-testid="batch-progress" data-status={batch?.status ?? ""}>
+      <Card
+        title={title}
+        actions={
+          <div className="flex flex-wrap items-center gap-2">
+            {batch && <CsvLink href={resultsCsvPath(batch.id)} label="Results CSV" />}
+            <Button variant="secondary" onClick={onClose}>
+              Close
+            </Button>
+          </div>
+        }
+      >
+        <div className="space-y-4">
+          {query.isError && !batch && (
+            <ProblemAlert problem={problemOf(query.error)} title="Could not load the batch" />
+          )}
+          {batch && <Summary batch={batch} me={me} />}
+          <Results batch={batch} />
         </div>
-      }
-    >
-      <div id="batch-progress" data-testid="batch-progress" data-status={batch?.status ?? ""} className="space-y-4">
-        {query.isError && !batch && <ProblemAlert problem={problemOf(query.error)} title="Could not load the batch" />}
-        {batch && <Summary batch={batch} me={me} />}
-        <Results batch={batch} />
-      </div>
-    </Card>
+      </Card>
+    </div>
   );
 }
 

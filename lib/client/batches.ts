@@ -2,11 +2,8 @@
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { Approval } from "@/lib/shared/approval";
-import { isOpenBatch, type Batch } from "@/lib/shared/batch";
-import type { BatchError, BatchRow } from "@/lib/shared/batch-rows";
-import type { ApprovalRule } from "@/lib/shared/policy";
+import { isOpenBatch, type Batch, type BatchPreview } from "@/lib/shared/batch";
 import type { PlannedTransfer, RebalanceTarget, Shortfall } from "@/lib/shared/rebalance-plan";
-import type { Problem } from "@/lib/spec/problem";
 import { api, query } from "./api";
 import { refreshEvery, streamUp } from "./live-status";
 
@@ -17,7 +14,7 @@ import { refreshEvery, streamUp } from "./live-status";
  * (lib/client/live-events.ts); the reads poll only while the stream is down.
  */
 
-export type { Batch };
+export type { Batch, BatchPreview };
 
 /**
  * What the page sends, as the preview and the create both take it: a CSV file's bytes as they
@@ -27,21 +24,6 @@ export type { Batch };
 export type BatchBody =
   | { kind: "csv"; ref_id: string; csv: Blob | string; name?: string }
   | { kind: "json"; ref_id: string; transfers: PlannedTransfer[] };
-
-/** The back end's dry run of a batch (POST /api/batches/preview): the rows read, or why not, and what the controls say. */
-export interface BatchPreview {
-  ref_id: string;
-  rows: BatchRow[];
-  /** Non-empty: the file is refused. `row` 0 is the file as a whole; `field` its CSV column, or "file". */
-  errors: BatchError[];
-  totals: { asset: string; amount: string; value_usd: string | null }[];
-  value_usd: string | null;
-  /** Each sending profile's funds per asset beside what the batch needs of them. */
-  funds: { profile_id: string; asset: string; needed: string; available: string | null }[];
-  outcome: "send" | "hold" | "refuse" | null;
-  problem?: Problem;
-  hold?: { rule: ApprovalRule; reason: string | null };
-}
 
 /** What a batch's create answers: sending (201), waiting for four eyes (202), or the batch the ref_id already made (200). */
 export type BatchAnswer = { batch: Batch; approval?: Approval };

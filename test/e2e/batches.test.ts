@@ -84,6 +84,7 @@ async function submit(page: Page, { sentence, confirm = "Confirm and send" }: { 
   const review = form.getByTestId("review");
   await review.waitFor();
   expect(await form.getByTestId("batch-review").textContent()).toMatch(sentence);
+  await screenshot(page, `batches-review-${page.viewportSize()?.width}`);
   await (await armed(review.getByRole("button", { name: confirm }))).click();
 }
 
@@ -92,7 +93,8 @@ const progressOf = (page: Page) => page.getByTestId("batch-progress");
 for (const [name, width] of LAYOUT_WIDTHS) {
   describe(`the Batches page on a ${name} (${width} px)`, () => {
     beforeAll(async () => {
-      app = await resetApp();
+      // The market maker quotes: the totals and the controls price BTC and LINK.
+      app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
     });
 
     it("shows each refused field of a bad file in place, with its message, and sends nothing", async () => {
@@ -184,10 +186,13 @@ for (const [name, width] of LAYOUT_WIDTHS) {
     it("sends a batch through the review and follows it to COMPLETED, every row SENT", async () => {
       const page = await batchesPage(width);
       const { text } = parts(page);
-      const cents = width > 500 ? "0.31" : "0.32";
-      await text.fill(csv(`Treasury,Settlement,USD,${cents},,`, `Settlement,Treasury,USD,${cents},,`));
+      // Amounts of each width's own: not a repeat of another test's rows.
+      const [each, total] = width > 500 ? ["0.31", "0\\.62"] : ["0.32", "0\\.64"];
+      await text.fill(csv(`Treasury,Settlement,USD,${each},,`, `Settlement,Treasury,USD,${each},,`));
       await previewed(page, "ready");
-      await submit(page, { sentence: new RegExp(`^Send 2 transfers, ${cents.replace(".", "\\.")}0 USD`) });
+      await submit(page, {
+        sentence: new RegExp(`^Send 2 transfers, ${total} USD in all, worth about ${total} USD\\.$`),
+      });
       const progress = progressOf(page);
       await progress.waitFor();
       await poll(() => progress.getAttribute("data-status"), { timeout: 30_000 }).toBe("COMPLETED");
