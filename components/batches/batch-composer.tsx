@@ -191,7 +191,7 @@ export function BatchComposer({
               controlsLine={controlsLine}
               result={({ batch }) => (
                 <p role="status" className="text-sm" data-testid="batch-sent">
-                  {`Batch ${batch.ref_id}: ${transfersCount(batch.rows.length || countOf(batch))}, ${batch.status === "AWAITING_APPROVAL" ? "awaiting approval" : "sending"}. Its progress is below.`}
+                  {`Batch ${batch.ref_id} of ${transfersCount(batch.rows.length || countOf(batch))} submitted: its progress is below.`}
                 </p>
               )}
             />

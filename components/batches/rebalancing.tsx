@@ -153,6 +153,7 @@ function TargetsEditor({ saved }: { saved: RebalanceTarget[] }) {
                 className={`${TARGET_ROW} max-sm:rounded-md max-sm:border max-sm:border-slate-200 max-sm:p-2`}
               >
                 <span role="cell" className="min-w-0 max-sm:col-span-2">
+                  <PhoneLabel>Profile</PhoneLabel>
                   <select
                     aria-label={`Profile of target ${n}`}
                     value={r.profile_id}
@@ -173,6 +174,7 @@ function TargetsEditor({ saved }: { saved: RebalanceTarget[] }) {
                   </select>
                 </span>
                 <span role="cell" className="min-w-0">
+                  <PhoneLabel>Asset</PhoneLabel>
                   <select
                     aria-label={`Asset of target ${n}`}
                     value={r.asset}
@@ -189,6 +191,7 @@ function TargetsEditor({ saved }: { saved: RebalanceTarget[] }) {
                 </span>
                 {(["target", "band"] as const).map((field) => (
                   <span role="cell" key={field} className="min-w-0">
+                    <PhoneLabel>{field === "target" ? "Target" : "Band below it"}</PhoneLabel>
                     <input
                       aria-label={`${field === "target" ? "Target" : "Band"} of target ${n}`}
                       inputMode="decimal"
@@ -201,7 +204,7 @@ function TargetsEditor({ saved }: { saved: RebalanceTarget[] }) {
                     />
                   </span>
                 ))}
-                <span role="cell" className="max-sm:col-span-2">
+                <span role="cell" className="max-sm:self-end">
                   <Button
                     variant="ghost"
                     size="sm"
@@ -250,7 +253,16 @@ function TargetsEditor({ saved }: { saved: RebalanceTarget[] }) {
 
 /** Profile, asset, target, band, and Remove, from 640 px up; a card of two columns on a phone. */
 const TARGET_ROW =
-  "grid grid-cols-2 items-start gap-2 sm:grid-cols-[minmax(8rem,1.5fr)_minmax(5rem,0.7fr)_minmax(6rem,1fr)_minmax(6rem,1fr)_auto]";
+  "grid grid-cols-2 items-start gap-2 sm:grid-cols-[minmax(8rem,1.5fr)_minmax(5rem,0.7fr)_minmax(6rem,1fr)_minmax(6rem,1fr)_5rem]";
+
+/** A control's name over it on a phone, where there is no header row (its accessible name is its own aria-label). */
+function PhoneLabel({ children }: { children: string }) {
+  return (
+    <span aria-hidden className="mb-0.5 block text-xs text-ink-muted sm:hidden">
+      {children}
+    </span>
+  );
+}
 
 /** The transfers the plan proposes, what it cannot fill, and "Make a batch". */
 function Plan({ onMakeBatch }: { onMakeBatch: (transfers: PlannedTransfer[]) => void }) {

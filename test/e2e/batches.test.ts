@@ -183,7 +183,7 @@ for (const [name, width] of LAYOUT_WIDTHS) {
       await page.close();
     });
 
-    it("sends a batch through the review and follows it to COMPLETED, every row SENT", async () => {
+    it("sends a batch through the review and follows it to COMPLETED, every row SENT; the same rows again are asked about", async () => {
       const page = await batchesPage(width);
       const { text } = parts(page);
       // Amounts of each width's own: not a repeat of another test's rows.
@@ -217,6 +217,33 @@ for (const [name, width] of LAYOUT_WIDTHS) {
       );
       await screenshot(page, `batches-completed-${width}`);
       await expectNoSidewaysScroll(page, "a batch sent");
+
+      // The same rows again moments later, under the new ref_id the form made: asked about, as a
+      // single transfer is. On the laptop "Send another" sends them; on the phone "Don't send" does not.
+      const posts = watchBatchPosts(page);
+      await text.fill(csv(`Treasury,Settlement,USD,${each},,`, `Settlement,Treasury,USD,${each},,`));
+      await previewed(page, "ready");
+      await submit(page, { sentence: /^Send 2 transfers/ });
+      const { form } = parts(page);
+      const review = form.getByTestId("review");
+      await poll(() => review.getByTestId("repeat-question").textContent()).toMatch(
+        /^You sent this \d+ s ago\. Send another\?$/,
+      );
+      const title = () => progress.getByRole("heading", { level: 2 }).textContent();
+      const first = await title();
+      if (width > 500) {
+        await (await armed(review.getByRole("button", { name: "Send another" }))).click();
+        await poll(() => past.locator("tr[data-row]").count()).toBe(2);
+        // The new batch is followed now, to its end.
+        await poll(title).not.toBe(first);
+        await poll(() => progress.getAttribute("data-status"), { timeout: 30_000 }).toBe("COMPLETED");
+        expect(posts()).toHaveLength(2);
+      } else {
+        await review.getByRole("button", { name: "Don't send" }).click();
+        await poll(() => review.count()).toBe(0);
+        expect(posts()).toHaveLength(1);
+        expect(await past.locator("tr[data-row]").count()).toBe(1);
+      }
       await page.close();
     });
 
