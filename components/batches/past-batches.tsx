@@ -45,7 +45,7 @@ function batchColumns(openId: string | null, onOpen: (batch: Batch) => void): Co
     {
       id: "batch",
       header: "Batch",
-      meta: { label: "" },
+      meta: { label: "", sticky: "left" },
       cell: ({ row: { original: b } }) => (
         <div className="leading-tight">
           <code className="font-mono text-xs break-all whitespace-normal">{b.ref_id}</code>
@@ -70,7 +70,7 @@ function batchColumns(openId: string | null, onOpen: (batch: Batch) => void): Co
       cell: ({ row: { original: b } }) => {
         const c = b.counts;
         return (
-          <span className="text-xs">
+          <span>
             {`${formatCount(c.sent)} sent · ${formatCount(c.failed)} failed · ${formatCount(c.skipped)} skipped`}
             {c.waiting > 0 && ` · ${formatCount(c.waiting)} waiting`}
           </span>
@@ -81,14 +81,14 @@ function batchColumns(openId: string | null, onOpen: (batch: Batch) => void): Co
       id: "totals",
       header: "Totals",
       cell: ({ row: { original: b } }) => (
-        <span className="block max-w-56 text-xs whitespace-normal">{totalsInWords(b.totals)}</span>
+        <span className="block max-w-56 whitespace-normal">{totalsInWords(b.totals)}</span>
       ),
     },
     { id: "by", header: "Requested by", cell: ({ row: { original: b } }) => b.requested_by },
     {
       id: "open",
       header: () => <span className="sr-only">Actions</span>,
-      meta: { label: "" },
+      meta: { label: "", sticky: "right" },
       cell: ({ row: { original: b } }) => (
         <Button
           size="sm"
