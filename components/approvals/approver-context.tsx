@@ -147,7 +147,7 @@ function FundsWords({ spend, nickname }: { spend: ApprovalSpend | null; nickname
 function BatchFundsList({ funds, nickname }: { funds: readonly BatchFunds[]; nickname: (id: string) => string }) {
   if (funds.length === 0) return <>Not known now</>;
   return (
-    <ul data-testid="batch-funds">
+    <ul data-testid="batch-funds" className="space-y-0.5">
       {funds.map((f) => {
         const w = batchFundsWords(f, nickname);
         return (

@@ -1,14 +1,22 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { api } from "@/lib/client/api";
 import type { Approval } from "@/lib/shared/approval";
+import { isOpenBatch, type Batch } from "@/lib/shared/batch";
 import { formatAsset, formatCount, formatUsd } from "@/lib/shared/format";
 import { AssetAmount } from "../ui/asset-amount";
-import { batchHref, batchRequestOf } from "./batch-words";
+import { batchHref, batchProgressWords, batchRequestOf } from "./batch-words";
+
+const PROGRESS_EVERY_MS = 2_000;
 
 /**
  * What a held batch asks, for anyone who reads its card: its totals per asset (and their worth in
  * USD), its largest rows by worth (from, to, asset, amount, USD), profiles by nickname, and a link
  * to the whole batch on the Batches page, where every row is. Drawn from the approval's own
- * request: what was asked, not what the batch has done since.
+ * request (what was asked), but for its progress: once approved and sending, the batch as it
+ * stands now. The progress line is there from the start, so a decision adds no line to the card.
  */
 export function BatchSummary({ approval: a, nickname }: { approval: Approval; nickname: (id: string) => string }) {
   const r = batchRequestOf(a);
@@ -38,8 +46,12 @@ export function BatchSummary({ approval: a, nickname }: { approval: Approval; ni
             ))}
           </ul>
         </dd>
+        <dt className="font-medium text-ink-muted">Progress</dt>
+        <dd data-testid="batch-progress">
+          <BatchProgress approval={a} batchId={r.batch_id} />
+        </dd>
       </dl>
-      <table className="w-full text-sm" data-testid="batch-largest">
+      <table className="w-full max-w-2xl text-sm" data-testid="batch-largest">
         <caption className="mb-1 text-left font-medium text-ink-muted">
           {all
             ? `Its ${r.rows === 1 ? "transfer" : `${formatCount(r.rows)} transfers`}`
@@ -89,4 +101,18 @@ export function BatchSummary({ approval: a, nickname }: { approval: Approval; ni
       </p>
     </div>
   );
+}
+
+/** The batch now, read while its rows are being sent (one read once it has ended); none before it is approved and sending. */
+function BatchProgress({ approval: a, batchId }: { approval: Approval; batchId: string }) {
+  const sending = a.status === "APPROVED" && a.outcome !== null && a.outcome.status < 300;
+  // The Batches page's own key for one batch (GET /api/batches/{id}, the batch as its data).
+  const batch = useQuery({
+    queryKey: ["batches", "one", batchId],
+    queryFn: ({ signal }) =>
+      api<{ batch: Batch }>(`/api/batches/${encodeURIComponent(batchId)}`, { signal }).then((res) => res.batch),
+    enabled: sending,
+    refetchInterval: (q) => (q.state.data && !isOpenBatch(q.state.data.status) ? false : PROGRESS_EVERY_MS),
+  });
+  return <>{batchProgressWords(a, batch.data) ?? (batch.isError ? "Not known now." : "Reading…")}</>;
 }

@@ -1,5 +1,5 @@
 import type { Approval } from "@/lib/shared/approval";
-import type { BatchApprovalRequest, BatchFunds } from "@/lib/shared/batch";
+import type { Batch, BatchApprovalRequest, BatchFunds } from "@/lib/shared/batch";
 import { formatCount, formatMoney, formatUsd } from "@/lib/shared/format";
 import { nameProfiles } from "@/lib/shared/named-profiles";
 import { compareDecimal, subtractDecimal } from "@/lib/spec/decimal";
@@ -76,6 +76,38 @@ export function batchFundsWords(f: BatchFunds, nickname: Nickname): { sends: str
   return short === undefined
     ? { sends, has }
     : { sends, has, short: `${formatMoney(short, f.asset)} short: the batch will be refused at send` };
+}
+
+/**
+ * Where the batch stands, said beside its approval: nothing goes before it is approved; once
+ * approved and sending, its rows as the batch counts them now ("Sending: 1 of 3 sent",
+ * "Completed: all 3 sent"); when it was not approved, or was refused at send, that none went.
+ */
+export function batchProgressWords(
+  a: Approval,
+  batch: Pick<Batch, "status" | "counts"> | undefined,
+): string | undefined {
+  const rows = batchRequestOf(a).rows;
+  if (a.status === "PENDING") return "Nothing is sent before it is approved.";
+  if (a.status !== "APPROVED" || (a.outcome !== null && a.outcome.status >= 300)) return "None of it was sent.";
+  if (a.outcome === null) return "Starting to send…";
+  if (!batch) return undefined;
+  const { sent, failed, skipped } = batch.counts;
+  const failures = failed > 0 ? `, ${formatCount(failed)} failed` : "";
+  switch (batch.status) {
+    case "SENDING":
+      return `Sending: ${formatCount(sent)} of ${formatCount(rows)} sent${failures}.`;
+    case "COMPLETED":
+      return failed > 0
+        ? `Completed: ${formatCount(sent)} of ${formatCount(rows)} sent${failures}.`
+        : `Completed: all ${formatCount(rows)} sent.`;
+    case "CANCELLED":
+      return `Cancelled: ${formatCount(sent)} sent${failures}, ${formatCount(skipped)} not sent.`;
+    case "AWAITING_APPROVAL":
+      return "Starting to send…";
+    default:
+      return "None of it was sent.";
+  }
 }
 
 /** Where the batch and its rows are followed: the Batches page, opened on it. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   batchFundsWords,
+  batchProgressWords,
   batchRefusalWords,
   batchTitle,
   sendersWords,
@@ -168,5 +169,46 @@ describe("a batch's refusal at send in the desk's words", () => {
     ).toBe("Trading is closed");
     expect(batchRefusalWords({ status: 409, title: "Conflict" })).toBe("Conflict");
     expect(batchRefusalWords(null)).toBe("no reason was given");
+  });
+});
+
+describe("where a batch stands, beside its approval", () => {
+  const approved = (outcome: Approval["outcome"]): Approval => ({
+    ...heldBatch,
+    status: "APPROVED",
+    decided_by: "approver@example.com",
+    outcome,
+  });
+  const sending = approved({ status: 201, body: { batch: {} }, sent: true });
+  const counts = (sent: number, failed = 0, skipped = 0) => ({
+    waiting: 3 - sent - failed - skipped,
+    sent,
+    failed,
+    skipped,
+  });
+
+  it("before and without a send: nothing goes, none went", () => {
+    expect(batchProgressWords(heldBatch, undefined)).toBe("Nothing is sent before it is approved.");
+    for (const status of ["REJECTED", "EXPIRED", "WITHDRAWN"] as const)
+      expect(batchProgressWords({ ...heldBatch, status }, undefined), status).toBe("None of it was sent.");
+    expect(batchProgressWords(approved({ status: 403, body: {}, sent: false }), undefined)).toBe(
+      "None of it was sent.",
+    );
+    expect(batchProgressWords(approved(null), undefined)).toBe("Starting to send…");
+  });
+
+  it("sending and after: its rows as the batch counts them now", () => {
+    expect(batchProgressWords(sending, undefined)).toBeUndefined();
+    expect(batchProgressWords(sending, { status: "SENDING", counts: counts(1) })).toBe("Sending: 1 of 3 sent.");
+    expect(batchProgressWords(sending, { status: "SENDING", counts: counts(1, 1) })).toBe(
+      "Sending: 1 of 3 sent, 1 failed.",
+    );
+    expect(batchProgressWords(sending, { status: "COMPLETED", counts: counts(3) })).toBe("Completed: all 3 sent.");
+    expect(batchProgressWords(sending, { status: "COMPLETED", counts: counts(2, 1) })).toBe(
+      "Completed: 2 of 3 sent, 1 failed.",
+    );
+    expect(batchProgressWords(sending, { status: "CANCELLED", counts: counts(1, 0, 2) })).toBe(
+      "Cancelled: 1 sent, 2 not sent.",
+    );
   });
 });
