@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "batch.row_failed",
   "batch.completed",
   "batch.cancelled",
+  "rebalance.targets_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -74,6 +75,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "batch.row_failed": "Batch row failed",
   "batch.completed": "Batch completed",
   "batch.cancelled": "Batch cancelled",
+  "rebalance.targets_changed": "Rebalancing targets changed",
 };
 
 /** The families, in the words of the Activity page's Event filter. */
@@ -90,6 +92,7 @@ export const AUDIT_FAMILIES = {
   price_guard: "Price-guard questions",
   export: "CSV exports",
   batch: "Batches",
+  rebalance: "Rebalancing targets",
 } as const satisfies Record<string, string>;
 
 export type AuditFamily = keyof typeof AUDIT_FAMILIES;

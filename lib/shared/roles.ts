@@ -12,6 +12,8 @@ const PERMISSIONS = {
   "transfers:create": ["ops", "admin"],
   // A batch of internal transfers (issue 27): weighed, held and sent as a whole.
   "batches:create": ["ops", "admin"],
+  // Rebalancing (issue 27): reading and replacing the targets, and the plan that meets them.
+  "rebalance:targets": ["ops", "admin"],
   // Four eyes: nobody approves their own request (checked per request, lib/server/approvals/decisions.ts).
   approve: ["approver", "admin"],
   // Only the requester may withdraw (checked per request); these roles can ask for approval at all.

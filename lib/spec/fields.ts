@@ -100,7 +100,12 @@ export function metadataSchema(label: string) {
 }
 
 /** A positive decimal string, validated without ever becoming a JS number. */
-export function positiveDecimal(label: string) {
+export const positiveDecimal = (label: string) => decimalField(label, false);
+
+/** A decimal string of 0 or more (a target balance, a band), within the same bounds as an amount. */
+export const nonNegativeDecimal = (label: string) => decimalField(label, true);
+
+function decimalField(label: string, zeroAllowed: boolean) {
   const error = (issue: { input: unknown }) =>
     issue.input === undefined
       ? `${label} is required`
@@ -108,7 +113,9 @@ export function positiveDecimal(label: string) {
   return z.string({ error }).check(
     z.check((ctx) => {
       const problem = decimalProblem(ctx.value);
-      if (problem) ctx.issues.push({ code: "custom", input: ctx.value, message: DECIMAL_PROBLEM_TEXT[problem](label) });
+      if (problem && !(zeroAllowed && problem === "not_positive")) {
+        ctx.issues.push({ code: "custom", input: ctx.value, message: DECIMAL_PROBLEM_TEXT[problem](label) });
+      }
     }),
   );
 }

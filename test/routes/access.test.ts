@@ -9,6 +9,7 @@ import {
   smallOrder,
   smallTransfer,
   TRADING,
+  TREASURY,
   type Answer,
   type InProcessDashboard,
 } from "../support/dashboard";
@@ -156,6 +157,9 @@ async function orderSentBy(who: Who): Promise<string> {
   }
   return ref;
 }
+
+/** Rebalancing targets: one profile's, so a plan or a replacement reads one balance. */
+const REBALANCE_TARGETS = [{ profile_id: TREASURY, asset: "USD", target: "1000000", band: "1000" }];
 
 /** Every route handler under app/api, next-auth's aside, with the action it needs. */
 const ROUTES = [
@@ -399,6 +403,30 @@ const ROUTES = [
     local: true,
   },
   {
+    route: "GET /api/rebalance/targets",
+    action: "rebalance:targets",
+    call: () => ({ method: "GET", path: "/api/rebalance/targets" }),
+    local: true,
+  },
+  {
+    route: "PUT /api/rebalance/targets",
+    action: "rebalance:targets",
+    call: () => ({ method: "PUT", path: "/api/rebalance/targets", body: { targets: REBALANCE_TARGETS } }),
+    // Each profile named is looked up at the service before the targets are stored.
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
+    route: "GET /api/rebalance/plan",
+    action: "rebalance:targets",
+    // Targets to plan for, whatever ran before: the plan reads the balances of the profiles they name.
+    call: async () => {
+      const set = await d.as.admin.call("PUT", "/api/rebalance/targets", { targets: REBALANCE_TARGETS });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      return { method: "GET", path: "/api/rebalance/plan" };
+    },
+    sends: [`GET /sandbox/v2/profiles/${TREASURY}/balances`],
+  },
+  {
     route: "GET /api/audit/verify",
     action: "audit:verify",
     call: () => ({ method: "GET", path: "/api/audit/verify" }),
@@ -481,6 +509,9 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/approvals/{id}/withdraw":                { viewer: 403, trader: 200, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/policies":                                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "PUT /api/policies":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "PUT /api/rebalance/targets":                       { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/rebalance/plan":                          { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit/verify":                            { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/metrics":                                 { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/audit":                                   { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
@@ -667,6 +698,8 @@ describe("a method a route does not offer", () => {
     ["GET", "/api/v2/transfer/internal", "POST"],
     ["POST", "/api/orders", "GET"],
     ["DELETE", "/api/transfers/export.csv", "GET"],
+    ["POST", "/api/rebalance/targets", "GET, PUT"],
+    ["PUT", "/api/rebalance/plan", "GET"],
   ])("%s %s: a 405 problem naming what it takes (Allow: %s), nothing sent", async (method, path, allow) => {
     const { result, sent } = await sentDuring(() => d.as.admin.call(method, path));
     expectProblem(result, 405);

@@ -60,8 +60,6 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
         approval_id: null,
         rows_key: randomUUID(),
         cancelled_by: null,
-        leased_by: null,
-        lease_until: null,
       },
       rows,
     );
@@ -132,7 +130,13 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
       userRole: "ops",
       profileId: TREASURY,
       toProfileId: SETTLEMENT,
-      request: { ref_id: only.ref_id },
+      request: {
+        from_profile_id: TREASURY,
+        to_profile_id: SETTLEMENT,
+        asset: "USD",
+        amount: only.amount,
+        ref_id: only.ref_id,
+      },
       at: new Date(rt.clock.now()),
     });
     const record = { id: randomUUID(), status: "COMPLETED" };
@@ -142,6 +146,36 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     const [row] = await rowsOfBatch(rt.db, id);
     expect(row).toMatchObject({ status: "SENT", transfer_id: record.id, transfer_status: "COMPLETED" });
     expect(sentTo().length - before, "nothing sent").toBe(0);
+  });
+
+  it("never takes another create's journal entry under a row's ref_id for the row's: the row fails, naming it, and nothing is sent", async () => {
+    const rt = d.app.runtime;
+    const { id, rows } = await sendingBatch(1);
+    const only = rows[0]!;
+    // A transfer of someone else's that took the row's ref_id in the instant the batch was written.
+    await beginEntry(rt.db, {
+      kind: "transfer",
+      refId: only.ref_id,
+      userEmail: "admin@example.com",
+      userRole: "admin",
+      profileId: TREASURY,
+      toProfileId: SETTLEMENT,
+      request: {
+        from_profile_id: TREASURY,
+        to_profile_id: SETTLEMENT,
+        asset: "USD",
+        amount: "99.00",
+        ref_id: only.ref_id,
+      },
+      at: new Date(rt.clock.now()),
+    });
+    const before = sentTo().length;
+    await sendBatchRows(rt, id, () => undefined);
+    const [row] = await rowsOfBatch(rt.db, id);
+    expect(row).toMatchObject({ status: "FAILED", transfer_id: null });
+    expect(JSON.parse(row!.problem_json!)).toMatchObject({ status: 409, meta: { ref_id: only.ref_id } });
+    expect(sentTo().length - before, "nothing sent").toBe(0);
+    expect((await batchOfId(rt.db, id))?.status).toBe("COMPLETED");
   });
 
   it("stops at a cancel: the rows not yet sent are skipped, never sent", async () => {

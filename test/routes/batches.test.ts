@@ -17,6 +17,7 @@ import {
   type Database,
   type InProcessDashboard,
 } from "../support/dashboard";
+import { openStream, type OpenStream } from "../support/event-stream";
 import { RESERVE } from "../support/requests";
 
 /**
@@ -217,6 +218,30 @@ describe.each<Database>(["sqlite", "postgres"])("batches on %s", (database) => {
     expect(second.body.approval.hold_reason).toMatch(/last 24 h/);
     await settled(first.body.batch.id);
     await d.as.admin.call("POST", `/api/batches/${second.body.batch.id}/cancel`);
+    // Nor a batch and a single transfer: the batch's rows count toward the transfer's threshold.
+    const single = await d.as.admin.call("POST", "/api/v2/transfer/internal", {
+      ...usdRows(1, () => "5000.00")[0],
+      ref_id: newRef("single"),
+    });
+    expect(single.status, JSON.stringify(single.body)).toBe(202);
+    await d.as.admin.call("POST", `/api/approvals/${single.body.approval.id}/withdraw`);
+  });
+
+  it("a batch counts whole toward the daily transfer limit: past it, refused with the figures and nothing stored (403)", async () => {
+    const ref = newRef("limit");
+    const res = await postJson(
+      d.as.ops,
+      usdRows(10, () => "100001.00"),
+      ref,
+    );
+    expectProblem(res, 403);
+    expect(res.body.meta).toMatchObject({
+      rule: "daily_transfer_usd_per_user",
+      limit: "1000000",
+      requested: "1000010.00",
+    });
+    expect(res.body.detail).toMatch(/this batch is 1,000,010\.00 USD/);
+    expect(await listedRefs()).not.toContain(ref);
   });
 
   it("a replay of the batch's ref_id answers the batch as it stands; other rows under it are a 409", async () => {
@@ -322,6 +347,25 @@ describe.each<Database>(["sqlite", "postgres"])("batches on %s", (database) => {
       status: "EXPIRED",
       counts: { skipped: 1 },
     });
+  });
+
+  it("pushes each step on /api/events (event batch, without its rows) to every reader's stream", async () => {
+    const stream: OpenStream = await openStream(d.target, d.as.viewer.cookie());
+    try {
+      expect(stream.status).toBe(200);
+      await eventually(async () => (stream.text().includes("retry:") ? true : undefined), 5_000, "retry line");
+      const res = await postJson(d.as.ops, usdRows(2));
+      expect(res.status).toBe(201);
+      const id = res.body.batch.id;
+      const mine = (status: string) => (e: { event: string; data: any }) =>
+        e.event === "batch" && e.data.id === id && e.data.status === status;
+      const first = await stream.next(mine("SENDING"));
+      expect(first.data).not.toHaveProperty("rows");
+      const done = await stream.next(mine("COMPLETED"), 20_000);
+      expect(done.data.counts).toEqual({ waiting: 0, sent: 2, failed: 0, skipped: 0 });
+    } finally {
+      stream.close();
+    }
   });
 
   it("the preview reads the file as the create would, writing nothing; results.csv lists each row's outcome", async () => {

@@ -216,3 +216,60 @@ export function exitOf(app: AppServer): Promise<{ code: number | null; ms: numbe
     else app.process.once("exit", done);
   });
 }
+
+/** The transfer of a batch's row, at the service, as `held` counts it. */
+export const rowCreate = (ref: string): Create => ({
+  ref,
+  kind: "transfer",
+  send: () => Promise.reject(new Error("a row is sent by the batch")),
+});
+
+/**
+ * A batch of `rows` small transfers (Treasury to Settlement, under any approval rule) asked of
+ * `instance` by ops: sending once answered 201. Its rows' ref_ids are `<ref>-<row>`.
+ */
+export async function startBatch(instance: Pick<Instance, "as">, rows: number, prefix: string) {
+  const ref = newRef(prefix);
+  const transfers = Array.from({ length: rows }, (_, i) => ({
+    from_profile_id: TREASURY,
+    to_profile_id: SETTLEMENT,
+    asset: "USD",
+    amount: `1.${String(i + 1).padStart(2, "0")}`,
+    metadata: { note: ref.slice(-36) },
+  }));
+  const res = await instance.as.ops.call("POST", "/api/batches", { ref_id: ref, transfers });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.batch.id as string, ref, rows };
+}
+
+/** The service's calls to create a transfer since `since` (an index into the proxy's requests). */
+export const transfersSentSince = (service: Service, since: number) =>
+  service.proxy.requests.slice(since).filter((r) => r.method === "POST" && r.path === "/sandbox/v2/transfer/internal")
+    .length;
+
+/**
+ * Waits (as `reader` reads it) for the batch to complete, then checks every row: SENT, and its
+ * transfer at the service exactly once; answers the batch.
+ */
+export async function expectBatchSentOnce(
+  service: Service,
+  reader: () => Pick<Instance, "as">,
+  batch: { id: string; ref: string; rows: number },
+) {
+  const done = await eventually(
+    async () => {
+      const res = await reader()
+        .as.ops.call("GET", `/api/batches/${batch.id}`)
+        .catch(() => undefined);
+      return res?.status === 200 && res.body.batch.status !== "SENDING" ? res.body.batch : undefined;
+    },
+    120_000,
+    "the batch to finish",
+  );
+  expect(done.status).toBe("COMPLETED");
+  expect(done.counts).toEqual({ waiting: 0, sent: batch.rows, failed: 0, skipped: 0 });
+  for (let row = 1; row <= batch.rows; row++) {
+    expect(await service.held(rowCreate(`${batch.ref}-${row}`)), `row ${row} at the service once`).toBe(1);
+  }
+  return done;
+}

@@ -40,6 +40,7 @@ export async function testRuntime(answer: FakeAnswer) {
       publish: (event) => void published.push(event),
       streams: 0,
       leading: false,
+      start: () => {},
       resign: async () => {},
       stop: async () => {},
     },

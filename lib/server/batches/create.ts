@@ -30,7 +30,7 @@ import { approvalRequestOf } from "./approval-request";
  * like any create (lib/server/create/pipeline.ts), in the same steps:
  * 1. the file's rows, each with the transfer form's rules: one bad row refuses all (400, meta.errors);
  * 2. the batch's ref_id: a replay answers the batch as it stands; a row's ref_id another
- *    transfer has is a 400 on that row;
+ *    transfer has is a 400 on that row (asked again in the lock);
  * 3. in the lock: the repeat question (the same rows under another ref_id within a minute, 409),
  *    the person's totals, the verdict (weigh.ts), and the batch written: SENDING, or
  *    AWAITING_APPROVAL with its approval (kind "batch");
@@ -41,7 +41,7 @@ export async function createBatch(rt: Runtime, read: BatchRead, ctx: CreateConte
   if (!read.ok) throw invalidBatch(read.errors);
   const replay = await batchOfRef(rt.db, read.ref_id);
   if (replay) return replayOf(rt, replay, read.rows, ctx.user);
-  await refuseTakenRefIds(rt, read.rows);
+  await refuseTakenRefIds(rt.db, read.rows);
   const facts = await readBatchFacts(rt, read.rows, ctx.user.role, ctx.user.email);
   const step = await weighAndWrite(rt, read, facts, ctx).catch(async (error: unknown) => {
     // The same ref_id written by a parallel request in the same instant: answered as a replay.
@@ -73,9 +73,14 @@ async function weighAndWrite(
 ) {
   const user = ctx.user;
   const rowsKey = rowsKeyOf(read.rows);
-  return inPersonLock(rt.db, user.email, async (tx): Promise<Written> => {
+  return inPersonLock(rt.db, user.email, async (tx): Promise<Written | { replay: BatchRecord }> => {
+    // The same batch written by a parallel request of the person's while this one waited for the lock.
+    const raced = await batchOfRef(tx, read.ref_id);
+    if (raced) return { replay: raced };
     const now = new Date(rt.clock.now());
     const repeatOf = await askAboutRepeats(tx, user, read.ref_id, rowsKey, ctx.confirmRepeatOf, now);
+    // Again in the lock: a transfer made meanwhile under one of the rows' ref_ids.
+    await refuseTakenRefIds(tx, read.rows);
     const own = { kind: "transfer" as const, refId: read.ref_id };
     const totals = await totalsOf(tx, { email: user.email, kind: "transfer", own }, now);
     const verdict = batchVerdictOf(facts, totals);
@@ -174,8 +179,8 @@ async function replayOf(rt: Runtime, batch: BatchRecord, rows: readonly BatchRow
 }
 
 /** A row whose ref_id another transfer already has (a batch's row, a create journaled or held): a 400 on that row. */
-async function refuseTakenRefIds(rt: Runtime, rows: readonly BatchRow[]): Promise<void> {
-  const taken = await takenRefIds(rt.db, batchRefIds(rows));
+async function refuseTakenRefIds(db: Kysely<Database>, rows: readonly BatchRow[]): Promise<void> {
+  const taken = await takenRefIds(db, batchRefIds(rows));
   const errors = rows
     .filter((r) => taken.has(r.ref_id))
     .map((r) => ({ row: r.row, field: "ref_id", message: takenMessage(r.ref_id) }));
@@ -239,8 +244,6 @@ function batchRecordOf(
     created_at: at,
     updated_at: at,
     cancelled_by: null,
-    leased_by: null,
-    lease_until: null,
     ...fields,
   };
 }

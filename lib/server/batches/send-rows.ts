@@ -1,13 +1,12 @@
 import "server-only";
 import type { Role } from "@/lib/shared/roles";
-import type { CreateInternalTransferRequest } from "@/lib/spec";
+import type { CreateInternalTransferRequest, Problem } from "@/lib/spec";
+import { refIdTaken } from "../create/bind-ref-id";
+import { isSameCreate } from "../create/create";
 import { storedCreate } from "../create/parse";
 import { sendOnce } from "../create/send-once";
-import { randomUUID } from "node:crypto";
 import {
   batchOfId,
-  leaseBatch,
-  releaseLease,
   moveBatch,
   nextWaitingRow,
   sendingBatchIds,
@@ -31,16 +30,15 @@ import type { Runtime } from "../runtime";
  * One row in flight per process, at ROW_SHARE of the service's transfer rate: rows take the
  * transfer budget's slots (lib/server/upstream/pace.ts) one at a time and leave the rest free,
  * so a person's own create never waits behind a batch.
- * One instance per batch: the sender holds a lease on the batch (LEASE_MS on the runtime's
- * clock, renewed at every row). A stopping instance lets it go after the row in flight; a
- * killed one's runs out, and whichever instance sweeps next takes the batch over.
+ * One instance sends: the leader (lib/server/live/leader.ts, a PostgreSQL advisory lock that
+ * dies with its process), as it runs the watcher. A stopping leader resigns and sends no further
+ * row once the one in flight is done; a killed one's lock goes with its connection; the next
+ * leader's sweep goes on with the rows. Should both send the same row in that moment, it goes
+ * under the same ref_id, which the service makes once.
  */
 
 /** How often the sender looks for work it was not told about (a restart, another instance's batch). */
 export const SWEEP_EVERY_MS = 5_000;
-
-/** How long a sender's lease on a batch holds without renewal: well past one row's send and its retries. */
-export const LEASE_MS = 30_000;
 
 /**
  * The share of the service's transfer rate rows take: the rest stays free for the desk's own
@@ -64,8 +62,13 @@ function requestOfRow(row: BatchRowRecord): CreateInternalTransferRequest & { re
   };
 }
 
+type Outcome = Parameters<typeof settleRow>[3];
+
+/** The row as the create path's create: a transfer from its sending profile. */
+const createOfRow = (row: BatchRowRecord) => storedCreate("transfer", row.from_profile_id, requestOfRow(row));
+
 /** The row's outcome, read off its completed journal entry. */
-function outcomeOf(entry: JournalEntry): Parameters<typeof settleRow>[3] {
+function outcomeOf(entry: JournalEntry): Outcome {
   if (entry.status === "succeeded") {
     const record = entry.record as { id?: string; status?: string } | null;
     return {
@@ -78,10 +81,19 @@ function outcomeOf(entry: JournalEntry): Parameters<typeof settleRow>[3] {
   return { status: "FAILED", transfer_id: null, transfer_status: null, problem_json: JSON.stringify(entry.problem) };
 }
 
-/** The row's journal entry: the one a previous pass wrote, or a new pending one. */
-async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry> {
-  const found = await journalEntryOfRef(rt.db, "transfer", row.ref_id);
-  if (found) return found;
+/**
+ * The row's journal entry: the one a previous pass wrote, or a new pending one. An entry under
+ * its ref_id that is another create's (a transfer that took the ref_id in the instant the batch
+ * was written) is never taken for the row's: the row fails, naming it.
+ */
+async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry | Problem> {
+  const entry = (await journalEntryOfRef(rt.db, "transfer", row.ref_id)) ?? (await newEntry(rt, batch, row));
+  const rows =
+    entry.user_email === batch.requested_by && isSameCreate(createOfRow(row), entry.profile_id, entry.request);
+  return rows ? entry : refIdTaken(createOfRow(row)).problem;
+}
+
+async function newEntry(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry> {
   try {
     return await beginEntry(rt.db, {
       kind: "transfer",
@@ -106,9 +118,17 @@ async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord):
  * false when the service's answer is undecided: the row waits, and the journal's sweep decides.
  */
 async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<boolean> {
-  let entry = await entryOfRow(rt, batch, row);
+  const found = await entryOfRow(rt, batch, row);
+  if (!("id" in found))
+    return settle(rt, batch, row, {
+      status: "FAILED",
+      transfer_id: null,
+      transfer_status: null,
+      problem_json: JSON.stringify(found),
+    });
+  let entry = found;
   if (entry.status === "pending") {
-    const create = storedCreate("transfer", row.from_profile_id, requestOfRow(row));
+    const create = createOfRow(row);
     await sendOnce(rt, requesterOf(batch), create, entry, {
       valueUsd: row.value_usd || null,
       approvalId: batch.approval_id,
@@ -116,7 +136,11 @@ async function sendRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Pr
     entry = (await journalEntryOfRef(rt.db, "transfer", row.ref_id)) ?? entry;
   }
   if (entry.status !== "succeeded" && entry.status !== "failed") return false;
-  const outcome = outcomeOf(entry);
+  return settle(rt, batch, row, outcomeOf(entry));
+}
+
+/** Writes the row's outcome once, and audits it. */
+async function settle(rt: Runtime, batch: BatchRecord, row: BatchRowRecord, outcome: Outcome): Promise<true> {
   if (await settleRow(rt.db, batch.id, row.row, outcome)) {
     await rt.audit.append({
       action: outcome.status === "SENT" ? "batch.row_sent" : "batch.row_failed",
@@ -144,43 +168,32 @@ const requesterOf = (batch: BatchRecord) => ({
 export type OnProgress = (batch: BatchRecord) => void | Promise<void>;
 
 /**
- * Sends a batch's waiting rows, as `instance` (holding the batch's lease), until none is left
- * (then it is COMPLETED), it stops SENDING, another instance holds it, the process stops, or an
- * answer is undecided (the journal's sweep decides it; the next pass goes on).
+ * Sends a batch's waiting rows until none is left (then it is COMPLETED), it stops SENDING, this
+ * instance stops leading or stops, or an answer is undecided (the journal's sweep decides it;
+ * the next pass goes on).
  */
-export async function sendBatchRows(
-  rt: Runtime,
-  batchId: string,
-  onProgress: OnProgress,
-  instance: string = randomUUID(),
-): Promise<void> {
-  try {
-    for (;;) {
-      if (rt.lifecycle.stopping) return;
-      const now = rt.clock.now();
-      if (!(await leaseBatch(rt.db, batchId, instance, new Date(now), new Date(now + LEASE_MS)))) return;
-      const batch = await batchOfId(rt.db, batchId);
-      // Cancelled meanwhile: the rows not yet sent were skipped with it.
-      if (batch?.status !== "SENDING") return;
-      const row = await nextWaitingRow(rt.db, batchId);
-      if (!row) {
-        if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
-          await rt.audit.append({
-            action: "batch.completed",
-            actor: requesterOf(batch),
-            subject: batch.ref_id,
-            detail: { batch_id: batch.id },
-          });
-          await onProgress({ ...batch, status: "COMPLETED" });
-        }
-        return;
+export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: OnProgress): Promise<void> {
+  for (;;) {
+    if (rt.lifecycle.stopping || !rt.live.leading) return;
+    const batch = await batchOfId(rt.db, batchId);
+    // Cancelled meanwhile: the rows not yet sent were skipped with it.
+    if (batch?.status !== "SENDING") return;
+    const row = await nextWaitingRow(rt.db, batchId);
+    if (!row) {
+      if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
+        await rt.audit.append({
+          action: "batch.completed",
+          actor: requesterOf(batch),
+          subject: batch.ref_id,
+          detail: { batch_id: batch.id },
+        });
+        await onProgress({ ...batch, status: "COMPLETED" });
       }
-      if (!(await sendRow(rt, batch, row))) return;
-      await onProgress(batch);
-      await rt.clock.sleep(rowIntervalMs(rt));
+      return;
     }
-  } finally {
-    await releaseLease(rt.db, batchId, instance);
+    if (!(await sendRow(rt, batch, row))) return;
+    await onProgress(batch);
+    await rt.clock.sleep(rowIntervalMs(rt));
   }
 }
 
@@ -189,11 +202,13 @@ export async function sendBatchRows(
  * created or approved) and every SWEEP_EVERY_MS; it stops with the runtime's lifecycle.
  */
 export function batchSender(rt: Runtime, onProgress: OnProgress) {
-  const instance = randomUUID();
   let running: Promise<void> | undefined;
   let again = false;
+  // The election starts with the sender: an instance learns at once whether it leads.
+  rt.live.start();
   const pass = async () => {
-    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress, instance);
+    if (!rt.live.leading) return;
+    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress);
   };
   const kick = (): void => {
     if (rt.lifecycle.stopping) return;

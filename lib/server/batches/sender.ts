@@ -11,7 +11,10 @@ import { batchView } from "./view";
  * batch it was not told about (a restart, another instance's) is found by its sweep.
  */
 
-const senders = new WeakMap<Runtime, ReturnType<typeof batchSender>>();
+/** On globalThis: Next loads this module more than once (instrumentation.ts starts it, a route kicks it). */
+const SLOT = Symbol.for("treasury-dashboard.batch-senders");
+const holder = globalThis as { [SLOT]?: WeakMap<Runtime, ReturnType<typeof batchSender>> };
+const senders = (holder[SLOT] ??= new WeakMap());
 
 export function sendBatchesInBackground(rt: Runtime): void {
   const sender = batchSender(rt, (batch) => announceBatch(rt, batch.id));

@@ -187,31 +187,3 @@ export async function skipWaitingRows(db: Db, batchId: string): Promise<number> 
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-/**
- * Takes or renews `instance`'s lease on a SENDING batch until `until`: false when the batch no
- * longer sends, or another instance's lease still holds. One instance sends a batch's rows at a
- * time; one killed lets its lease run out, one stopped lets it go (releaseLease).
- */
-export async function leaseBatch(db: Db, id: string, instance: string, now: Date, until: Date): Promise<boolean> {
-  const result = await db
-    .updateTable("batches")
-    .set({ leased_by: instance, lease_until: until.toISOString() })
-    .where("id", "=", id)
-    .where("status", "=", "SENDING")
-    .where((eb) =>
-      eb.or([eb("leased_by", "is", null), eb("leased_by", "=", instance), eb("lease_until", "<", now.toISOString())]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Lets go of `instance`'s lease on a batch, so another instance sends the rest at once. */
-export async function releaseLease(db: Db, id: string, instance: string): Promise<void> {
-  await db
-    .updateTable("batches")
-    .set({ leased_by: null, lease_until: null })
-    .where("id", "=", id)
-    .where("leased_by", "=", instance)
-    .execute();
-}

@@ -253,9 +253,6 @@ const migrations: Record<string, Migration> = {
         .addColumn("approval_id", "text")
         .addColumn("rows_key", "text", (c) => c.notNull())
         .addColumn("cancelled_by", "text")
-        // The instance sending its rows, until when: one sender per batch across instances.
-        .addColumn("leased_by", "text")
-        .addColumn("lease_until", "text")
         .execute();
       await db.schema.createIndex("batches_created_idx").on("batches").columns(["created_at", "id"]).execute();
       await db.schema.createIndex("batches_status_idx").on("batches").columns(["status"]).execute();
@@ -283,6 +280,25 @@ const migrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable("batch_rows").execute();
       await db.schema.dropTable("batches").execute();
+    },
+  },
+  // Rebalancing (issue 27): the balance wanted per profile and asset, and how far below it is still
+  // fine, as decimal strings (exact, never a float); replaced as a whole set by ops or an admin.
+  "0012_rebalance_targets": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("rebalance_targets")
+        .addColumn("profile_id", "text", (c) => c.notNull())
+        .addColumn("asset", "text", (c) => c.notNull())
+        .addColumn("target", "text", (c) => c.notNull())
+        .addColumn("band", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("updated_by", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("rebalance_targets_pk", ["profile_id", "asset"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("rebalance_targets").execute();
     },
   },
 };

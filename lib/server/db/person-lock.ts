@@ -18,10 +18,22 @@ import type { Db } from "./index";
  * `fn` must use the handle it is given for every query, and must not call the service: the
  * lock is held only for the database's part.
  */
-export async function inPersonLock<T>(db: Db, email: string, fn: (tx: Kysely<Database>) => Promise<T>): Promise<T> {
+export const inPersonLock = <T>(db: Db, email: string, fn: (tx: Kysely<Database>) => Promise<T>): Promise<T> =>
+  inKeyedLock(db, PERSON_LOCK_SPACE, email.toLowerCase(), fn);
+
+/**
+ * The same one-at-a-time step for anything else named by `key` in its own `space` (a number no
+ * other lock's first key is): `fn` runs in a transaction that holds the lock until it ends.
+ */
+export async function inKeyedLock<T>(
+  db: Db,
+  space: number,
+  key: string,
+  fn: (tx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     return db.transaction().execute(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(${PERSON_LOCK_SPACE}, hashtext(${email.toLowerCase()}))`.execute(tx);
+      await sql`SELECT pg_advisory_xact_lock(${space}, hashtext(${key}))`.execute(tx);
       return fn(tx);
     });
   }

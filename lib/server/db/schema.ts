@@ -161,9 +161,6 @@ export interface BatchTable {
   /** The rows' key without their ref_ids, for the repeat question (the same rows under another ref_id). */
   rows_key: string;
   cancelled_by: string | null;
-  /** The instance sending its rows (lib/server/batches/sender.ts), and until when its lease holds. */
-  leased_by: string | null;
-  lease_until: string | null;
 }
 
 /** One row of a batch: one internal transfer, sent once under its own ref_id. */
@@ -185,9 +182,23 @@ export interface BatchRowTable {
   problem_json: string | null;
 }
 
+/** A rebalancing target (migration 0012): one per profile and asset, the set replaced as a whole. */
+export interface RebalanceTargetTable {
+  profile_id: string;
+  asset: string;
+  /** The balance wanted, a decimal string (0 or more). */
+  target: string;
+  /** How far below the target is still fine, a decimal string (0 or more). */
+  band: string;
+  updated_at: string;
+  /** The email of who set it. */
+  updated_by: string;
+}
+
 export interface Database {
   batches: BatchTable;
   batch_rows: BatchRowTable;
+  rebalance_targets: RebalanceTargetTable;
   sessions: SessionTable;
   journal: JournalTable;
   policy: PolicyTable;

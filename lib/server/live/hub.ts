@@ -35,8 +35,10 @@ export interface Live {
   publish(event: LiveEvent): void;
   /** Streams open on this instance. */
   readonly streams: number;
-  /** True while this instance runs the watcher. */
+  /** True while this instance runs the watcher (and sends batches' rows, lib/server/batches). */
   readonly leading: boolean;
+  /** Starts the bus and the election now rather than at first use: the batch sender asks whether it leads. */
+  start(): void;
   /**
    * Gives up leading for good (a shutdown): the watcher stops and the advisory lock is released,
    * so another instance leads within a second; events still go out to the other instances.
@@ -58,7 +60,8 @@ export interface LiveOptions {
 
 /**
  * The live updates of one instance: its open streams, the bus to the other instances, and the
- * watcher while it leads. Started on first use (a stream, or a create to announce), not at boot.
+ * watcher while it leads. Started by the batch sender at boot (it sends only while leading), or
+ * on first use (a stream, or a create to announce) where no sender runs.
  */
 export function createLive(options: LiveOptions): Live {
   const instance = randomUUID();
@@ -142,6 +145,9 @@ export function createLive(options: LiveOptions): Live {
     },
     publish(event) {
       void send(start().bus, { kind: "event", event });
+    },
+    start() {
+      start();
     },
     streamsOf(person) {
       return interests.streamsOf(person);

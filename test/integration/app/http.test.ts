@@ -8,9 +8,11 @@ import {
   newRef,
   rawCall,
   resetDashboard,
+  SETTLEMENT,
   smallOrder,
   smallTransfer,
   TRADING,
+  TREASURY,
   type Answer,
   type Dashboard,
 } from "../../support/dashboard";
@@ -184,13 +186,19 @@ describe("hostile requests the running server answers", () => {
     });
   });
 
-  /** A body of unknown length (chunked), as a client that never says how long it is sends it. */
-  async function streamed(path: string, size: number, headers: Record<string, string>) {
-    const chunk = new Uint8Array(16 * 1024).fill(97);
+  /**
+   * A body of unknown length (chunked), as a client that never says how long it is sends it:
+   * `size` bytes of "a", or the bytes given, 16 KiB at a time.
+   */
+  async function streamed(path: string, content: number | Uint8Array, headers: Record<string, string>) {
+    const bytes = typeof content === "number" ? undefined : content;
+    const size = bytes?.byteLength ?? (content as number);
+    const filler = new Uint8Array(16 * 1024).fill(97);
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         if (sent >= size) return controller.close();
+        const chunk = bytes ? bytes.subarray(sent, sent + filler.byteLength) : filler;
         sent += chunk.byteLength;
         controller.enqueue(chunk);
       },
@@ -223,6 +231,30 @@ describe("hostile requests the running server answers", () => {
         headers: { Authorization: `Bearer ${token}` },
       });
       expectProblem(res, 413);
+    });
+
+    it("a batch's file may weigh 1 MiB: a 1,000-row file goes through whole, declared or streamed; past 1 MiB a 413", async () => {
+      const rows = Array.from(
+        { length: 1000 },
+        (_, i) => `${TREASURY},${SETTLEMENT},USD,0.${String(i + 1).padStart(3, "0")}`,
+      );
+      const csv = Buffer.from(["from_profile,to_profile,asset,amount", ...rows].join("\n"));
+      expect(csv.byteLength).toBeGreaterThan(64 * 1024);
+      const headers = { "Content-Type": "text/csv", Cookie: d.as.ops.cookie(), Origin: d.url };
+      const path = `/api/batches/preview?ref_id=${newRef("cap")}`;
+      for (const res of [
+        await rawCall(d.url, "POST", path, { body: csv, headers }),
+        await streamed(path, csv, headers),
+      ]) {
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+        expect(res.body.preview).toMatchObject({ errors: [], outcome: "send" });
+        expect(res.body.preview.rows).toHaveLength(1000);
+      }
+      const over = new Uint8Array(1024 * 1024 + 1).fill(97);
+      expectProblem(await rawCall(d.url, "POST", path, { body: over, headers }), 413);
+      expectProblem(await streamed(path, over, headers), 413);
+      // Every other route keeps its 64 KiB.
+      expectProblem(await d.as.ops.call("POST", "/api/v2/transfer/internal", { pad: "x".repeat(100 * 1024) }), 413);
     });
 
     it("a body under the cap still goes through whole", async () => {

@@ -22,7 +22,10 @@ import {
   holdTwoCreates,
   outcomeOf,
   startInstance,
+  startBatch,
   startService,
+  expectBatchSentOnce,
+  transfersSentSince,
   type Instance,
   type Service,
 } from "../../support/instances";
@@ -259,6 +262,22 @@ describe(`kill -9 during ${COUNT} creates`, () => {
       ).toEqual(["succeeded"]);
     });
   }, 300_000);
+});
+
+describe("a batch stopped mid-way", () => {
+  it.each(["SIGKILL", "SIGTERM"] as const)(
+    "%s, then a restart on the same data: the rest is sent, every row at the service exactly once, the batch COMPLETED",
+    async (signal) => {
+      const since = service.proxy.requests.length;
+      const batch = await startBatch(d, 40, `batch-${signal}`);
+      await eventually(async () => transfersSentSince(service, since) >= 10 || undefined, 60_000, "ten rows sent");
+      await d.restart(signal);
+      const stoppedAfter = transfersSentSince(service, since);
+      expect(stoppedAfter, "stopped mid-batch").toBeLessThan(batch.rows);
+      await expectBatchSentOnce(service, () => d, batch);
+    },
+    180_000,
+  );
 });
 
 /** Journal entries still pending, read from the stopped app's own database. */

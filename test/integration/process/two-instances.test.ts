@@ -21,7 +21,10 @@ import {
   holdTwoCreates,
   outcomeOf,
   startInstance,
+  startBatch,
   startService,
+  expectBatchSentOnce,
+  transfersSentSince,
   type Instance,
   type Service,
 } from "../../support/instances";
@@ -117,8 +120,9 @@ describe("two instances behave as one", () => {
   afterAll(() => streams.splice(0).forEach((s) => s.close()));
 
   it("delivers an order placed on A to a stream on B, with one watcher's reads for both", async () => {
+    // One of the two leads from its start (the batch sender needs a leader); the other follows.
+    await roles();
     const onB = await openedStream(b.url, b.as.viewer.cookie());
-    await eventually(async () => ((await leaderPid()) === b.app.process.pid ? true : undefined), 5_000, "B to lead");
     const onA = await openedStream(a.url, a.as.viewer.cookie());
 
     const ref = newRef("live-pg");
@@ -205,6 +209,27 @@ describe("two instances share the budget", () => {
     expect(seen.slice(refused + 1).filter((r) => r.at < until)).toEqual([]);
     expect((await b.as.viewer.call("GET", "/api/v2/orders")).status).toBe(200);
   }, 90_000);
+});
+
+describe("the leader stopped mid-batch", () => {
+  it.each(["SIGKILL", "SIGTERM"] as const)(
+    "%s: the other instance leads and sends the rest, every row at the service exactly once, the batch COMPLETED",
+    async (signal) => {
+      const { leader, follower } = await roles();
+      const since = service.proxy.requests.length;
+      // Asked of the follower: the leader sends it.
+      const batch = await startBatch(follower, 40, `batch-pg-${signal}`);
+      await eventually(async () => transfersSentSince(service, since) >= 10 || undefined, 60_000, "ten rows sent");
+      const exit = exitOf(leader.app);
+      leader.app.process.kill(signal);
+      await exit;
+      expect(transfersSentSince(service, since), "stopped mid-batch").toBeLessThan(batch.rows);
+      await expectBatchSentOnce(service, () => follower, batch);
+      // Back, for what follows.
+      await leader.restart();
+    },
+    180_000,
+  );
 });
 
 describe(`kill -9 of the leader during ${COUNT} creates`, () => {

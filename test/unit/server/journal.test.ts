@@ -74,6 +74,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0009_oidc_identities",
       "0010_controls",
       "0011_batches",
+      "0012_rebalance_targets",
     ]);
   });
 

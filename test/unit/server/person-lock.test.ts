@@ -33,6 +33,7 @@ function instance(db: Db, posted: unknown[]): Runtime {
       streams: 0,
       streamsOf: () => 0,
       leading: false,
+      start: () => {},
       resign: async () => {},
       stop: async () => {},
     },

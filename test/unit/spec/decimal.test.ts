@@ -10,6 +10,7 @@ import {
   isMultipleOf,
   midpointDecimal,
   multiplyDecimal,
+  nonNegativeDecimal,
   percentOfDown,
   positiveDecimal,
   roundDecimalHalfUp,
@@ -59,6 +60,30 @@ describe("positive decimal strings", () => {
 
   it("counts leading zeros out of the integer-digit bound", () => {
     expect(decimalProblem("0000000000000000000000001")).toBeNull();
+  });
+});
+
+describe("decimal strings of 0 or more", () => {
+  const balance = z.object({ target: nonNegativeDecimal("Target") });
+
+  it.each(["0", "0.000", ".0", "1", "1250.50", "0.000000000000000001"])("accepts %s", (value) =>
+    expectAccepted(balance, { target: value }),
+  );
+
+  it.each([
+    ["-0", /no sign/],
+    ["-1", /no sign/],
+    ["", /decimal number/],
+    ["1e5", /exponent/],
+    ["123456789012345678901", /at most 20 digits before/],
+    ["0.1234567890123456789", /at most 18 decimal places/],
+  ])("refuses %j, as an amount would be", (value, message) =>
+    expectRefused(balance, { target: value }, "target", message),
+  );
+
+  it("refuses a JSON number, and says a missing one is required", () => {
+    expectRefused(balance, { target: 0 }, "target", /string/);
+    expectRefused(balance, {}, "target", /Target is required/);
   });
 });
 

@@ -171,6 +171,10 @@ export async function spendNow(rt: Runtime, create: Create): Promise<ApprovalSpe
   return { profile_id: create.profileId, ...spend, available };
 }
 
+/**
+ * A profile's balances at the service now (GET /profiles/{id}/balances): its items, "missing" when
+ * the service has no such profile (404), "unknown" when it could not say (any other answer, or none).
+ */
 export async function balancesOf(
   rt: Runtime,
   profileId: string,
