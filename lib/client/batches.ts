@@ -115,6 +115,9 @@ export function useBatch(id: string | null, initial?: Batch) {
       api<{ batch: Batch }>(`/api/batches/${encodeURIComponent(id!)}`, { signal }).then((r) => r.batch),
     enabled: id !== null,
     ...(initial && initial.id === id ? { initialData: initial } : {}),
+    // Read at once even with the create's answer in hand: its rows may all have gone (and their
+    // events with them) before this card was drawn.
+    staleTime: 0,
     refetchInterval: (q) => (streamUp() || (q.state.data && !isOpenBatch(q.state.data.status)) ? false : 1_000),
   });
 }
