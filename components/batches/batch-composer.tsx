@@ -237,8 +237,10 @@ function TransfersInput({
   const take = async (file: File | undefined) => {
     if (!file) return;
     const bytes = await file.arrayBuffer();
-    // Shown as text as best it reads; the back end reads the bytes themselves.
-    const text = new TextDecoder("utf-8").decode(bytes);
+    // Shown as text when it reads as UTF-8; the back end reads the bytes themselves (and says
+    // what is wrong with a file that does not: its rows are not drawn as garbled text meanwhile).
+    const decoded = new TextDecoder("utf-8").decode(bytes);
+    const text = /[\0\uFFFD]/.test(decoded) ? "" : decoded;
     setValue("csv", "");
     setSource({ kind: "file", file, name: file.name, text, n: ++files.current });
   };

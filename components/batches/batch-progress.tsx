@@ -33,19 +33,24 @@ export function BatchProgress({
   id,
   initial,
   me,
+  focus,
   onClose,
 }: {
   id: string;
   initial?: Batch;
+  /** Focus moves to its title as it opens. */
+  focus: boolean;
   me: { email: string; admin: boolean; canCreate: boolean };
   onClose: () => void;
 }) {
   const query = useBatch(id, initial);
   const batch = query.data;
   useEndNotice(batch);
-  const heading = useRef<HTMLHeadingElement>(null);
-  // A batch opened from the list (or just sent) is read from its start.
-  useEffect(() => heading.current?.focus(), [id]);
+  const heading = useRef<HTMLSpanElement>(null);
+  // A batch opened from the list is read from its start (one just sent leaves focus in the form, for the next).
+  useEffect(() => {
+    if (focus) heading.current?.focus({ preventScroll: true });
+  }, [focus]);
   const title = (
     <span ref={heading} tabIndex={-1} className="break-all focus:outline-2 focus:outline-brand">
       {`Batch ${batch?.ref_id ?? ""}`}

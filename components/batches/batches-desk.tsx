@@ -27,15 +27,16 @@ export function BatchesDesk({
   controlsLine: ReactNode;
 }) {
   const [source, setSource] = useState<BatchSource>({ kind: "text" });
-  const [open, setOpen] = useState<{ id: string; initial?: Batch } | null>(null);
+  const [open, setOpen] = useState<{ id: string; initial?: Batch; focus: boolean } | null>(null);
   const plans = useRef(0);
   const composer = useRef<HTMLDivElement>(null);
   const progress = useRef<HTMLDivElement>(null);
 
-  const show = useCallback((batch: Batch) => {
-    setOpen({ id: batch.id, initial: batch });
+  const show = useCallback((batch: Batch, focus = false) => {
+    setOpen({ id: batch.id, initial: batch, focus });
     requestAnimationFrame(() => progress.current?.scrollIntoView({ block: "start", behavior: "smooth" }));
   }, []);
+  const openFromList = useCallback((batch: Batch) => show(batch, true), [show]);
   const makeBatch = (transfers: PlannedTransfer[]) => {
     setSource({ kind: "plan", transfers, n: ++plans.current });
     requestAnimationFrame(() => {
@@ -55,11 +56,18 @@ export function BatchesDesk({
       </div>
       {open && (
         <div ref={progress} className="scroll-mt-4">
-          <BatchProgress key={open.id} id={open.id} initial={open.initial} me={me} onClose={() => setOpen(null)} />
+          <BatchProgress
+            key={open.id}
+            id={open.id}
+            initial={open.initial}
+            focus={open.focus}
+            me={me}
+            onClose={() => setOpen(null)}
+          />
         </div>
       )}
       {compose && <Rebalancing onMakeBatch={makeBatch} />}
-      <PastBatches openId={open?.id ?? null} onOpen={show} />
+      <PastBatches openId={open?.id ?? null} onOpen={openFromList} />
     </div>
   );
 }

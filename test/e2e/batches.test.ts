@@ -294,6 +294,30 @@ for (const [name, width] of LAYOUT_WIDTHS) {
       await page.close();
     });
 
+    it("lets a reader open a past batch's results, read only: no form, no Cancel", async () => {
+      const page = await batchesPage(width, "viewer@example.com");
+      expect(await parts(page).form.count()).toBe(0);
+      expect(await page.getByTestId("read-only-note").textContent()).toMatch(/^You can read batches/);
+      const past = page.locator("table", { has: page.locator('caption:text-is("Batches, newest first")') });
+      const completed = past.locator("tr[data-row]", {
+        has: page.locator('[data-testid=batch-row-status][data-status="COMPLETED"]'),
+      });
+      await poll(() => completed.count()).toBeGreaterThan(0);
+      await completed
+        .first()
+        .getByRole("button", { name: /^Open the results of batch / })
+        .click();
+      const progress = progressOf(page);
+      await poll(() => progress.getAttribute("data-status")).toBe("COMPLETED");
+      await poll(() => progress.getByTestId("row-status").count()).toBeGreaterThan(0);
+      // Focus on its title, read from its start.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Batch /);
+      expect(await progress.getByRole("button", { name: "Cancel batch" }).count()).toBe(0);
+      await expectNoSidewaysScroll(page, "a reader's batch results");
+      await screenshot(page, `batches-reader-${width}`);
+      await page.close();
+    });
+
     it("rebalances: saves the targets, shows the plan, and makes a batch of it through the same review", async () => {
       const ops = await signIn(app, "ops@example.com");
       const usdOf = async (profile: string) => {
