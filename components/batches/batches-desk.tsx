@@ -15,11 +15,14 @@ import { Rebalancing } from "./rebalancing";
  */
 export function BatchesDesk({
   me,
+  openId,
   compose,
   note,
   controlsLine,
 }: {
   me: { email: string; admin: boolean; canCreate: boolean };
+  /** A batch to open at once (`?batch=<id>`), or null. */
+  openId: string | null;
   /** Whether this person may send batches here (the role, and the service's scope). */
   compose: boolean;
   /** What a person who may not send batches is told instead. */
@@ -27,7 +30,9 @@ export function BatchesDesk({
   controlsLine: ReactNode;
 }) {
   const [source, setSource] = useState<BatchSource>({ kind: "text" });
-  const [open, setOpen] = useState<{ id: string; initial?: Batch; focus: boolean } | null>(null);
+  const [open, setOpen] = useState<{ id: string; initial?: Batch; focus: boolean } | null>(
+    openId ? { id: openId, focus: true } : null,
+  );
   const plans = useRef(0);
   const composer = useRef<HTMLDivElement>(null);
   const progress = useRef<HTMLDivElement>(null);

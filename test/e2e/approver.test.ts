@@ -563,6 +563,12 @@ describe("a batch of transfers held for one approval of the whole (1280×800 and
         .toBe("Completed: all 3 sent.");
       await fits(approver, c, "an approved batch's card at 1280×800");
       await screenshot(approver, "batch-card-approved-1280");
+      // Its link opens the batch on the Batches page, whole, for a reader too.
+      await c.getByTestId("batch-link").click();
+      await expect
+        .poll(() => approver.getByTestId("batch-status").getAttribute("data-status"), { timeout: 10_000 })
+        .toBe("COMPLETED");
+      expect(await approver.getByTestId("row-status").count()).toBe(3);
       await approver.context().close();
     }
 

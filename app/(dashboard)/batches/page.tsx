@@ -12,13 +12,19 @@ import { lackedScopeDetail, OPERATIONS } from "@/lib/spec";
 
 export const metadata: Metadata = { title: "Batches" };
 
+/** A batch's id as the back end makes them (a UUID). */
+const BATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Batches of internal transfers (issue 27): ops and admins send a file of transfers (previewed
  * row by row, reviewed, then followed as it is sent) and rebalance profiles to their targets;
  * every role reads the past batches and their results.
  */
-export default async function BatchesPage() {
+export default async function BatchesPage({ searchParams }: { searchParams: Promise<{ batch?: string }> }) {
   const user = await requireUser();
+  // `?batch=<id>` opens that batch (an approver's card links here); anything else opens none.
+  const asked = (await searchParams).batch;
+  const openId = typeof asked === "string" && BATCH_ID.test(asked) ? asked : null;
   const rt = await runtime();
   const ops = can(user.role, "batches:create");
   // Each row is an internal transfer: without its scope (SERVICE_SCOPES) the service would refuse every one.
@@ -30,6 +36,7 @@ export default async function BatchesPage() {
       <h1 className="sr-only">Batches</h1>
       <BatchesDesk
         me={{ email: user.email, admin: user.role === "admin", canCreate: ops }}
+        openId={openId}
         compose={ops && writable}
         note={
           <ReadOnlyNote>
