@@ -20,10 +20,26 @@ import { can, type Role } from "@/lib/shared/roles";
 import type { Problem } from "@/lib/spec/problem";
 import { decisionWords, decisionTone, ruleWords } from "./decision-words";
 import { ApproverContext } from "./approver-context";
+import { BatchSummary } from "./batch-summary";
+import { batchRequestOf, batchTitle } from "./batch-words";
 import { approveEffect, approveQuestion, approveVerb, needsConfirming } from "./decision-terms";
 import { describeApproval } from "./describe-approval";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
+
+/** The card's title: what kind of request it is. */
+const kindTitle = (a: Approval): string => {
+  switch (a.kind) {
+    case "policy":
+      return "Policy change";
+    case "order":
+      return "Order";
+    case "batch":
+      return batchTitle(batchRequestOf(a));
+    default:
+      return "Internal transfer";
+  }
+};
 
 /** A held policy change's changes, before → after, each saying whether it loosens. */
 const policyChangesOf = (a: Approval) => {
@@ -79,7 +95,7 @@ export function ApprovalCard({
     onSuccess: ({ approval: after }) => {
       setRejecting(false);
       setDecided(after);
-      notify({ key: `approval:${after.id}`, title: decisionWords(after), tone: decisionTone(after) });
+      notify({ key: `approval:${after.id}`, title: decisionWords(after, nickname), tone: decisionTone(after) });
     },
     onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all }),
   });
@@ -107,7 +123,7 @@ export function ApprovalCard({
     >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="flex items-center gap-2 font-semibold">
-          {a.kind === "policy" ? "Policy change" : a.kind === "order" ? "Order" : "Internal transfer"}
+          {kindTitle(a)}
           {a.value_usd !== null
             ? `, about ${formatAmount(a.value_usd, { min: 2, max: 2 })} USD`
             : a.kind === "policy"
@@ -120,7 +136,12 @@ export function ApprovalCard({
         </h3>
         <div className="flex min-h-8 items-center max-sm:min-h-11 pointer-coarse:min-h-11">
           {changed && onDismiss ? (
-            <Button variant="secondary" size="sm" onClick={onDismiss} aria-label={`Dismiss: ${decisionWords(a)}`}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={onDismiss}
+              aria-label={`Dismiss: ${decisionWords(a, nickname)}`}
+            >
               Dismiss
             </Button>
           ) : (
@@ -138,6 +159,7 @@ export function ApprovalCard({
       <p className="mt-2" data-testid="approval-sentence">
         {describeApproval(a, nickname)}
       </p>
+      {a.kind === "batch" && <BatchSummary approval={a} nickname={nickname} />}
       {forApprover && !mine && <ApproverContext approval={a} nickname={nickname} />}
       {isPolicyApproval(a) && (
         <ul className="mt-1 list-disc pl-5 text-sm" data-testid="policy-changes">
@@ -154,7 +176,7 @@ export function ApprovalCard({
         {a.approvals_needed === 1 ? "one approval" : `${a.approvals_needed} approvals`} ({ruleWords(a, mine)});{" "}
         {a.approvals.length} so far.
       </p>
-      <History approval={changed ? asListed : a} />
+      <History approval={changed ? asListed : a} nickname={nickname} />
       {problem && (
         <div className="mt-3">
           <ProblemAlert problem={problem} />
@@ -166,7 +188,7 @@ export function ApprovalCard({
           data-testid="approval-result"
           className={`mt-3 flex min-h-9 items-center rounded-md px-3 text-sm font-semibold max-sm:min-h-11 pointer-coarse:min-h-11 ${RESULT_TONES[decisionTone(a)]}`}
         >
-          {decisionWords(a)}
+          {decisionWords(a, nickname)}
         </p>
       )}
       {pending && !changed && (
@@ -425,7 +447,7 @@ function RejectForm({
 }
 
 /** Requested, each approval, the decision (with the reason of a rejection), and what was sent. */
-function History({ approval: a }: { approval: Approval }) {
+function History({ approval: a, nickname }: { approval: Approval; nickname: (id: string) => string }) {
   const failed = a.outcome !== null && a.outcome.status >= 300;
   return (
     <ol
@@ -458,7 +480,7 @@ function History({ approval: a }: { approval: Approval }) {
       )}
       {a.status === "APPROVED" && (
         <li className={failed ? "text-sell" : ""} data-testid="approval-outcome">
-          {decisionWords(a)}
+          {decisionWords(a, nickname)}
         </li>
       )}
     </ol>

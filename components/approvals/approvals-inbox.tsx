@@ -27,7 +27,7 @@ import { ApprovalRows } from "./approval-rows";
 const VIEWS = ["cards", "list"] as const;
 const FILTERS = {
   status: APPROVAL_STATUSES,
-  kind: ["order", "transfer", "policy"],
+  kind: ["order", "transfer", "batch", "policy"],
   who: null,
   sort: APPROVAL_SORTS,
   view: VIEWS,
@@ -188,6 +188,7 @@ export function ApprovalsInbox({ email, role }: { email: string; role: Role }) {
 const KIND_OPTIONS = [
   { value: "order", label: "Orders" },
   { value: "transfer", label: "Transfers" },
+  { value: "batch", label: "Batches" },
   { value: "policy", label: "Policy changes" },
 ];
 
@@ -208,7 +209,7 @@ function useScrollToLinked(items: readonly Approval[] | undefined) {
 function emptyWords(status: ApprovalStatus, everyone: boolean): string {
   if (status !== "PENDING") return `No ${status.toLowerCase()} requests.`;
   return everyone
-    ? "Nothing waits for approval. Large transfers and orders appear here when someone asks for one."
+    ? "Nothing waits for approval. Large transfers, batches and orders appear here when someone asks for one."
     : "None of your requests waits for approval.";
 }
 

@@ -7,10 +7,12 @@ import { formatAmount, formatAsset, formatTickPrice } from "@/lib/shared/format"
 import { useTicker } from "@/lib/client/queries";
 import { levelPrice } from "@/lib/shared/ticker";
 import type { ApprovalContext, ApprovalSpend, RequesterSends } from "@/lib/shared/approval-context";
+import type { BatchFunds } from "@/lib/shared/batch";
 import { addDecimal, compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import { referencePriceOf } from "@/lib/spec/valuation";
+import { batchFundsWords } from "./batch-words";
 import { distanceWords } from "./decision-words";
 
 const usd = (value: string) => `${formatAmount(value, { min: 2, max: 2 })} USD`;
@@ -18,8 +20,9 @@ const CONTEXT_EVERY_MS = 10_000;
 
 /**
  * What an approver reads before deciding a held create (issue 20): the market now and how far
- * the order's prices are from it, what the request spends against what its profile has, and
- * the requester's sends of its kind today against their limits. Read while the request waits.
+ * the order's prices are from it, what the request spends against what its profile has (for a
+ * batch, what each sending profile sends per asset against what it has), and the requester's
+ * sends of its kind today against their limits. Read while the request waits.
  */
 export function ApproverContext({ approval: a, nickname }: { approval: Approval; nickname: (id: string) => string }) {
   const context = useQuery({
@@ -37,12 +40,26 @@ export function ApproverContext({ approval: a, nickname }: { approval: Approval;
       {a.kind === "order" && <MarketNow order={a.request as unknown as OrderPrices} />}
       <dt className="font-medium text-ink-muted">Funds</dt>
       <dd data-testid="context-funds">
-        {c ? <FundsWords spend={c.spend} nickname={nickname} /> : context.isError ? "Not known now" : "Reading…"}
+        {c ? (
+          a.kind === "batch" ? (
+            <BatchFundsList funds={c.batch_funds ?? []} nickname={nickname} />
+          ) : (
+            <FundsWords spend={c.spend} nickname={nickname} />
+          )
+        ) : context.isError ? (
+          "Not known now"
+        ) : (
+          "Reading…"
+        )}
       </dd>
       <dt className="font-medium text-ink-muted">Sent today</dt>
       <dd data-testid="context-sends">
         {c?.requester ? (
-          <SendsWords sends={c.requester} value={a.value_usd} />
+          <SendsWords
+            sends={c.requester}
+            value={a.value_usd}
+            thisOne={a.kind === "batch" ? "this batch" : "this one"}
+          />
         ) : context.isError ? (
           "Not known now"
         ) : (
@@ -123,7 +140,47 @@ function FundsWords({ spend, nickname }: { spend: ApprovalSpend | null; nickname
   );
 }
 
-function SendsWords({ sends, value }: { sends: RequesterSends; value: string | null }) {
+/**
+ * A batch's funds, one line per sending profile and asset: what it sends beside what it has now;
+ * a profile short of it in red, by how much, since the whole batch is then refused at send.
+ */
+function BatchFundsList({ funds, nickname }: { funds: readonly BatchFunds[]; nickname: (id: string) => string }) {
+  if (funds.length === 0) return <>Not known now</>;
+  return (
+    <ul data-testid="batch-funds" className="space-y-0.5">
+      {funds.map((f) => {
+        const w = batchFundsWords(f, nickname);
+        return (
+          <li
+            key={`${f.profile_id}:${f.asset}`}
+            data-short={w.short !== undefined}
+            className={w.short ? "font-semibold text-sell" : ""}
+          >
+            {w.sends}; {w.has}
+            {w.short ? (
+              <>
+                : <span data-testid="batch-short">{w.short}</span>.
+              </>
+            ) : (
+              "."
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function SendsWords({
+  sends,
+  value,
+  thisOne = "this one",
+}: {
+  sends: RequesterSends;
+  value: string | null;
+  /** What "with this one" names: "this batch". */
+  thisOne?: string;
+}) {
   const what = sends.kind === "order" ? "orders" : "transfers";
   const withThis = value ? addDecimal(sends.today_usd, value) : null;
   const over =
@@ -133,7 +190,7 @@ function SendsWords({ sends, value }: { sends: RequesterSends; value: string | n
       <span className={over ? "font-semibold text-sell" : ""}>
         {sends.email}: {usd(sends.today_usd)} of {what} sent or waiting today
         {sends.daily_limit_usd !== null ? `, of a ${usd(sends.daily_limit_usd)} daily limit` : ", no daily limit"}
-        {withThis && `; ${usd(withThis)} with this one`}
+        {withThis && `; ${usd(withThis)} with ${thisOne}`}
         {over ? ": past the limit, the send will be refused." : "."}
       </span>
       <span className="block text-ink-muted">

@@ -3,6 +3,7 @@ import { moved } from "@/components/transfers/describe-transfer";
 import type { Approval } from "@/lib/shared/approval";
 import { compareDecimal } from "@/lib/spec/decimal";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
+import { batchTerms } from "./batch-words";
 
 /**
  * What an approver decides, restated beside the button that decides it (issue 26): the amount
@@ -11,9 +12,13 @@ import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 
 type Nickname = (id: string) => string;
 
-/** "45,000.00 USD from Treasury to Operations reserve", "an order to buy 2 BTC on BTC/USD from Trading". */
+/**
+ * "45,000.00 USD from Treasury to Operations reserve", "an order to buy 2 BTC on BTC/USD from
+ * Trading", "3 internal transfers totalling 18,000.00 USD from Treasury (batch b-7)".
+ */
 export function decisionTerms(a: Approval, nickname: Nickname): string {
   if (a.kind === "policy") return "this change to the desk's policy";
+  if (a.kind === "batch") return batchTerms(a, nickname);
   if (a.kind === "transfer") {
     const t = a.request as unknown as CreateInternalTransferRequest;
     return moved(t.amount, t.asset, { from: nickname(t.from_profile_id), to: nickname(t.to_profile_id) });
@@ -39,7 +44,7 @@ export function approveEffect(a: Approval, nickname: Nickname): string {
   const left = a.approvals_needed - a.approvals.length;
   const does = a.kind === "policy" ? "applies" : "sends";
   if (left > 1)
-    return `Approving adds one of the ${left} approvals still needed for ${terms}; the last one ${does} it.`;
+    return `Approving adds one of the ${left} approvals still needed for ${terms}; the last one ${does} ${a.kind === "batch" ? "them" : "it"}.`;
   return `Approving ${does} ${terms}.`;
 }
 

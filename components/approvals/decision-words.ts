@@ -1,12 +1,15 @@
 import type { Approval } from "@/lib/client/approval-feed";
 import { formatAmount, formatUsd } from "@/lib/shared/format";
+import { nameProfiles, type Nickname } from "@/lib/shared/named-profiles";
 import { compareDecimal, divideDecimalHalfUp, multiplyDecimal, subtractDecimal } from "@/lib/spec/decimal";
+import { batchApprovedWords } from "./batch-words";
 
 /**
  * A request's state in the desk's words, the same on the card, in its history and in the
  * notice: "Approved and sent: order SUBMITTED", "Rejected by approver@example.com: over budget".
+ * With `nickname`, a refusal's words name profiles by nickname instead of id.
  */
-export function decisionWords(a: Approval): string {
+export function decisionWords(a: Approval, nickname?: Nickname): string {
   switch (a.status) {
     case "PENDING": {
       const left = a.approvals_needed - a.approvals.length;
@@ -21,15 +24,17 @@ export function decisionWords(a: Approval): string {
     case "EXPIRED":
       return "Expired before anyone decided it: never sent";
     case "APPROVED":
-      return approvedWords(a);
+      return approvedWords(a, nickname);
   }
 }
 
-function approvedWords(a: Approval): string {
+function approvedWords(a: Approval, nickname: Nickname | undefined): string {
+  if (a.kind === "batch") return batchApprovedWords(a, nickname);
   const outcome = a.outcome;
   if (outcome === null) return a.kind === "policy" ? "Approved; applying it…" : "Approved; sending it…";
   const body = outcome.body as { id?: string; status?: string; detail?: string } | null;
-  const detail = body?.detail ?? `the answer was ${outcome.status}`;
+  const said = body?.detail ?? `the answer was ${outcome.status}`;
+  const detail = nickname ? nameProfiles(said, nickname) : said;
   if (a.kind === "policy") {
     return outcome.status < 300
       ? "Approved and applied: it is the policy in force"

@@ -1,4 +1,6 @@
+import { internalTransfers, sendersWords, totalsWords } from "@/components/approvals/batch-words";
 import { formatMarket, formatMoney, formatPrice, formatUsd } from "@/lib/shared/format";
+import { nameProfiles } from "@/lib/shared/named-profiles";
 import { withDefaults, type ApprovalRule, type Policy } from "@/lib/shared/policy";
 import { policyChanges } from "@/lib/shared/policy-changes";
 import { marketAssets } from "@/lib/spec/markets";
@@ -48,6 +50,45 @@ function requestWords(r: Detail, nickname: Nickname): string | undefined {
   return `${side ?? "Order"} ${what}${price} on ${formatMarket(market)}${type}${profile ? ` from ${nickname(profile)}` : ""}`;
 }
 
+/** A batch's totals as its detail keeps them, each well formed: `[{asset, amount, value_usd}]`. */
+const totalsOf = (v: unknown): { asset: string; amount: string; value_usd?: string }[] | undefined => {
+  if (!Array.isArray(v)) return undefined;
+  const totals = v.filter(isObject).flatMap((t) => {
+    const asset = text(t.asset);
+    const amount = text(t.amount);
+    return asset && amount ? [{ asset, amount, value_usd: text(t.value_usd) }] : [];
+  });
+  return totals.length === v.length ? totals : undefined;
+};
+
+/** "18,000.00 USD and 0.5 BTC (about 32,500.00 USD)": each asset's sum, and its worth when not in USD. */
+const totalsLine = (totals: { asset: string; amount: string; value_usd?: string }[]): string =>
+  totals
+    .map(
+      (t) =>
+        `${formatMoney(t.amount, t.asset)}${t.asset !== "USD" && t.value_usd ? ` (about ${formatUsd(t.value_usd)})` : ""}`,
+    )
+    .join(", ");
+
+/** A held batch's request (an approval of kind "batch"): "Batch of 3 internal transfers: 18,000.00 USD from Treasury". */
+function batchRequestWords(r: Detail, nickname: Nickname): string | undefined {
+  const totals = totalsOf(r.totals);
+  if (typeof r.rows !== "number" || !totals) return undefined;
+  const outgoing = Array.isArray(r.outgoing)
+    ? r.outgoing.filter(isObject).flatMap((o) => (text(o.profile_id) ? [{ profile_id: text(o.profile_id)! }] : []))
+    : [];
+  const from = outgoing.length > 0 ? ` from ${sendersWords(outgoing, nickname)}` : "";
+  return `Batch of ${internalTransfers(r.rows)}: ${totalsWords(totals)}${from}`;
+}
+
+/** A problem as a person reads it: "Insufficient Funds: insufficient USD funds in Treasury …". */
+function problemWords(p: Detail, nickname: Nickname): string | undefined {
+  const title = text(p.title);
+  const detail = text(p.detail);
+  if (!title && !detail) return undefined;
+  return nameProfiles([title, detail].filter(Boolean).join(": "), nickname);
+}
+
 const ruleWords = (rule: Partial<ApprovalRule>): string =>
   `${rule.kind === "order" ? "orders" : rule.kind === "transfer" ? "transfers" : "requests"} from ${formatUsd(rule.threshold_usd)}, ${rule.approvals_needed ?? 1} approval${rule.approvals_needed === 2 ? "s" : ""}`;
 
@@ -78,7 +119,7 @@ export function auditDetailWords(detail: Detail, nickname: Nickname = (id) => id
     shown.add("before").add("after").add("loosens").add("kind");
   }
   if (isObject(detail.request)) {
-    const words = requestWords(detail.request, nickname);
+    const words = requestWords(detail.request, nickname) ?? batchRequestWords(detail.request, nickname);
     if (words) {
       lines.push(words);
       shown.add("request").add("kind");
@@ -92,6 +133,18 @@ export function auditDetailWords(detail: Detail, nickname: Nickname = (id) => id
   if (text(detail.value_usd)) {
     lines.push(`Worth about ${formatUsd(text(detail.value_usd))}`);
     shown.add("value_usd");
+  }
+  const totals = totalsOf(detail.totals);
+  if (totals) {
+    lines.push(`Totals: ${totalsLine(totals)}`);
+    shown.add("totals");
+  }
+  if (isObject(detail.problem)) {
+    const words = problemWords(detail.problem, nickname);
+    if (words) {
+      lines.push(`Problem: ${words}`);
+      shown.add("problem");
+    }
   }
   if (isObject(detail.rule) && "threshold_usd" in detail.rule) {
     lines.push(`Rule: ${ruleWords(detail.rule as Partial<ApprovalRule>)}`);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { formatMarket, formatPrice } from "@/lib/shared/format";
 import { useCreatePreview, type PreviewTarget } from "@/lib/client/create-preview";
 import type { PriceGuard } from "@/lib/shared/price-guard";
@@ -16,6 +16,16 @@ export { REVIEW_ARMING_MS } from "../ui/use-armed";
  * repeat, or the market's name typed past the price guard.
  */
 export type ReviewAsk = "confirm" | "retry" | "repeat" | "guard";
+
+/**
+ * What the desk's controls will do, when the form weighed the create itself (a batch's own dry
+ * run): its words, whether it will wait for approval, and whether that is still being asked.
+ */
+export interface ReviewControls {
+  note: ReactNode;
+  holds: boolean;
+  checking: boolean;
+}
 
 /**
  * The step between a checked form and the request: the request in words and its details,
@@ -34,6 +44,7 @@ export function ReviewPanel({
   repeatQuestion,
   guard,
   preview: target,
+  controls,
   pending,
   onConfirm,
   onConfirmPastGuard,
@@ -51,6 +62,8 @@ export function ReviewPanel({
   guard?: PriceGuard | null;
   /** The create as it would be sent: the back end's dry run says what the desk's controls will do with it. */
   preview?: PreviewTarget;
+  /** Instead of `preview`: the form's own account of the controls. */
+  controls?: ReviewControls;
   pending: boolean;
   /** Sends (or retries, or sends another). */
   onConfirm: () => void;
@@ -64,8 +77,8 @@ export function ReviewPanel({
   const region = useRef<HTMLElement>(null);
   const preview = useCreatePreview(target);
   // The button arms once the review has been read a moment and the dry run has answered (or failed).
-  const armed = useArmed() && !(target && preview.isPending);
-  const willHold = preview.data?.outcome === "hold";
+  const armed = useArmed() && !(target && preview.isPending) && !controls?.checking;
+  const willHold = controls ? controls.holds : preview.data?.outcome === "hold";
   // The question is read from its start, not from the button that would answer it.
   useEffect(() => region.current?.focus(), []);
   const [typed, setTyped] = useState("");
@@ -105,6 +118,7 @@ export function ReviewPanel({
           ))}
       </dl>
       {target && <PreviewNote preview={preview} />}
+      {controls?.note}
       {ask === "guard" && guard && (
         <div role="alert" className="space-y-2 text-sm" data-testid="price-guard">
           <p className="font-semibold text-warn">

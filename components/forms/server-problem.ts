@@ -36,7 +36,7 @@ const insufficientFundsOf = (p: Problem): InsufficientFunds | undefined => {
  */
 export function inDeskWords(
   p: Problem,
-  what: "order" | "transfer",
+  what: "order" | "transfer" | "batch",
   profiles: readonly { id: string; nickname: string }[],
 ): Problem {
   const nickname = (id: string) => profiles.find((x) => x.id === id)?.nickname ?? `profile ${id}`;

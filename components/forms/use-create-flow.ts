@@ -32,6 +32,8 @@ export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
   send: (output: Output, headers: Record<string, string>) => Promise<Created | Held>;
   /** Journals the answer "don't send" about a repeat of `repeatOf`; nothing is sent. */
   decline: (output: Output, repeatOf: string) => Promise<unknown>;
+  /** Where that answer is kept, said in the notice "Not sent": in Activity unless told. */
+  declinedDetail?: string;
   /** Query keys whose data a send changes. */
   refresh: readonly string[];
   /** Emptied after a send, so the same create is not sent again by a second Enter: the amounts. */
@@ -141,7 +143,7 @@ export function useCreateFlow<
     backToForm(parts.focusAfterSend());
     answer.then(
       () => {
-        notify({ title: "Not sent", detail: "Your answer is in Activity.", tone: "info" });
+        notify({ title: "Not sent", detail: parts.declinedDetail ?? "Your answer is in Activity.", tone: "info" });
         void queryClient.invalidateQueries({ queryKey: ["activity"] });
       },
       (error: unknown) =>

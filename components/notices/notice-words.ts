@@ -1,3 +1,4 @@
+import { batchRefusalWords, batchRequestOf, internalTransfers, totalsWords } from "@/components/approvals/batch-words";
 import { amount, priceIn } from "@/components/orders/describe-order";
 import { moved, type TransferNames } from "@/components/transfers/describe-transfer";
 import type { NoticeWords } from "@/lib/client/notice-log";
@@ -41,10 +42,17 @@ export const refWords = (ref: unknown) => (typeof ref === "string" && ref ? `ref
 /** One notice per order's end, whoever tells it (the table that cancelled it, the card that follows it). */
 export const orderEndKey = (orderId: string): string => `order-end:${orderId}`;
 
-/** The held request in words: "transfer of 120.00 USD from Treasury to Settlement", "order to buy 2 BTC on …". */
+/**
+ * The held request in words: "transfer of 120.00 USD from Treasury to Settlement", "order to buy
+ * 2 BTC on …", "batch of 3 internal transfers (18,000.00 USD)".
+ */
 function heldWords(a: Approval, nickname: (id: string) => string): string {
   const r = a.request;
   if (a.kind === "policy") return "policy change";
+  if (a.kind === "batch") {
+    const b = batchRequestOf(a);
+    return `batch of ${internalTransfers(b.rows)} (${totalsWords(b.totals)})`;
+  }
   if (a.kind === "order") return `order to ${orderWords(r as unknown as OrderAsk, nickname(a.profile_id))}`;
   return `transfer of ${moved(String(r.amount), String(r.asset), {
     from: nickname(String(r.from_profile_id)),
@@ -58,7 +66,7 @@ export function approvalNotice(a: Approval, nickname: (id: string) => string): N
   const ref = refWords(a.request.ref_id);
   switch (a.status) {
     case "APPROVED":
-      return approvedNotice(a, your, ref);
+      return a.kind === "batch" ? approvedBatchNotice(a, your, ref, nickname) : approvedNotice(a, your, ref);
     case "REJECTED":
       return { title: `${your} was rejected by ${a.decided_by}: ${a.reason}`, detail: ref, tone: "error" };
     case "EXPIRED":
@@ -86,6 +94,27 @@ function approvedNotice(a: Approval, your: string, ref: string | undefined): Not
   return failed
     ? { title: `${your} was approved, but the service refused it`, detail: detailOf(problem, ref), tone: "error" }
     : { title: `${your} was approved and sent`, detail: detailOf(`Approved by ${a.decided_by}`, ref), tone: "success" };
+}
+
+/** An approved batch: its sending started (followed on the Batches page), or refused whole at send. */
+function approvedBatchNotice(
+  a: Approval,
+  your: string,
+  ref: string | undefined,
+  nickname: (id: string) => string,
+): NoticeWords {
+  if (a.outcome === null || a.outcome.status < 300) {
+    return {
+      title: `${your} was approved: sending started`,
+      detail: detailOf(`Approved by ${a.decided_by}`, ref),
+      tone: "success",
+    };
+  }
+  return {
+    title: `${your} was approved, but refused when checked again at send: none of it was sent`,
+    detail: detailOf(batchRefusalWords(a.outcome.body, nickname), ref),
+    tone: "error",
+  };
 }
 
 /** The end of the order an approved request of one's own placed: filled, or ended otherwise. */

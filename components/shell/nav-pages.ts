@@ -9,6 +9,7 @@ export interface NavPage {
 const PAGES: NavPage[] = [
   { href: "/orders", label: "Orders" },
   { href: "/transfers", label: "Transfers" },
+  { href: "/batches", label: "Batches" },
   { href: "/balances", label: "Balances" },
   { href: "/approvals", label: "Approvals" },
   { href: "/activity", label: "Activity" },

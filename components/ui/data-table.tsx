@@ -28,6 +28,8 @@ declare module "@tanstack/react-table" {
     sortHint?: string;
     /** A width reserved for the column (whole classes, "sm:w-28 sm:min-w-28"), so what opens in its cells never widens the table. */
     width?: string;
+    /** Attributes of a row's cell in this column: a refused value's `aria-invalid` and the id of its message. */
+    cellAttributes?: (row: TData) => Record<string, string | undefined>;
   }
 }
 
@@ -166,6 +168,7 @@ export function DataTable<T>({
                     return (
                       <td
                         key={cell.id}
+                        {...meta?.cellAttributes?.(row.original)}
                         data-label={label}
                         className={`px-2.5 py-2 align-top whitespace-nowrap ${meta?.align === "right" ? "text-right" : ""} ${stickyClass(meta?.sticky)} ${meta?.sticky ? "bg-inherit" : ""} ${meta?.width ?? ""} ${label ? CARD_CELL : CARD_CELL_UNLABELLED}`}
                       >

@@ -11,7 +11,13 @@ export type BadgeStatus =
   | "declined"
   // An approval request's own (four eyes).
   | "APPROVED"
-  | "WITHDRAWN";
+  | "WITHDRAWN"
+  // A batch of transfers (issue 27) and its rows.
+  | "AWAITING_APPROVAL"
+  | "SENDING"
+  | "WAITING"
+  | "SENT"
+  | "SKIPPED";
 
 const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
@@ -31,6 +37,11 @@ const TONES: Record<BadgeStatus, string> = {
   declined: "bg-slate-200 text-slate-700",
   APPROVED: "bg-buy-soft text-buy",
   WITHDRAWN: "bg-slate-200 text-slate-700",
+  AWAITING_APPROVAL: "bg-warn-soft text-warn",
+  SENDING: "bg-brand-soft text-brand",
+  WAITING: "bg-slate-100 text-slate-700",
+  SENT: "bg-buy-soft text-buy",
+  SKIPPED: "bg-slate-200 text-slate-700",
 };
 
 const TITLES: Partial<Record<BadgeStatus, string>> = {

@@ -27,7 +27,14 @@ export function problemOf(error: unknown): Problem {
  */
 export async function api<T>(
   path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+  init: {
+    method?: string;
+    body?: unknown;
+    /** A body sent as it is (a file's bytes), with its Content-Type in `headers`, instead of `body` as JSON. */
+    raw?: BodyInit;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   let res: Response;
   try {
@@ -39,7 +46,7 @@ export async function api<T>(
         ...(activity.take() ? { "X-Dashboard-Activity": "1" } : {}),
         ...init.headers,
       },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       credentials: "same-origin",
       signal: init.signal,
     });

@@ -106,7 +106,7 @@ function streamUrl(client: QueryClient): string {
   return q ? `/api/events?${q}` : "/api/events";
 }
 
-const STREAMED = new Set(["orders", "transfers", "balances", "ticker", "approvals"]);
+const STREAMED = new Set(["orders", "transfers", "balances", "ticker", "approvals", "batches"]);
 const isStreamed = (q: Query) => STREAMED.has(String(q.queryKey[0]));
 
 interface Listed<T> {
@@ -175,6 +175,14 @@ export const HANDLERS: Record<string, (client: QueryClient, data: unknown) => vo
   transfer: (client, transfer) => upsert(client, "transfers", transfer as Transfer),
   approval: (client) => {
     for (const query of client.getQueryCache().findAll({ queryKey: ["approvals"] })) readAgain(client, query);
+  },
+  // A batch moved on (its rows may be left out): that batch, and the list of batches, are read again.
+  batch: (client, data) => {
+    const id = (data as { id?: unknown }).id;
+    for (const query of client.getQueryCache().findAll({ queryKey: ["batches"] })) {
+      const [, which, of] = query.queryKey;
+      if (which !== "one" || of === id) readAgain(client, query);
+    }
   },
   balances: (client, data) => {
     const b = data as { profile_id: string; items: Balance[] };

@@ -2,6 +2,7 @@ import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-c
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { armed, expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
 import {
+  eventually,
   newRef,
   resetDashboard,
   SETTLEMENT,
@@ -10,13 +11,16 @@ import {
   type Client,
   type Dashboard,
 } from "../support/dashboard";
+import { RESERVE } from "../support/requests";
 
 /**
  * Issue 20, the approver's findings, at the sizes where they were seen (a laptop's 1280×800, a
  * phone's 390×844): a decision never moves another request's button under the pointer and says
  * its outcome in place; each card shows the market, the funds and the requester's day; the
  * held create's own card says what waits and turns green once sent; one notice per cancel, never
- * over the next Cancel on a phone; buttons a finger can hit; who approved, in the records.
+ * over the next Cancel on a phone; buttons a finger can hit; who approved, in the records. And a
+ * batch of transfers held for one approval of the whole (issue 27): its card says what it sends,
+ * from whom, against what each sender has, and what came of approving it.
  */
 
 const LAPTOP = { width: 1280, height: 800 };
@@ -441,5 +445,190 @@ describe("screenshots of the Approvals page", () => {
       await screenshot(approver, `approvals-${viewport.width}-${colorScheme}`);
       await approver.context().close();
     }
+  });
+});
+
+describe("a batch of transfers held for one approval of the whole (1280×800 and 390×844)", () => {
+  /** One row of a batch, told apart from every other row by its note (no repeat question). */
+  const row = (from: string, to: string, amount: string) => ({
+    from_profile_id: from,
+    to_profile_id: to,
+    asset: "USD",
+    amount,
+    metadata: { note: newRef("e2e-batch-row") },
+  });
+
+  /** Ops POSTs the batch as JSON; past the 10,000 USD transfer rule it waits for one approval (202). */
+  async function askBatch(ref: string, transfers: ReturnType<typeof row>[]) {
+    const res = await d.as.ops.call("POST", "/api/batches", { ref_id: ref, transfers });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.approval.kind).toBe("batch");
+    return res.body as { approval: { id: string }; batch: { id: string; status: string } };
+  }
+
+  /** The approver on the Approvals page with only batches shown (the Kind filter). */
+  const approverOnBatches = (viewport = LAPTOP) =>
+    signedIn("approver@example.com", viewport, {}, "/approvals?kind=batch").then(async (page) => {
+      await page.getByRole("tabpanel").waitFor();
+      return page;
+    });
+
+  /** The card fits its width: nothing in it is cut off or scrolls sideways, nor the page. */
+  async function fits(page: Page, c: Locator, what: string) {
+    await expectNoSidewaysScroll(page, what);
+    const { scrollWidth, clientWidth } = await c.evaluate((el) => ({
+      scrollWidth: el.scrollWidth,
+      clientWidth: el.clientWidth,
+    }));
+    expect(scrollWidth, `${what}: the card is wider than its box`).toBeLessThanOrEqual(clientWidth);
+  }
+
+  it("the approver's card: totals, each sender's funds, the largest rows, the requester's day; approved, its sending starts", async () => {
+    const ref = newRef("e2e-batch");
+    // 18,000.75 USD in three rows: past the rule as a whole, none of them alone.
+    const { approval, batch } = await askBatch(ref, [
+      row(TREASURY, SETTLEMENT, "6000"),
+      row(TREASURY, RESERVE, "6000.50"),
+      row(SETTLEMENT, TRADING, "6000.25"),
+    ]);
+    expect(batch.status).toBe("AWAITING_APPROVAL");
+
+    // The phone first, only looking; then the laptop, where it is approved.
+    for (const [size, viewport] of [
+      ["390×844", PHONE],
+      ["1280×800", LAPTOP],
+    ] as const) {
+      const approver = await approverOnBatches(viewport);
+      const c = card(approver, approval.id);
+      await c.waitFor({ timeout: 10_000 });
+      await contextRead(c);
+      expect(await c.getByRole("heading").first().textContent()).toMatch(
+        /^Batch of 3 internal transfers, about 18,000\.75 USD/,
+      );
+      expect(await c.getByTestId("approval-sentence").textContent()).toBe(
+        "Send a batch of 3 internal transfers, 18,000.75 USD in all, from Treasury and Settlement.",
+      );
+      expect(await c.getByTestId("batch-ref").textContent()).toBe(`ref_id ${ref}`);
+      expect(await c.getByTestId("batch-totals").locator("li").allTextContents()).toEqual(["18,000.75 USD"]);
+      expect(await c.getByTestId("batch-progress").textContent()).toBe("Nothing is sent before it is approved.");
+      // The largest rows by worth, profiles by nickname.
+      const largest = c.getByTestId("batch-largest");
+      expect(await largest.locator("caption").textContent()).toBe("Its 3 transfers");
+      const cells = await Promise.all(
+        (await largest.locator("tbody tr").all()).map((tr) => tr.locator("td").allTextContents()),
+      );
+      expect(cells).toEqual([
+        ["2", "Treasury → Operations reserve", "6,000.50 USD", "6,000.50"],
+        ["3", "Settlement → Trading", "6,000.25 USD", "6,000.25"],
+        ["1", "Treasury → Settlement", "6,000.00 USD", "6,000.00"],
+      ]);
+      // Each sender's part beside what it has now: enough, so nothing is marked short.
+      const funds = c.getByTestId("batch-funds").locator("li");
+      expect(await funds.allTextContents()).toEqual([
+        expect.stringMatching(/^Treasury sends 12,000\.50 USD; has [\d,]+\.\d{2} USD available\.$/),
+        expect.stringMatching(/^Settlement sends 6,000\.25 USD; has [\d,]+\.\d{2} USD available\.$/),
+      ]);
+      expect(await c.locator('[data-short="true"]').count()).toBe(0);
+      expect(await c.getByTestId("context-sends").textContent()).toMatch(
+        /^ops@example\.com: [\d,]+\.\d{2} USD of transfers sent or waiting today, of a 1,000,000\.00 USD daily limit; [\d,]+\.\d{2} USD with this batch\./,
+      );
+      expect(await c.getByTestId("batch-link").getAttribute("href")).toBe(`/batches?batch=${batch.id}`);
+      expect(await c.getByTestId("decision-terms").textContent()).toBe(
+        `Approving sends 3 internal transfers totalling 18,000.75 USD from Treasury and Settlement (batch ${ref}).`,
+      );
+      await fits(approver, c, `a batch's card at ${size}`);
+      await screenshot(approver, `batch-card-${viewport.width}`);
+      if (viewport === PHONE) {
+        await approver.context().close();
+        continue;
+      }
+
+      // Past the rule's threshold: the question restates it, then Confirm sends it.
+      await (await armed(c.getByRole("button", { name: "Approve and send" }))).click();
+      expect(await c.getByTestId("approve-question").textContent()).toBe(
+        `Approve and send 3 internal transfers totalling 18,000.75 USD from Treasury and Settlement (batch ${ref})?`,
+      );
+      await (
+        await armed(c.getByTestId("approve-confirm").getByRole("button", { name: "Confirm", exact: true }))
+      ).click();
+      await expect
+        .poll(() => c.getByTestId("approval-result").textContent(), { timeout: 10_000 })
+        .toBe("Approved; sending started: its 3 internal transfers go one by one");
+      await expect
+        .poll(() => approver.getByTestId("toast").allTextContents())
+        .toContainEqual(expect.stringContaining("Approved; sending started"));
+      // The batch as it stands now, on the card: its rows sent one by one, then done.
+      await expect
+        .poll(() => c.getByTestId("batch-progress").textContent(), { timeout: 30_000 })
+        .toBe("Completed: all 3 sent.");
+      await fits(approver, c, "an approved batch's card at 1280×800");
+      await screenshot(approver, "batch-card-approved-1280");
+      // Its link opens the batch on the Batches page, whole, for a reader too.
+      await c.getByTestId("batch-link").click();
+      await expect
+        .poll(() => approver.getByTestId("batch-status").getAttribute("data-status"), { timeout: 10_000 })
+        .toBe("COMPLETED");
+      expect(await approver.getByTestId("row-status").count()).toBe(3);
+      await approver.context().close();
+    }
+
+    // Sent row by row: every row reaches the service once, under the batch's own ref_ids.
+    const done = await eventually(
+      async () => {
+        const res = await d.as.ops.call("GET", `/api/batches/${batch.id}`);
+        return res.body.batch.status === "COMPLETED" ? res.body.batch : undefined;
+      },
+      30_000,
+      "the batch sent whole",
+      250,
+    );
+    expect(done.counts).toMatchObject({ sent: 3, failed: 0, skipped: 0 });
+    for (const n of [1, 2, 3]) expect((await d.sandboxTransfers(`${ref}-${n}`)).length, `row ${n}`).toBe(1);
+  });
+
+  it("a sender short of funds by the time it is decided: marked on the card; approved, refused at send and nothing sent", async () => {
+    const ref = newRef("e2e-batch-short");
+    const { approval, batch } = await askBatch(ref, [row(RESERVE, TREASURY, "6000"), row(RESERVE, SETTLEMENT, "6000")]);
+    // Meanwhile the reserve's money goes elsewhere (straight at the service): 5,000 USD are left.
+    const balances = (await d.sandbox.call("GET", `/profiles/${RESERVE}/balances`)).body;
+    const items = (Array.isArray(balances) ? balances : balances.items) as { asset: string; available: string }[];
+    const available = items.find((b) => b.asset === "USD")!.available;
+    const drain = (Number(available) - 5000).toFixed(2);
+    const moved = await d.sandbox.call("POST", "/transfer/internal", {
+      from_profile_id: RESERVE,
+      to_profile_id: TREASURY,
+      asset: "USD",
+      amount: drain,
+      ref_id: newRef("e2e-drain"),
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+
+    const approver = await approverOnBatches();
+    const c = card(approver, approval.id);
+    await c.waitFor({ timeout: 10_000 });
+    await contextRead(c);
+    const short = c.locator('[data-testid="batch-funds"] li[data-short="true"]');
+    await expect.poll(() => short.count(), { timeout: 15_000 }).toBe(1);
+    expect(await short.textContent()).toBe(
+      "Operations reserve sends 12,000.00 USD; has 5,000.00 USD available: 7,000.00 USD short: the batch will be refused at send.",
+    );
+    expect(await short.evaluate((el) => getComputedStyle(el).fontWeight)).toBe("600");
+    await fits(approver, c, "a short batch's card at 1280×800");
+    await screenshot(approver, "batch-card-short-1280");
+
+    await (await armed(c.getByRole("button", { name: "Approve and send" }))).click();
+    await (await armed(c.getByTestId("approve-confirm").getByRole("button", { name: "Confirm", exact: true }))).click();
+    await expect
+      .poll(() => c.getByTestId("approval-result").textContent(), { timeout: 10_000 })
+      .toBe(
+        "Approved, not sent: checked again at send, the batch was refused: Operations reserve has 5,000.00 USD available; the batch sends 12,000.00 USD from it",
+      );
+    expect(await c.getByTestId("batch-progress").textContent()).toBe("None of it was sent.");
+    await screenshot(approver, "batch-card-refused-1280");
+    await approver.context().close();
+    const after = (await d.as.ops.call("GET", `/api/batches/${batch.id}`)).body.batch;
+    expect(after.status).toBe("REJECTED");
+    expect(after.counts).toMatchObject({ sent: 0, skipped: 2 });
+    for (const n of [1, 2]) expect(await d.sandboxTransfers(`${ref}-${n}`), `row ${n}`).toEqual([]);
   });
 });

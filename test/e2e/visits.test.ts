@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,6 +15,8 @@ import {
 } from "../support/browser";
 import { ungroupedOnPage, UNGROUPED_NUMBER } from "../support/number-scan";
 import { seedDesk } from "../support/desk-seed";
+import { SETTLEMENT, TREASURY } from "../support/requests";
+import { signIn } from "../support/app-server";
 import { resetApp } from "../support/shared-app";
 
 /**
@@ -49,6 +52,7 @@ const HEIGHT: Record<number, number> = { [LAPTOP]: 800, [PHONE]: 844 };
 const ALL_PAGES = [
   "/orders",
   "/transfers",
+  "/batches",
   "/activity",
   "/activity?view=audit",
   "/approvals",
@@ -67,8 +71,8 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   { role: "admin", width: PHONE, paths: ALL_PAGES },
   { role: "trader", width: LAPTOP, paths: ["/orders", "/transfers", "/activity", "/balances"] },
   { role: "approver", width: LAPTOP, paths: ["/approvals", "/orders", "/transfers", "/activity"] },
-  { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/activity"] },
-  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/activity"] },
+  { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
+  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
   { role: "trader", width: PHONE, paths: ["/orders"] },
   // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
   { role: "viewer", width: PHONE, paths: ["/orders"] },
@@ -79,6 +83,7 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
 /** The table a page lists its records in, measured at the laptop's width. */
 const TABLE_OF: Record<string, string> = {
   "/orders": "Orders",
+  "/batches": "Batches, newest first",
   "/transfers": "Transfers, one row per transfer with its legs below",
   "/activity": "Activity: requests sent from the dashboard",
   "/activity?view=audit": "Audit trail: every event, newest first",
@@ -172,6 +177,8 @@ async function untilWhole(page: Page, role: Role | null, path: string, width: nu
   if (path === "/approvals") await page.getByRole("tab", { name: "Waiting" }).waitFor({ timeout: 20_000 });
   if (path === "/policies") await page.getByRole("form", { name: "Policy" }).waitFor({ timeout: 20_000 });
   if (path === "/sessions") await page.locator("[data-row]").first().waitFor({ timeout: 20_000 });
+  if (path === "/batches")
+    await page.getByRole("table", { name: "Batches, newest first" }).waitFor({ timeout: 20_000 });
   if (TABLE_OF[path] && width === LAPTOP) {
     await tableOf(page, TABLE_OF[path]).locator("tr[data-row]").first().waitFor({ timeout: 20_000 });
     // Who sent each record, and who approved it, read from the journal: the widest line there is.
@@ -256,6 +263,7 @@ function fitOf({ caption, amount, status }: { caption: string; amount: string; s
 /** The words of each table's amount and status columns (the header, as each cell's data-label). */
 const FIT_OF: Record<string, { amount: string; status: string }> = {
   "/orders": { amount: "Amount", status: "Status" },
+  "/batches": { amount: "Totals", status: "Status" },
   "/transfers": { amount: "Amount", status: "Status" },
   "/activity": { amount: "What was asked", status: "Outcome" },
 };
@@ -440,6 +448,18 @@ beforeAll(async () => {
   // A desk's worth of records (issue 26): long ref_ids and metadata, approved, rejected and
   // waiting requests, failures; the widest cells and the most rows there are to be measured.
   await seedDesk(app);
+  // A batch of the desk's (issue 27), its ref_id as long as the seed's: a row of /batches to measure.
+  const ops = await signIn(app, "ops@example.com");
+  const batch = await ops.call("POST", "/api/batches", {
+    ref_id: `month-end-${randomUUID()}-${randomUUID()}`.slice(0, 60),
+    transfers: [
+      { from_profile_id: TREASURY, to_profile_id: SETTLEMENT, asset: "USD", amount: "1250.75" },
+      { from_profile_id: TREASURY, to_profile_id: SETTLEMENT, asset: "BTC", amount: "0.01234567" },
+    ],
+  });
+  // Sent (201), or held (202) if the seed's transfers brought ops' rolling total to the threshold: a row either way.
+  if (batch.status !== 201 && batch.status !== 202)
+    throw new Error(`the desk's batch: ${batch.status} ${JSON.stringify(batch.body)}`);
 
   const run = atMost(AT_ONCE);
   for (const group of GROUPS) {

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Role } from "@/lib/shared/roles";
-import type { CreateInternalTransferRequest } from "@/lib/spec";
-import type { Problem } from "@/lib/spec";
+import type { CreateInternalTransferRequest, Problem } from "@/lib/spec";
 import { refIdTaken } from "../create/bind-ref-id";
 import { isSameCreate } from "../create/create";
 import { storedCreate } from "../create/parse";
@@ -88,14 +87,13 @@ function outcomeOf(entry: JournalEntry): Outcome {
  * was written) is never taken for the row's: the row fails, naming it.
  */
 async function entryOfRow(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry | Problem> {
-  const found = await journalEntryOfRef(rt.db, "transfer", row.ref_id);
-  if (
-    found &&
-    (found.user_email !== batch.requested_by || !isSameCreate(createOfRow(row), found.profile_id, found.request))
-  ) {
-    return refIdTaken(createOfRow(row)).problem;
-  }
-  if (found) return found;
+  const entry = (await journalEntryOfRef(rt.db, "transfer", row.ref_id)) ?? (await newEntry(rt, batch, row));
+  const rows =
+    entry.user_email === batch.requested_by && isSameCreate(createOfRow(row), entry.profile_id, entry.request);
+  return rows ? entry : refIdTaken(createOfRow(row)).problem;
+}
+
+async function newEntry(rt: Runtime, batch: BatchRecord, row: BatchRowRecord): Promise<JournalEntry> {
   try {
     return await beginEntry(rt.db, {
       kind: "transfer",

@@ -95,6 +95,63 @@ describe("what an approver decides, restated at the button", () => {
   });
 });
 
+describe("a batch restated at the button: how many transfers, their totals, who sends them", () => {
+  const batch: Approval = {
+    ...transfer,
+    kind: "batch",
+    profile_id: "",
+    value_usd: "18000",
+    request: {
+      ref_id: "b-7",
+      batch_id: "0190-batch",
+      rows: 3,
+      totals: [{ asset: "USD", amount: "18000", value_usd: "18000" }],
+      outgoing: [
+        { profile_id: "p-treasury", asset: "USD", amount: "12000" },
+        { profile_id: "p-trading", asset: "USD", amount: "6000" },
+      ],
+      largest: [],
+    },
+  };
+
+  it("sends N transfers totalling …, from the senders by nickname, naming the batch", () => {
+    expect(decisionTerms(batch, nickname)).toBe(
+      "3 internal transfers totalling 18,000.00 USD from Treasury and Trading (batch b-7)",
+    );
+    expect(approveVerb(batch)).toBe("Approve and send");
+    expect(approveQuestion(batch, nickname)).toBe(
+      "Approve and send 3 internal transfers totalling 18,000.00 USD from Treasury and Trading (batch b-7)?",
+    );
+    expect(approveEffect(batch, nickname)).toBe(
+      "Approving sends 3 internal transfers totalling 18,000.00 USD from Treasury and Trading (batch b-7).",
+    );
+  });
+
+  it("in several assets, with their worth in USD; one of several approvals sends them with the last", () => {
+    const mixed: Approval = {
+      ...batch,
+      value_usd: "50500",
+      approvals_needed: 2,
+      request: {
+        ...batch.request,
+        totals: [
+          { asset: "USD", amount: "18000", value_usd: "18000" },
+          { asset: "BTC", amount: "0.5", value_usd: "32500" },
+        ],
+      },
+    };
+    expect(approveEffect(mixed, nickname)).toBe(
+      "Approving adds one of the 2 approvals still needed for 3 internal transfers totalling 18,000.00 USD and 0.5 BTC, worth about 50,500.00 USD, from Treasury and Trading (batch b-7); the last one sends them.",
+    );
+  });
+
+  it("asks to confirm at the transfer rule's threshold, and when an asset has no USD price", () => {
+    expect(needsConfirming(batch)).toBe(true);
+    expect(needsConfirming({ ...batch, value_usd: null })).toBe(true);
+    expect(needsConfirming({ ...batch, value_usd: "4000" })).toBe(false);
+  });
+});
+
 describe("when approving asks to confirm first", () => {
   it("at the rule's threshold and past it, never under it", () => {
     expect(needsConfirming({ ...transfer, value_usd: "10000" })).toBe(true);

@@ -71,6 +71,70 @@ describe("a decision in the desk's words", () => {
   });
 });
 
+describe("a batch's decision in words", () => {
+  const batch = (outcome: Approval["outcome"]): Approval => ({
+    ...approved(outcome, "batch"),
+    profile_id: "",
+    rule: { kind: "transfer", threshold_usd: "10000", approvals_needed: 1, open_minutes: 120 },
+    request: { ref_id: "b-7", batch_id: "0190-batch", rows: 3, totals: [], outgoing: [], largest: [] },
+  });
+  const names: Record<string, string> = { "4406aa9c-0000-4000-8000-000000000001": "Operations reserve" };
+  const nickname = (id: string) => names[id] ?? id;
+
+  it("approved: its sending started, the rows going one by one, never 'sent: batch accepted'", () => {
+    const sending = batch({ status: 201, body: { batch: { id: "0190-batch", status: "SENDING" } }, sent: true });
+    expect(decisionWords(sending)).toBe("Approved; sending started: its 3 internal transfers go one by one");
+    expect(decisionTone(sending)).toBe("success");
+    expect(decisionWords(batch(null))).toBe("Approved; starting to send the batch…");
+  });
+
+  it("refused when checked again at send: none sent, the problem's detail in the desk's words, red", () => {
+    const refused = batch({
+      status: 403,
+      body: {
+        type: "/problems/insufficient-funds",
+        title: "Insufficient Funds",
+        status: 403,
+        detail:
+          "insufficient USD funds in profile 4406aa9c-0000-4000-8000-000000000001: the batch sends 12000 from it, 5000 available",
+        meta: {
+          profile_id: "4406aa9c-0000-4000-8000-000000000001",
+          asset: "USD",
+          available: "5000",
+          needed: "12000",
+        },
+      },
+      sent: false,
+    });
+    expect(decisionWords(refused, nickname)).toBe(
+      "Approved, not sent: checked again at send, the batch was refused: Operations reserve has 5,000.00 USD available; the batch sends 12,000.00 USD from it",
+    );
+    expect(decisionTone(refused)).toBe("error");
+    const limit = batch({
+      status: 403,
+      body: { title: "Forbidden", status: 403, detail: "You may send at most 1,000,000.00 USD of transfers a day" },
+      sent: false,
+    });
+    expect(decisionWords(limit)).toBe(
+      "Approved, not sent: checked again at send, the batch was refused: You may send at most 1,000,000.00 USD of transfers a day",
+    );
+  });
+
+  it("a single transfer's refusal names its profiles too, when the card gives the names", () => {
+    const notSent = approved(
+      {
+        status: 403,
+        body: { detail: "insufficient USD funds in profile 4406aa9c-0000-4000-8000-000000000001" },
+        sent: false,
+      },
+      "transfer",
+    );
+    expect(decisionWords(notSent, nickname)).toBe(
+      "Approved, not sent: checked again at send, it was refused: insufficient USD funds in Operations reserve",
+    );
+  });
+});
+
 describe("a price's distance from the mid", () => {
   it("in percent to two places, below or above, with grouping", () => {
     expect(distanceWords("1000", "65000")).toBe("98.46% below the mid");

@@ -120,6 +120,63 @@ describe("a decision's notice names the request: kind, amount, profiles by nickn
   });
 });
 
+describe("a batch's notices name it: how many transfers, their totals, its ref_id", () => {
+  const heldBatch: Approval = {
+    ...held,
+    kind: "batch",
+    profile_id: "",
+    value_usd: "18000",
+    request: {
+      ref_id: "b-7",
+      batch_id: "0190-batch",
+      rows: 3,
+      totals: [{ asset: "USD", amount: "18000", value_usd: "18000" }],
+      outgoing: [{ profile_id: "p-treasury", asset: "USD", amount: "18000" }],
+      largest: [],
+    },
+  };
+
+  it("approved: sending started; refused at send: none of it sent, why in the desk's words", () => {
+    const approved = (outcome: Approval["outcome"]) => decided(heldBatch, { status: "APPROVED", outcome });
+    expect(
+      approvalNotice(approved({ status: 201, body: { batch: { status: "SENDING" } }, sent: true }), nickname),
+    ).toEqual({
+      title: "Your batch of 3 internal transfers (18,000.00 USD) was approved: sending started",
+      detail: "Approved by approver@example.com · ref_id b-7",
+      tone: "success",
+    });
+    expect(
+      approvalNotice(
+        approved({
+          status: 403,
+          body: {
+            title: "Insufficient Funds",
+            status: 403,
+            detail: "insufficient USD funds",
+            meta: { profile_id: "p-treasury", asset: "USD", available: "100", needed: "18000" },
+          },
+          sent: false,
+        }),
+        nickname,
+      ),
+    ).toEqual({
+      title:
+        "Your batch of 3 internal transfers (18,000.00 USD) was approved, but refused when checked again at send: none of it was sent",
+      detail: "Treasury has 100.00 USD available; the batch sends 18,000.00 USD from it · ref_id b-7",
+      tone: "error",
+    });
+  });
+
+  it("rejected and expired as any request", () => {
+    expect(approvalNotice(decided(heldBatch, { status: "REJECTED", reason: "Split it" }), nickname)?.title).toBe(
+      "Your batch of 3 internal transfers (18,000.00 USD) was rejected by approver@example.com: Split it",
+    );
+    expect(approvalNotice({ ...heldBatch, status: "EXPIRED" }, nickname)?.title).toBe(
+      "Your batch of 3 internal transfers (18,000.00 USD) expired unapproved",
+    );
+  });
+});
+
 describe("an order's words", () => {
   it("side, amount, market and profile; a market buy by what it spends", () => {
     expect(orderWords({ side: "SELL", market: "ETHUSD", base_amount: "0.0154" }, "Trading")).toBe(
