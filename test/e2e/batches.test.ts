@@ -131,6 +131,26 @@ for (const [name, width] of LAYOUT_WIDTHS) {
       ).toBe(1);
       expect(await form.getByTestId("review").count()).toBe(0);
 
+      // A ref_id another transfer already has: refused on its row.
+      const ops = await signIn({ url: app.url }, "ops@example.com");
+      const used = `used-${width}-${Date.now()}`;
+      const single = await ops.call("POST", "/api/v2/transfer/internal", {
+        from_profile_id: TREASURY,
+        to_profile_id: SETTLEMENT,
+        asset: "USD",
+        amount: "1.00",
+        ref_id: used,
+      });
+      expect(single.status).toBe(200);
+      await text.fill(csv(`Treasury,Settlement,USD,2,${used},`));
+      await previewed(page, "refused");
+      expect(await refusal(table, 1, "ref_id")).toMatch(/already used by another transfer/);
+
+      // A byte-order mark inside the file (two files joined): said above the table.
+      await text.fill(`${csv("Treasury,Settlement,USD,2,,")}\n\uFEFFTreasury,Settlement,USD,3,,`);
+      await previewed(page, "refused");
+      await poll(() => page.getByTestId("file-errors").textContent()).toMatch(/byte-order mark \(U\+FEFF\) in row 2/);
+
       // More rows than a batch may have: said above the table.
       const many = Array.from({ length: BATCH_MAX_ROWS + 1 }, (_, i) => `Treasury,Settlement,USD,1.${i % 100},,`);
       await text.fill(csv(...many));
@@ -291,6 +311,21 @@ for (const [name, width] of LAYOUT_WIDTHS) {
       );
       expect(await progressOf(page).count()).toBe(0);
       await screenshot(page, `batches-shortfall-${width}`);
+      await page.close();
+    });
+
+    it("refuses a batch past the person's daily transfer limit, in the 403's words, and sends nothing", async () => {
+      const page = await batchesPage(width);
+      const { text, form } = parts(page);
+      await text.fill(csv(...Array.from({ length: 3 }, (_, i) => `Treasury,Settlement,USD,"400,00${i}.00",,`)));
+      await previewed(page, "ready");
+      await form.getByRole("button", { name: "Submit batch" }).click();
+      const review = form.getByTestId("review");
+      await poll(() => review.getByTestId("will-refuse").count()).toBe(1);
+      await (await armed(review.getByRole("button", { name: "Confirm and send" }))).click();
+      const alert = form.getByRole("alert").filter({ hasText: "The batch was not sent" });
+      await poll(() => alert.textContent()).toMatch(/at most 1,000,000\.00 USD of transfers a day/);
+      expect(await progressOf(page).count()).toBe(0);
       await page.close();
     });
 
