@@ -7,6 +7,7 @@ import type { AuditAction, AuditEntryView } from "@/lib/shared/audit-events";
 import { canonicalJson } from "./canonical-json";
 import { isUniqueViolation, type Db } from "./db";
 import type { AuditTable } from "./db/schema";
+import { currentRequest } from "./http/request-context";
 import { log } from "./ops/log";
 
 /**
@@ -33,6 +34,15 @@ export interface AuditEvent {
   /** What it is about: a ref_id, an approval id, an order id, a policy. */
   subject?: string | null;
   detail?: Record<string, unknown>;
+}
+
+/**
+ * The entry's detail: the event's, and, for an entry written while a request made with a personal
+ * API token is handled, the token (`{id, name}`): the one place every such entry learns it.
+ */
+function detailOf(event: AuditEvent): Record<string, unknown> {
+  const token = currentRequest()?.token;
+  return token ? { ...event.detail, token } : (event.detail ?? {});
 }
 
 /** An entry as stored, and as GET /api/audit lists it. */
@@ -115,7 +125,7 @@ export function createAuditTrail(db: Db, key: string, options: AuditTrailOptions
         actor_role: event.actor?.role ?? null,
         ip: event.ip ?? null,
         subject: event.subject ?? null,
-        detail_json: canonicalJson(event.detail ?? {}),
+        detail_json: canonicalJson(detailOf(event)),
       };
       const prev_hash = head?.hash ?? GENESIS;
       const hash = hashOf(prev_hash, fields);

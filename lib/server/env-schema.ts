@@ -103,6 +103,10 @@ export const envSchema = z
       .min(0.5, "SESSION_IDLE_MINUTES must be at least 0.5 (30 seconds)")
       .max(480, "SESSION_IDLE_MINUTES may be at most 480")
       .default(30),
+    // Requests a personal API token may make a minute (each token its own bucket, per instance).
+    TOKEN_RATE_PER_MINUTE: positiveInt("TOKEN_RATE_PER_MINUTE")
+      .max(60_000, "TOKEN_RATE_PER_MINUTE may be at most 60000")
+      .default(120),
     AUDIT_SECRET: z.string().min(32, "AUDIT_SECRET must be at least 32 characters").optional(),
     OIDC_ISSUER: url("OIDC_ISSUER").optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),

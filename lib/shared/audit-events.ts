@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   "batch.completed",
   "batch.cancelled",
   "rebalance.targets_changed",
+  "token.created",
+  "token.revoked",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -76,6 +78,8 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "batch.completed": "Batch completed",
   "batch.cancelled": "Batch cancelled",
   "rebalance.targets_changed": "Rebalancing targets changed",
+  "token.created": "API token created",
+  "token.revoked": "API token revoked",
 };
 
 /** The families, in the words of the Activity page's Event filter. */
@@ -93,6 +97,7 @@ export const AUDIT_FAMILIES = {
   export: "CSV exports",
   batch: "Batches",
   rebalance: "Rebalancing targets",
+  token: "API tokens",
 } as const satisfies Record<string, string>;
 
 export type AuditFamily = keyof typeof AUDIT_FAMILIES;

@@ -24,9 +24,14 @@ const PERMISSIONS = {
   "audit:read": ["admin"],
   // Seeing who is signed in, from where, and ending their sessions.
   "sessions:manage": ["admin"],
+  // One's own personal API tokens (issue 28): anyone signed in; only with a session (lib/shared/token-scopes.ts).
+  tokens: ["viewer", "trader", "ops", "approver", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;
+
+/** Every action, in the table's order. */
+export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
 
 export const can = (role: Role | undefined, action: Action): boolean =>
   role !== undefined && (PERMISSIONS[action] as readonly Role[]).includes(role);

@@ -471,6 +471,34 @@ const ROUTES = [
     },
     local: true,
   },
+  { route: "GET /api/tokens", action: "tokens", call: () => ({ method: "GET", path: "/api/tokens" }), local: true },
+  {
+    route: "POST /api/tokens",
+    action: "tokens",
+    call: () => ({
+      method: "POST",
+      path: "/api/tokens",
+      body: { name: "access", scopes: ["read"], expires_in_days: 1 },
+    }),
+    ok: 201,
+    local: true,
+  },
+  {
+    route: "DELETE /api/tokens/{id}",
+    action: "tokens",
+    // A token of the caller's own to revoke (a viewer's for no session).
+    call: async (who) => {
+      const owner = who === "anonymous" ? "viewer" : who;
+      const res = await d.as[owner].call("POST", "/api/tokens", {
+        name: "revoked",
+        scopes: ["read"],
+        expires_in_days: 1,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return { method: "DELETE", path: `/api/tokens/${res.body.token.id}` };
+    },
+    local: true,
+  },
 ] as const satisfies readonly RouteCase[];
 
 /** Answers that are neither JSON nor CSV. */
@@ -518,6 +546,9 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/audit/export.csv":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/sessions":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "DELETE /api/sessions/{id}":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/tokens":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/tokens":                                 { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "DELETE /api/tokens/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

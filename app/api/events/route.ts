@@ -28,10 +28,12 @@ export const GET = withRole(
     // It ends when the browser leaves, or when this instance shuts down (with a hint to reconnect).
     const ends = AbortSignal.any([request.signal, runtime.lifecycle.signal]);
     return eventStream(runtime.live, runtime.metrics, viewer, wants, ends, (end) =>
-      runtime.sessions.watch(sessionId, end),
+      // byToken: false below: a session's request, always.
+      runtime.sessions.watch(sessionId!, end),
     );
   },
-  { renews: false },
+  // It ends with its session; a token has none (scripts poll the lists).
+  { renews: false, byToken: false },
 );
 
 const notAllowed = () => methodNotAllowed("GET");

@@ -242,3 +242,17 @@ export function createSessionStore(db: Db, options: SessionStoreOptions) {
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>;
+
+/**
+ * A person's role as it is now: their newest sign-in's (an identity provider's answer then), or
+ * null when they never signed in. What the controls weigh, and what a personal API token acts with.
+ */
+export async function latestRole(db: Db, email: string): Promise<Role | null> {
+  const row = await db
+    .selectFrom("sessions")
+    .select("user_role")
+    .where("user_email", "=", email)
+    .orderBy("started_at", "desc")
+    .executeTakeFirst();
+  return row && isRole(row.user_role) ? row.user_role : null;
+}

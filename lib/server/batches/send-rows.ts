@@ -16,6 +16,7 @@ import {
 } from "../db/batches";
 import { beginEntry, JournalRefIdTaken, journalEntryOfRef, type JournalEntry } from "../db/journal";
 import { log } from "../ops/log";
+import { outsideRequest } from "../http/request-context";
 import { budgetRatesFromEnv, rateOf } from "../upstream/budget-rates";
 import type { Runtime } from "../runtime";
 
@@ -216,8 +217,9 @@ export function batchSender(rt: Runtime, onProgress: OnProgress) {
       again = true;
       return;
     }
+    // A route's kick only wakes the pass: it is nobody's request (nor its token's, in the audit trail).
     running = rt.lifecycle
-      .track(pass())
+      .track(outsideRequest(pass))
       .catch((error: unknown) => log.warn({ err: error }, "batches: a pass stopped; the next one goes on"))
       .finally(() => {
         running = undefined;

@@ -301,6 +301,34 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("rebalance_targets").execute();
     },
   },
+  // Personal API tokens (issue 28): a person's token for scripts, narrowed by its scopes. Only the
+  // secret's SHA-256 is kept (secret_hash, what a request is looked up by); the secret never is.
+  "0013_api_tokens": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("api_tokens")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("owner_email", "text", (c) => c.notNull())
+        .addColumn("owner_name", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("scopes_json", "text", (c) => c.notNull())
+        .addColumn("secret_hash", "text", (c) => c.notNull().unique())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("last_used_at", "text")
+        .addColumn("revoked_at", "text")
+        .addColumn("revoked_by", "text")
+        .execute();
+      await db.schema
+        .createIndex("api_tokens_owner_idx")
+        .on("api_tokens")
+        .columns(["owner_email", "created_at"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable("api_tokens").execute();
+    },
+  },
 };
 
 /** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */

@@ -195,7 +195,27 @@ export interface RebalanceTargetTable {
   updated_by: string;
 }
 
+/** A personal API token (migration 0013); ISO 8601 times. The secret itself is never stored. */
+export interface ApiTokenTable {
+  id: string;
+  owner_email: string;
+  /** The owner's name at creation: what the journal and approvals show of a token's requester. */
+  owner_name: string;
+  name: string;
+  /** The scopes, a JSON array of lib/shared/token-scopes.ts's. */
+  scopes_json: string;
+  /** The secret's SHA-256, hex. */
+  secret_hash: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  /** The email of who revoked it: the owner, or an admin. */
+  revoked_by: string | null;
+}
+
 export interface Database {
+  api_tokens: ApiTokenTable;
   batches: BatchTable;
   batch_rows: BatchRowTable;
   rebalance_targets: RebalanceTargetTable;

@@ -10,6 +10,8 @@ export interface RequestContext {
   /** X-Request-Id: a trusted proxy's, or made here; echoed in the response. */
   id: string;
   user?: { email: string; role: string };
+  /** The personal API token the request acts through (issue 28): every audit entry written for it names it. */
+  token?: { id: string; name: string };
   /** Calls to the service made on this request's behalf, and their time in ms. */
   upstream: { calls: number; ms: number };
 }
@@ -28,6 +30,12 @@ export const newRequestContext = (id: string): RequestContext => ({ id, upstream
 /** Runs `fn` (and everything it starts) as part of the request `context`. */
 export const inRequest = <T>(context: RequestContext, fn: () => T): T => store.run(context, fn);
 
+/**
+ * Runs `fn` (and everything it starts) outside any request: work a request only wakes (the batch
+ * sender's pass) is not that request's, and neither its log lines nor its audit entries say so.
+ */
+export const outsideRequest = <T>(fn: () => T): T => store.exit(fn);
+
 /** The request being handled, or undefined outside any (start-up work, the watcher). */
 export const currentRequest = (): RequestContext | undefined => store.getStore();
 
@@ -35,6 +43,12 @@ export const currentRequest = (): RequestContext | undefined => store.getStore()
 export function noteUser(user: { email: string; role: string }): void {
   const context = store.getStore();
   if (context) context.user = { email: user.email, role: user.role };
+}
+
+/** The personal API token the request being handled acts through. */
+export function noteToken(token: { id: string; name: string }): void {
+  const context = store.getStore();
+  if (context) context.token = { id: token.id, name: token.name };
 }
 
 /** One call to the service, made for the request being handled (if any). */

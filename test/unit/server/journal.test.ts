@@ -75,6 +75,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0010_controls",
       "0011_batches",
       "0012_rebalance_targets",
+      "0013_api_tokens",
     ]);
   });
 

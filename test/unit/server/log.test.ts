@@ -60,6 +60,17 @@ describe("log lines", () => {
     expect(text).toContain(REDACTED);
   });
 
+  it("never write a personal API token's secret: a request line's headers at debug, or a field named like it", () => {
+    const secret = `dsk_${"A".repeat(43)}`;
+    const { logger, lines } = capture("debug");
+    // As lib/server/http/incoming.ts logs a request at debug: its headers, whatever their case.
+    logger.info({ method: "POST", path: "/api/v2/transfer/internal", headers: { authorization: `Bearer ${secret}` } });
+    logger.info({ request: { headers: { authorization: `bearer ${secret}`, "proxy-authorization": secret } } });
+    logger.info({ token: secret, secret });
+    expect(lines.join("")).not.toContain(secret.slice(4));
+    expect(lines).toHaveLength(3);
+  });
+
   it("log an error with its stack, the configured secrets cut out of message and stack", () => {
     vi.stubEnv("SERVICE_CLIENT_SECRET", "the-client-secret-value");
     vi.stubEnv("DATABASE_URL", "postgres://app:db-pass-word@db.internal/dashboard");

@@ -118,7 +118,7 @@ describe("withRole", () => {
     } as unknown as Runtime;
     const wrap = routeWrapper(async () => watching);
     const ids: string[] = [];
-    const handler = wrap("read", async (ctx) => (ids.push(ctx.sessionId), Response.json({})));
+    const handler = wrap("read", async (ctx) => (ids.push(ctx.sessionId!), Response.json({})));
     const stream = wrap("read", async () => Response.json({}), { renews: false });
     await call(handler, request("GET", { cookie }));
     await call(handler, request("GET", { cookie, "x-dashboard-activity": "1" }));

@@ -21,6 +21,7 @@ import {
   valueInUsd,
   type TickerPrices,
 } from "@/lib/spec/valuation";
+import { latestRole } from "../../auth/sessions";
 import { currentPolicy } from "../../db/policy";
 import type { Runtime } from "../../runtime";
 import { recipientElsewhereOf, toProfileOf, type Create } from "../create";
@@ -112,13 +113,7 @@ export function priceUnavailable(markets: readonly Market[]): never {
  * users' table, or the identity provider's claim), else the role they asked with.
  */
 export async function roleNow(rt: Runtime, email: string, asked: Role): Promise<Role> {
-  const row = await rt.db
-    .selectFrom("sessions")
-    .select("user_role")
-    .where("user_email", "=", email)
-    .orderBy("started_at", "desc")
-    .executeTakeFirst();
-  return (row?.user_role as Role | undefined) ?? asked;
+  return (await latestRole(rt.db, email)) ?? asked;
 }
 
 /**
