@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ApprovalNotices } from "@/components/approvals/lazy-approval-notices";
 import { Providers } from "@/components/providers";
+import { AccountLinks } from "@/components/shell/account-link";
 import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 import { LiveUpdates } from "@/components/shell/live-updates";
 import { NavLinks } from "@/components/shell/nav-links";
@@ -24,8 +25,9 @@ export const dynamic = "force-dynamic";
  * place of their own in the header (NoticeToasts) and cover none of its controls nor the page's.
  * On a phone it keeps to three short rows (under 120 px): the mark, the badge, Notices and Sign
  * out; the Menu of every page, then the toasts' place; the choices and the role. From `md` up
- * two rows: the pages and Notices; the toasts' place, then the choices, the name and Sign out
- * (one Sign out shown at each width).
+ * two rows: the pages and Notices; the toasts' place, then the choices, the name, the person's own
+ * pages (API tokens) and Sign out (one Sign out shown at each width; on a phone the person's own
+ * pages end the Menu).
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
@@ -79,6 +81,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                   <span className="max-md:hidden">{user.email} · </span>
                   <span data-testid="role">{user.role}</span>
                 </span>
+              </span>
+              <span className="max-md:hidden">
+                <AccountLinks />
               </span>
               <span className="max-md:hidden">
                 <SignOutButton />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
+import { ACCOUNT_PAGES } from "./account-pages";
 import { NavLink } from "./nav-link";
 import type { NavPage } from "./nav-pages";
 import { useClosing } from "./use-closing";
@@ -12,7 +13,8 @@ const MENU_ID = "page-menu";
  * left to the toasts), which opens every page the person may use under the header, two to a
  * row, each a finger's height, the current one marked. The count of approvals waiting on the
  * person rides on the button, as the unread count on Notices. Escape, the button again, a press
- * outside or a page chosen closes it.
+ * outside or a page chosen closes it. The person's own pages (API tokens), beside their name from
+ * `md` up, close the list, apart from the desk's pages.
  */
 export function PageMenu({ pages, path, waiting }: { pages: NavPage[]; path: string; waiting: number }) {
   const [open, setOpen] = useState(false);
@@ -54,6 +56,17 @@ export function PageMenu({ pages, path, waiting }: { pages: NavPage[]; path: str
                 page={page}
                 path={path}
                 waiting={waiting}
+                className="flex min-h-11 px-3"
+                onClick={() => setOpen(false)}
+              />
+            </li>
+          ))}
+          {ACCOUNT_PAGES.map((page, i) => (
+            <li key={page.href} className={i === 0 ? "col-span-2 mt-1 border-t border-slate-200 pt-2" : "col-span-2"}>
+              <NavLink
+                page={page}
+                path={path}
+                waiting={0}
                 className="flex min-h-11 px-3"
                 onClick={() => setOpen(false)}
               />

@@ -59,6 +59,7 @@ const ALL_PAGES = [
   "/policies",
   "/balances",
   "/sessions",
+  "/tokens",
 ];
 
 /**
@@ -72,7 +73,8 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   { role: "trader", width: LAPTOP, paths: ["/orders", "/transfers", "/activity", "/balances"] },
   { role: "approver", width: LAPTOP, paths: ["/approvals", "/orders", "/transfers", "/activity"] },
   { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
-  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
+  // A viewer's /tokens offers the scopes a viewer cannot use disabled, each with why.
+  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens"] },
   { role: "trader", width: PHONE, paths: ["/orders"] },
   // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
   { role: "viewer", width: PHONE, paths: ["/orders"] },
@@ -179,6 +181,8 @@ async function untilWhole(page: Page, role: Role | null, path: string, width: nu
   if (path === "/sessions") await page.locator("[data-row]").first().waitFor({ timeout: 20_000 });
   if (path === "/batches")
     await page.getByRole("table", { name: "Batches, newest first" }).waitFor({ timeout: 20_000 });
+  // The form; its list is in once no placeholder is left (below).
+  if (path === "/tokens") await page.getByRole("form", { name: "New API token" }).waitFor({ timeout: 20_000 });
   if (TABLE_OF[path] && width === LAPTOP) {
     await tableOf(page, TABLE_OF[path]).locator("tr[data-row]").first().waitFor({ timeout: 20_000 });
     // Who sent each record, and who approved it, read from the journal: the widest line there is.

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendBatchRows } from "@/lib/server/batches/send-rows";
+import { stopBatchSender } from "@/lib/server/batches/sender";
 import { batchOfId, insertBatch, moveBatch, rowsOfBatch, skipWaitingRows } from "@/lib/server/db/batches";
 import { beginEntry, completeEntry } from "@/lib/server/db/journal";
 import type { Match } from "../support/faults";
@@ -19,6 +20,8 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
   let d: InProcessDashboard;
   beforeAll(async () => {
     d = await inProcessDashboard({ database });
+    // These tests drive sendBatchRows themselves: the runtime's own sender would race them for the rows.
+    await stopBatchSender(d.app.runtime);
   });
   afterAll(async () => {
     await d?.dispose();

@@ -229,7 +229,20 @@ export function batchSender(rt: Runtime, onProgress: OnProgress) {
         }
       });
   };
-  const stop = rt.clock.every(SWEEP_EVERY_MS, kick);
+  const cancel = rt.clock.every(SWEEP_EVERY_MS, kick);
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    cancel();
+  };
   rt.lifecycle.signal.addEventListener("abort", stop, { once: true });
-  return { kick, idle: () => running ?? Promise.resolve() };
+  return {
+    kick: () => void (stopped || kick()),
+    idle: () => running ?? Promise.resolve(),
+    /** Sends no more (the pass under way finishes): a test that drives sendBatchRows itself. */
+    stop: async () => {
+      stop();
+      await (running ?? Promise.resolve());
+    },
+  };
 }

@@ -25,6 +25,9 @@ export function sendBatchesInBackground(rt: Runtime): void {
 /** Tells the sender there are rows to send now (without one, the next sweep finds them). */
 export const kickBatches = (rt: Runtime): void => senders.get(rt)?.kick();
 
+/** Stops the runtime's sender for good (the pass under way finishes): a test that sends rows itself. */
+export const stopBatchSender = (rt: Runtime): Promise<void> => senders.get(rt)?.stop() ?? Promise.resolve();
+
 /** Resolves once the sender's pass under way, if any, is over: for tests. */
 export const batchesIdle = (rt: Runtime): Promise<void> => senders.get(rt)?.idle() ?? Promise.resolve();
 
