@@ -2,7 +2,7 @@ import type { Approval } from "@/lib/shared/approval";
 import type { Batch, BatchApprovalRequest, BatchFunds } from "@/lib/shared/batch";
 import { formatCount, formatMoney, formatUsd } from "@/lib/shared/format";
 import { nameProfiles } from "@/lib/shared/named-profiles";
-import { compareDecimal, subtractDecimal } from "@/lib/spec/decimal";
+import { shortBy, totalsInWords } from "@/components/batches/describe-batch";
 
 /**
  * A held batch of internal transfers (an approval of kind "batch": one approval of the whole) in
@@ -17,12 +17,6 @@ export const batchRequestOf = (a: Approval): BatchApprovalRequest => a.request a
 
 /** "3 internal transfers", "1 internal transfer". */
 export const internalTransfers = (n: number): string => `${formatCount(n)} internal transfer${n === 1 ? "" : "s"}`;
-
-/** "18,000.00 USD", "18,000.00 USD and 0.5 BTC", "1.00 EUR, 2.00 SGD and 0.5 BTC": a batch's totals, asset by asset. */
-export function totalsWords(totals: readonly { asset: string; amount: string }[]): string {
-  const each = totals.map((t) => formatMoney(t.amount, t.asset));
-  return each.length <= 1 ? (each[0] ?? "nothing") : `${each.slice(0, -1).join(", ")} and ${each.at(-1)}`;
-}
 
 /** The sending profiles by nickname, each once, in the batch's order: "Treasury and Settlement". */
 export function sendersWords(outgoing: readonly { profile_id: string }[], nickname: Nickname): string {
@@ -49,19 +43,13 @@ export const batchTitle = (r: Pick<BatchApprovalRequest, "rows">): string => `Ba
 export function batchTerms(a: Approval, nickname: Nickname): string {
   const r = batchRequestOf(a);
   const worth = worthWords(a, r);
-  return `${internalTransfers(r.rows)} totalling ${totalsWords(r.totals)}${worth}${worth && ","} from ${sendersWords(r.outgoing, nickname)} (batch ${r.ref_id})`;
+  return `${internalTransfers(r.rows)} totalling ${totalsInWords(r.totals)}${worth}${worth && ","} from ${sendersWords(r.outgoing, nickname)} (batch ${r.ref_id})`;
 }
 
 /** The request in a sentence: "Send a batch of 3 internal transfers, 18,000.00 USD in all, from Treasury." */
 export function describeBatchApproval(a: Approval, nickname: Nickname): string {
   const r = batchRequestOf(a);
-  return `Send a batch of ${internalTransfers(r.rows)}, ${totalsWords(r.totals)} in all${worthWords(a, r)}, from ${sendersWords(r.outgoing, nickname)}.`;
-}
-
-/** What a sending profile lacks for the batch; undefined when its funds cover it, or are not known. */
-export function shortBy(f: Pick<BatchFunds, "needed" | "available">): string | undefined {
-  if (f.available === null || compareDecimal(f.needed, f.available) <= 0) return undefined;
-  return subtractDecimal(f.needed, f.available);
+  return `Send a batch of ${internalTransfers(r.rows)}, ${totalsInWords(r.totals)} in all${worthWords(a, r)}, from ${sendersWords(r.outgoing, nickname)}.`;
 }
 
 /**

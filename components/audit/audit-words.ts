@@ -1,4 +1,5 @@
-import { internalTransfers, sendersWords, totalsWords } from "@/components/approvals/batch-words";
+import { internalTransfers, sendersWords } from "@/components/approvals/batch-words";
+import { totalsInWords } from "@/components/batches/describe-batch";
 import { formatMarket, formatMoney, formatPrice, formatUsd } from "@/lib/shared/format";
 import { nameProfiles } from "@/lib/shared/named-profiles";
 import { withDefaults, type ApprovalRule, type Policy } from "@/lib/shared/policy";
@@ -78,7 +79,7 @@ function batchRequestWords(r: Detail, nickname: Nickname): string | undefined {
     ? r.outgoing.filter(isObject).flatMap((o) => (text(o.profile_id) ? [{ profile_id: text(o.profile_id)! }] : []))
     : [];
   const from = outgoing.length > 0 ? ` from ${sendersWords(outgoing, nickname)}` : "";
-  return `Batch of ${internalTransfers(r.rows)}: ${totalsWords(totals)}${from}`;
+  return `Batch of ${internalTransfers(r.rows)}: ${totalsInWords(totals)}${from}`;
 }
 
 /** A problem as a person reads it: "Insufficient Funds: insufficient USD funds in Treasury …". */

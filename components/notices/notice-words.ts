@@ -1,4 +1,5 @@
-import { batchRefusalWords, batchRequestOf, internalTransfers, totalsWords } from "@/components/approvals/batch-words";
+import { batchRefusalWords, batchRequestOf, internalTransfers } from "@/components/approvals/batch-words";
+import { totalsInWords } from "@/components/batches/describe-batch";
 import { amount, priceIn } from "@/components/orders/describe-order";
 import { moved, type TransferNames } from "@/components/transfers/describe-transfer";
 import type { NoticeWords } from "@/lib/client/notice-log";
@@ -51,7 +52,7 @@ function heldWords(a: Approval, nickname: (id: string) => string): string {
   if (a.kind === "policy") return "policy change";
   if (a.kind === "batch") {
     const b = batchRequestOf(a);
-    return `batch of ${internalTransfers(b.rows)} (${totalsWords(b.totals)})`;
+    return `batch of ${internalTransfers(b.rows)} (${totalsInWords(b.totals)})`;
   }
   if (a.kind === "order") return `order to ${orderWords(r as unknown as OrderAsk, nickname(a.profile_id))}`;
   return `transfer of ${moved(String(r.amount), String(r.asset), {

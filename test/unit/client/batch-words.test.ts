@@ -5,9 +5,8 @@ import {
   batchRefusalWords,
   batchTitle,
   sendersWords,
-  shortBy,
-  totalsWords,
 } from "@/components/approvals/batch-words";
+import { shortBy, totalsInWords } from "@/components/batches/describe-batch";
 import { describeApproval } from "@/components/approvals/describe-approval";
 import type { Approval } from "@/lib/shared/approval";
 import type { BatchApprovalRequest } from "@/lib/shared/batch";
@@ -93,9 +92,9 @@ describe("a held batch in words", () => {
   });
 
   it("totals and senders as a list in words, each sender once", () => {
-    expect(totalsWords([])).toBe("nothing");
+    expect(totalsInWords([])).toBe("nothing");
     expect(
-      totalsWords([
+      totalsInWords([
         { asset: "EUR", amount: "1" },
         { asset: "SGD", amount: "2" },
         { asset: "BTC", amount: "0.5" },
