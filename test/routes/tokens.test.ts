@@ -198,6 +198,19 @@ describe.each<Database>(["sqlite", "postgres"])("personal API tokens on %s", (da
   });
 
   describe("a request with a token acts as its owner", () => {
+    it("sends a batch file with the batch scope, as docs/batches.md shows; without it, a 403", async () => {
+      const csv = `from_profile,to_profile,asset,amount,note\nTreasury,Settlement,USD,1.17,${Date.now()}`;
+      const post = (secret: string) =>
+        byToken(secret, "POST", `/api/batches?ref_id=${newRef("token-batch")}`, csv, { "Content-Type": "text/csv" });
+      const batcher = await mint("ops", ["read", "batch"]);
+      const sent = await post(batcher.secret);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      expect(sent.body.batch).toMatchObject({ requested_by: "ops@example.com", status: "SENDING" });
+      const transfersOnly = await mint("ops", ["transfer"]);
+      const refused = await post(transfersOnly.secret);
+      expect(expectProblem(refused, 403).meta).toMatchObject({ scope: "batch" });
+    });
+
     it("reads with no Origin and no cookie; notes its last use at most once a minute", async () => {
       const { token, secret } = await mint("viewer", ["read"]);
       const listed = async () =>
