@@ -178,12 +178,17 @@ async function replayOf(rt: Runtime, batch: BatchRecord, rows: readonly BatchRow
   return { status: 200, body: { batch: await batchView(rt.db, batch) } satisfies { batch: Batch } };
 }
 
-/** A row whose ref_id another transfer already has (a batch's row, a create journaled or held): a 400 on that row. */
-async function refuseTakenRefIds(db: Kysely<Database>, rows: readonly BatchRow[]): Promise<void> {
+/** Each row whose ref_id another transfer already has (a batch's row, a create journaled or held), refused on that row. */
+export async function takenRefIdErrors(db: Kysely<Database>, rows: readonly BatchRow[]): Promise<BatchError[]> {
   const taken = await takenRefIds(db, batchRefIds(rows));
-  const errors = rows
+  return rows
     .filter((r) => taken.has(r.ref_id))
     .map((r) => ({ row: r.row, field: "ref_id", message: takenMessage(r.ref_id) }));
+}
+
+/** A 400 on every row whose ref_id is taken. */
+async function refuseTakenRefIds(db: Kysely<Database>, rows: readonly BatchRow[]): Promise<void> {
+  const errors = await takenRefIdErrors(db, rows);
   if (errors.length > 0) throw invalidBatch(errors);
 }
 

@@ -1,12 +1,12 @@
 import "server-only";
 import type { BatchPreview } from "@/lib/shared/batch";
-import { batchRefIds, type BatchRead } from "@/lib/shared/batch-file";
+import type { BatchRead } from "@/lib/shared/batch-file";
 import { rolesThatCan } from "@/lib/shared/roles";
 import type { SignedInUser } from "../auth/session";
 import { totalsOf } from "../create/controls/totals";
 import { requireScopeOf } from "../create/pipeline";
-import { takenRefIds } from "../db/batches";
 import type { Runtime } from "../runtime";
+import { takenRefIdErrors } from "./create";
 import { readBatchFacts } from "./facts";
 import { assetTotals } from "./view";
 import { batchVerdictOf } from "./weigh";
@@ -20,10 +20,7 @@ export async function previewBatch(rt: Runtime, read: BatchRead, user: SignedInU
   requireScopeOf(rt, "transfer");
   const empty = { totals: [], value_usd: null, funds: [], outcome: null };
   if (!read.ok) return { ref_id: "", rows: [], errors: read.errors, ...empty };
-  const taken = await takenRefIds(rt.db, batchRefIds(read.rows));
-  const errors = read.rows
-    .filter((r) => taken.has(r.ref_id))
-    .map((r) => ({ row: r.row, field: "ref_id", message: `ref_id "${r.ref_id}" is already used by another transfer` }));
+  const errors = await takenRefIdErrors(rt.db, read.rows);
   if (errors.length > 0) return { ref_id: read.ref_id, rows: read.rows, errors, ...empty };
   const facts = await readBatchFacts(rt, read.rows, user.role, user.email);
   const own = { kind: "transfer" as const, refId: read.ref_id };
