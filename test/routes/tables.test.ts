@@ -12,6 +12,7 @@ import {
   TREASURY,
   type InProcessDashboard,
   type JournalItem,
+  sandboxTurn,
 } from "../support/dashboard";
 import type { Match } from "../support/faults";
 import { byName, parseCsv } from "../support/csv";
@@ -261,6 +262,8 @@ describe("GET /api/transfers and its CSV", () => {
       smallOrder(newRef("bid"), { market: "BTCUSD", price: "60000.00", base_amount: "0.0001" }),
     );
     expect(bid.status, JSON.stringify(bid.body)).toBe(200);
+    // Rested on the sandbox's next turn: in process nothing else gives it one before the ticker is read.
+    await sandboxTurn();
     for (const [asset, amount] of [
       ["USD", "12.50"],
       ["BTC", "0.00100000"],
