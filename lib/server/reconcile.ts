@@ -2,6 +2,7 @@ import "server-only";
 import { problem } from "@/lib/spec";
 import { UNANSWERED_CANCEL } from "./cancels";
 import { findByRefId } from "./create/send-once";
+import { rowsStillSending } from "./db/batches";
 import { completeEntry, listPending } from "./db/journal";
 import { log } from "./ops/log";
 import type { Runtime } from "./runtime";
@@ -10,9 +11,16 @@ import type { Runtime } from "./runtime";
  * Completes entries a crash left pending: the service is asked by ref_id whether the create
  * went through. Found, the entry succeeds with the record; not found, nothing was created.
  * A cancel has no ref_id at the service: its entry says the answer never came.
+ * A row of a batch still sending is left to the batch sender, which sends it again under its
+ * ref_id: called failed here, a row that never reached the service would fail, not be sent.
  */
 export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<number> {
-  const pending = await listPending(rt.db, { createdBefore: startedAt });
+  const listed = await listPending(rt.db, { createdBefore: startedAt });
+  const rows = await rowsStillSending(
+    rt.db,
+    listed.filter((e) => e.kind === "transfer").map((e) => e.ref_id),
+  );
+  const pending = listed.filter((e) => !(e.kind === "transfer" && rows.has(e.ref_id)));
   for (const entry of pending) {
     if (entry.kind === "cancel") {
       const problem = UNANSWERED_CANCEL;

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendBatchRows } from "@/lib/server/batches/send-rows";
 import { stopBatchSender } from "@/lib/server/batches/sender";
 import { batchOfId, insertBatch, moveBatch, rowsOfBatch, skipWaitingRows } from "@/lib/server/db/batches";
-import { beginEntry, completeEntry } from "@/lib/server/db/journal";
+import { beginEntry, completeEntry, journalEntryOfRef } from "@/lib/server/db/journal";
+import { reconcilePending } from "@/lib/server/reconcile";
 import type { Match } from "../support/faults";
 import { inProcessDashboard, SETTLEMENT, TREASURY, type Database, type InProcessDashboard } from "../support/dashboard";
 
@@ -120,6 +121,64 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     });
     const debits = (listed.body as { items: { direction: string }[] }).items.filter((t) => t.direction === "DEBIT");
     expect(debits, "the service holds the row's transfer once").toHaveLength(1);
+  });
+
+  it("after a crash between journaling a row and sending it, the restart's reconciliation leaves the row to the sender, which sends it once", async () => {
+    const rt = d.app.runtime;
+    const { id, rows } = await sendingBatch(2);
+    const first = rows[0]!;
+    // What a kill -9 before the call left: the row's journal entry pending, nothing at the service.
+    const entry = await beginEntry(rt.db, {
+      kind: "transfer",
+      refId: first.ref_id,
+      userEmail: "ops@example.com",
+      userRole: "ops",
+      profileId: TREASURY,
+      toProfileId: SETTLEMENT,
+      request: {
+        from_profile_id: TREASURY,
+        to_profile_id: SETTLEMENT,
+        asset: "USD",
+        amount: first.amount,
+        ref_id: first.ref_id,
+      },
+      at: new Date(rt.clock.now()),
+    });
+    // The restart reconciles first; a pending entry nobody owns would be called "Not Sent" here.
+    await reconcilePending(rt, new Date(rt.clock.now() + 1000));
+    expect((await journalEntryOfRef(rt.db, "transfer", first.ref_id))?.status, "left to the sender").toBe("pending");
+    const before = sentTo().length;
+    await sendBatchRows(rt, id, () => undefined);
+    expect((await rowsOfBatch(rt.db, id)).map((r) => r.status)).toEqual(["SENT", "SENT"]);
+    expect(sentTo().length - before, "each row sent once").toBe(2);
+    expect((await journalEntryOfRef(rt.db, "transfer", first.ref_id))?.id, "under its own entry").toBe(entry.id);
+  });
+
+  it("once the batch is no longer sending, a row's pending entry is the journal's to decide again", async () => {
+    const rt = d.app.runtime;
+    const { id, rows } = await sendingBatch(1);
+    const only = rows[0]!;
+    await beginEntry(rt.db, {
+      kind: "transfer",
+      refId: only.ref_id,
+      userEmail: "ops@example.com",
+      userRole: "ops",
+      profileId: TREASURY,
+      toProfileId: SETTLEMENT,
+      request: {
+        from_profile_id: TREASURY,
+        to_profile_id: SETTLEMENT,
+        asset: "USD",
+        amount: only.amount,
+        ref_id: only.ref_id,
+      },
+      at: new Date(rt.clock.now()),
+    });
+    await skipWaitingRows(rt.db, id);
+    await moveBatch(rt.db, id, ["SENDING"], "CANCELLED", new Date(rt.clock.now()));
+    await reconcilePending(rt, new Date(rt.clock.now() + 1000));
+    const entry = await journalEntryOfRef(rt.db, "transfer", only.ref_id);
+    expect(entry?.status, "the service has no record of it: nothing was created").toBe("failed");
   });
 
   it("settles a row its journal entry already completed, without calling the service", async () => {

@@ -149,6 +149,26 @@ export const sendingBatchIds = async (db: Db): Promise<string[]> =>
     (b) => b.id,
   );
 
+/**
+ * Of `refIds`, the rows a SENDING batch still has to send: their journal entries are the batch
+ * sender's to finish (it sends a pending row again under its ref_id), not the journal's sweep's.
+ */
+export async function rowsStillSending(db: Db, refIds: readonly string[]): Promise<Set<string>> {
+  const sending = new Set<string>();
+  for (let i = 0; i < refIds.length; i += 500) {
+    const rows = await db
+      .selectFrom("batch_rows")
+      .innerJoin("batches", "batches.id", "batch_rows.batch_id")
+      .select("batch_rows.ref_id")
+      .where("batch_rows.ref_id", "in", refIds.slice(i, i + 500))
+      .where("batch_rows.status", "=", "WAITING")
+      .where("batches.status", "=", "SENDING")
+      .execute();
+    for (const r of rows) sending.add(r.ref_id);
+  }
+  return sending;
+}
+
 /** The next row of a batch to send, in the file's order. */
 export const nextWaitingRow = (db: Db, batchId: string): Promise<BatchRowRecord | undefined> =>
   db
