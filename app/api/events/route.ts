@@ -1,17 +1,10 @@
-import * as z from "zod";
 import { methodNotAllowed, parseOr400, queryOf } from "@/lib/server/http/toolkit";
 import { requireKnownProfiles } from "@/lib/server/live/profiles";
 import { eventStream } from "@/lib/server/live/stream";
 import { withRole } from "@/lib/server/http/route";
-import { identifier, marketSchema } from "@/lib/spec";
+import { liveWantsQuerySchema } from "@/lib/server/http/route-schemas";
 
 export const dynamic = "force-dynamic";
-
-/** What the screen shows, repeated parameters: `?profiles=A&profiles=B&markets=BTCUSD`. */
-const wantsQuery = z.object({
-  profiles: z.array(identifier("profiles")).max(50, "profiles may list at most 50 profiles").default([]),
-  markets: z.array(marketSchema).max(50, "markets may list at most 50 markets").default([]),
-});
 
 /**
  * The live stream (text/event-stream) for any signed-in user: orders, transfers and approvals
@@ -22,7 +15,7 @@ const wantsQuery = z.object({
 export const GET = withRole(
   "read",
   async ({ request, user, sessionId, runtime }) => {
-    const wants = parseOr400(wantsQuery, queryOf(new URL(request.url), [], ["profiles", "markets"]));
+    const wants = parseOr400(liveWantsQuerySchema, queryOf(new URL(request.url), [], ["profiles", "markets"]));
     await requireKnownProfiles(runtime.upstream, wants.profiles);
     const viewer = { role: user.role, person: user.email };
     // It ends when the browser leaves, or when this instance shuts down (with a hint to reconnect).

@@ -1,0 +1,595 @@
+import * as z from "zod/mini";
+import type { $ZodType } from "zod/v4/core";
+import type { Action } from "@/lib/shared/roles";
+import { newApiTokenSchema } from "@/lib/shared/api-tokens";
+import { policySchema } from "@/lib/shared/policy";
+import { rebalanceTargetsSchema } from "@/lib/shared/rebalance-targets";
+import { CONFIRM_PRICE_GUARD_HEADER } from "@/lib/shared/price-guard";
+import { CONFIRM_REPEAT_HEADER } from "@/lib/shared/repeats";
+import { approvalsQuerySchema, liveWantsQuerySchema, rejectBodySchema } from "@/lib/server/http/route-schemas";
+import { createInternalTransferRequestSchema, createOrderRequestSchema, identifier } from "@/lib/spec";
+import { batchJsonSchema, orderPreviewSchema } from "./schemas";
+
+/**
+ * The table of the dashboard's API as a script sees it: every route under app/api a script may
+ * call (next-auth's /api/auth/* and the /api/v2 catch-all that refuses the rest aside), each
+ * method with the zod schemas its handler parses and the statuses it answers. document.ts makes
+ * the OpenAPI document of it; test/routes/openapi.test.ts holds it against the route files.
+ */
+
+export type Method = "get" | "post" | "put" | "delete";
+
+/** A named body or answer: the zod schema, and its name under components.schemas. */
+export interface Named {
+  name: string;
+  schema: $ZodType;
+}
+
+export interface Operation {
+  method: Method;
+  /** The path as OpenAPI writes it: `/api/approvals/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /**
+   * The action of lib/shared/roles.ts the route's wrapper checks (its role, and a token's scope);
+   * "public" for what needs no caller (the probes, this document), "metrics" for the scraper's.
+   */
+  access: Action | "public" | "metrics";
+  query?: $ZodType;
+  /** A JSON body (or, for a batch, a CSV file too). */
+  body?: Named & { csv?: boolean };
+  /** Request headers the route reads. */
+  headers?: { name: string; description: string }[];
+  /** Each success status: its description and what it answers. */
+  ok: Record<number, { description: string; answer?: Named | "csv" | "event-stream" | "text" | "object" }>;
+  /** The problem statuses the handler itself answers, beyond those of the wrapper (document.ts adds them). */
+  problems: Partial<Record<number, string>>;
+}
+
+const REPEAT = {
+  name: CONFIRM_REPEAT_HEADER,
+  description:
+    "The ref_id of one's own recent create this one repeats, to send it anyway (the 409 `Possible Duplicate` names it).",
+};
+const PRICE_GUARD = {
+  name: CONFIRM_PRICE_GUARD_HEADER,
+  description: "The market, to send an order whose price is far from the market's anyway (the 409 names it).",
+};
+
+const orderRequest: Named = { name: "CreateOrderRequest", schema: createOrderRequestSchema() };
+const transferRequest: Named = { name: "CreateInternalTransferRequest", schema: createInternalTransferRequestSchema };
+const batchRequest: Named & { csv: boolean } = { name: "BatchRequest", schema: batchJsonSchema, csv: true };
+const policy: Named = { name: "Policy", schema: policySchema };
+const targets: Named = { name: "RebalanceTargets", schema: rebalanceTargetsSchema };
+const newToken: Named = { name: "NewApiToken", schema: newApiTokenSchema };
+const reject: Named = { name: "RejectRequest", schema: rejectBodySchema };
+const orderPreview: Named = { name: "OrderPreviewRequest", schema: orderPreviewSchema };
+
+const NOT_FOUND = "Nothing has that id.";
+const INVALID = "A field breaks a rule: `meta.errors` names each.";
+const CREATE_CONFLICT =
+  "The ref_id is taken by a different request, in progress or declined; or the create repeats one's own recent one, or its price is far from the market's (confirm with the header it names).";
+const CREATE_OK = {
+  200: { description: "The ref_id's request as it stands (a replay).", answer: "object" as const },
+  202: {
+    description: 'Held for approval: `{"approval"}`; nothing is sent until an approver approves.',
+    answer: "object" as const,
+  },
+};
+const CREATE_PROBLEMS = {
+  400: INVALID,
+  404: "A profile or account the request names does not exist.",
+  409: CREATE_CONFLICT,
+  413: "The body is too large.",
+  415: "The body is not application/json.",
+  502: "The service failed.",
+  503: "The service, or a price the controls need, is unavailable.",
+};
+
+const id = (thing: string) => ({ 400: `The ${thing} id is malformed.`, 404: NOT_FOUND });
+const csv = (what: string) => ({ 200: { description: `${what}, every match, as CSV.`, answer: "csv" as const } });
+
+export const OPERATIONS: Operation[] = [
+  // The dashboard's own description, and the probes: no caller needed.
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    summary: "This document: the dashboard's API as OpenAPI 3.1",
+    tag: "meta",
+    access: "public",
+    ok: { 200: { description: "The OpenAPI document.", answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "get",
+    path: "/api/health",
+    summary: "Liveness: the process answers",
+    tag: "meta",
+    access: "public",
+    ok: { 200: { description: "Alive.", answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "get",
+    path: "/api/ready",
+    summary: "Readiness: the database and the service are reachable",
+    tag: "meta",
+    access: "public",
+    ok: { 200: { description: "Ready.", answer: "object" } },
+    problems: { 503: "Not ready: what is missing." },
+  },
+  {
+    method: "get",
+    path: "/api/metrics",
+    summary: "Prometheus metrics: an admin's session, or Bearer METRICS_TOKEN",
+    tag: "meta",
+    access: "metrics",
+    ok: { 200: { description: "Prometheus text exposition.", answer: "text" } },
+    problems: {},
+  },
+
+  // Creates, through the one create path: the repeat question, the controls, four eyes, the journal.
+  {
+    method: "post",
+    path: "/api/v2/profiles/{profile_id}/orders",
+    summary: "Create an order",
+    tag: "orders",
+    access: "orders:create",
+    body: orderRequest,
+    headers: [REPEAT, PRICE_GUARD],
+    ok: { ...CREATE_OK, 201: { description: "Sent: the service's order.", answer: "object" } },
+    problems: { ...CREATE_PROBLEMS, 403: "Past a limit of the desk's controls, or the role may not." },
+  },
+  {
+    method: "post",
+    path: "/api/orders/preview",
+    summary: "What the controls would do with an order now (nothing is sent)",
+    tag: "orders",
+    access: "orders:create",
+    body: orderPreview,
+    ok: { 200: { description: "The preview (lib/shared/create-preview.ts).", answer: "object" } },
+    problems: { 400: INVALID, 404: "A profile the request names does not exist.", 503: CREATE_PROBLEMS[503] },
+  },
+  {
+    method: "get",
+    path: "/api/orders",
+    summary: "The orders table: filtered, sorted, one page",
+    tag: "orders",
+    access: "read",
+    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/orders/export.csv",
+    summary: "The orders table as CSV",
+    tag: "orders",
+    access: "read",
+    ok: csv("The orders"),
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/v2/orders",
+    summary: "The service's orders (relayed)",
+    tag: "orders",
+    access: "read",
+    ok: { 200: { description: "The service's page of orders.", answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/v2/profiles/{profile_id}/orders/{id}",
+    summary: "One order (relayed)",
+    tag: "orders",
+    access: "read",
+    ok: { 200: { description: "The order.", answer: "object" } },
+    problems: id("order"),
+  },
+  {
+    method: "delete",
+    path: "/api/v2/profiles/{profile_id}/orders/{id}",
+    summary: "Cancel an order",
+    tag: "orders",
+    access: "orders:cancel",
+    ok: { 200: { description: "Cancelled.", answer: "object" } },
+    problems: { ...id("order"), 409: "The order can no longer be cancelled." },
+  },
+  {
+    method: "post",
+    path: "/api/v2/transfer/internal",
+    summary: "Create an internal transfer",
+    tag: "transfers",
+    access: "transfers:create",
+    body: transferRequest,
+    headers: [REPEAT],
+    ok: { ...CREATE_OK, 201: { description: "Sent: the service's transfer.", answer: "object" } },
+    problems: { ...CREATE_PROBLEMS, 403: "Past a limit of the desk's controls, or the role may not." },
+  },
+  {
+    method: "post",
+    path: "/api/transfers/preview",
+    summary: "What the controls would do with a transfer now (nothing is sent)",
+    tag: "transfers",
+    access: "transfers:create",
+    body: transferRequest,
+    ok: { 200: { description: "The preview (lib/shared/create-preview.ts).", answer: "object" } },
+    problems: { 400: INVALID, 404: "A profile the request names does not exist.", 503: CREATE_PROBLEMS[503] },
+  },
+  {
+    method: "get",
+    path: "/api/transfers",
+    summary: "The transfers table: filtered, sorted, one page",
+    tag: "transfers",
+    access: "read",
+    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/transfers/export.csv",
+    summary: "The transfers table as CSV",
+    tag: "transfers",
+    access: "read",
+    ok: csv("The transfers"),
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/v2/transfer/transfers",
+    summary: "The service's transfers (relayed)",
+    tag: "transfers",
+    access: "read",
+    ok: { 200: { description: "The service's page of transfers.", answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/v2/transfer/transfers/{id}",
+    summary: "One transfer (relayed)",
+    tag: "transfers",
+    access: "read",
+    ok: { 200: { description: "The transfer.", answer: "object" } },
+    problems: id("transfer"),
+  },
+
+  // Batches of internal transfers.
+  {
+    method: "post",
+    path: "/api/batches",
+    summary: "Create a batch of internal transfers (CSV or JSON)",
+    tag: "batches",
+    access: "batches:create",
+    query: z.object({ ref_id: z.optional(identifier("ref_id")) }),
+    body: batchRequest,
+    headers: [REPEAT],
+    ok: {
+      200: { description: "The ref_id's batch as it stands (a replay).", answer: "object" },
+      201: { description: 'Sent row by row: `{"batch"}`.', answer: "object" },
+      202: { description: 'Held for one approval of the whole: `{"approval", "batch"}`.', answer: "object" },
+    },
+    problems: {
+      ...CREATE_PROBLEMS,
+      403: "Past a limit of the desk's controls, or the role may not.",
+      415: "Neither text/csv nor application/json.",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/batches",
+    summary: "The batches, newest first",
+    tag: "batches",
+    access: "read",
+    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "post",
+    path: "/api/batches/preview",
+    summary: "What the controls would do with a batch now (nothing is stored or sent)",
+    tag: "batches",
+    access: "batches:create",
+    query: z.object({ ref_id: z.optional(identifier("ref_id")) }),
+    body: batchRequest,
+    ok: { 200: { description: "The preview.", answer: "object" } },
+    problems: {
+      400: INVALID,
+      413: CREATE_PROBLEMS[413],
+      415: "Neither text/csv nor application/json.",
+      503: CREATE_PROBLEMS[503],
+    },
+  },
+  {
+    method: "get",
+    path: "/api/batches/{id}",
+    summary: "One batch: its counts, totals and rows",
+    tag: "batches",
+    access: "read",
+    ok: { 200: { description: '`{"batch"}`.', answer: "object" } },
+    problems: id("batch"),
+  },
+  {
+    method: "post",
+    path: "/api/batches/{id}/cancel",
+    summary: "Cancel what is left of a batch",
+    tag: "batches",
+    access: "batches:create",
+    ok: { 200: { description: '`{"batch"}` as it stands.', answer: "object" } },
+    problems: { ...id("batch"), 409: "Nothing is left to cancel." },
+  },
+  {
+    method: "get",
+    path: "/api/batches/{id}/results.csv",
+    summary: "A batch's rows and what became of each, as CSV",
+    tag: "batches",
+    access: "read",
+    ok: csv("The batch's rows"),
+    problems: id("batch"),
+  },
+
+  // Approvals: a token reads them; deciding and withdrawing are a person's.
+  {
+    method: "get",
+    path: "/api/approvals",
+    summary: "Approval requests, newest first",
+    tag: "approvals",
+    access: "read",
+    query: approvalsQuerySchema,
+    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/approvals/{id}",
+    summary: "One approval request",
+    tag: "approvals",
+    access: "read",
+    ok: { 200: { description: '`{"approval"}`.', answer: "object" } },
+    problems: id("approval"),
+  },
+  {
+    method: "get",
+    path: "/api/approvals/{id}/context",
+    summary: "What an approver weighs a request against",
+    tag: "approvals",
+    access: "approve",
+    ok: { 200: { description: "The context.", answer: "object" } },
+    problems: id("approval"),
+  },
+  {
+    method: "post",
+    path: "/api/approvals/{id}/approve",
+    summary: "Approve a request (a person only, never the requester)",
+    tag: "approvals",
+    access: "approve",
+    ok: { 200: { description: '`{"approval"}` as it stands.', answer: "object" } },
+    problems: { ...id("approval"), 409: "The request is no longer pending." },
+  },
+  {
+    method: "post",
+    path: "/api/approvals/{id}/reject",
+    summary: "Reject a request, with a reason (a person only)",
+    tag: "approvals",
+    access: "approve",
+    body: reject,
+    ok: { 200: { description: '`{"approval"}` as it stands.', answer: "object" } },
+    problems: { ...id("approval"), 409: "The request is no longer pending." },
+  },
+  {
+    method: "post",
+    path: "/api/approvals/{id}/withdraw",
+    summary: "Withdraw one's own request (a person only)",
+    tag: "approvals",
+    access: "approvals:withdraw",
+    ok: { 200: { description: '`{"approval"}` as it stands.', answer: "object" } },
+    problems: { ...id("approval"), 409: "The request is no longer pending." },
+  },
+
+  // The activity, the audit trail.
+  {
+    method: "get",
+    path: "/api/activity",
+    summary: "The journal of creates: one page",
+    tag: "activity",
+    access: "read",
+    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/activity/export.csv",
+    summary: "The journal of creates as CSV",
+    tag: "activity",
+    access: "read",
+    ok: csv("The journal"),
+    problems: { 400: INVALID },
+  },
+  {
+    method: "post",
+    path: "/api/activity/declined",
+    summary: "Decline a create that repeated one's own recent one (\"Don't send\")",
+    tag: "activity",
+    access: "read",
+    body: { name: "DeclineRepeat", schema: z.looseObject({}) },
+    ok: { 200: { description: "The declined entry.", answer: "object" } },
+    problems: { 400: INVALID, 404: "One sent no such create.", 409: "The ref_id is taken." },
+  },
+  {
+    method: "get",
+    path: "/api/audit",
+    summary: "The audit trail: one page",
+    tag: "audit",
+    access: "audit:read",
+    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/audit/export.csv",
+    summary: "The audit trail as CSV",
+    tag: "audit",
+    access: "audit:read",
+    ok: csv("The audit trail"),
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/audit/verify",
+    summary: "Verify the audit trail's hash chain",
+    tag: "audit",
+    access: "audit:verify",
+    ok: { 200: { description: "What the verification found.", answer: "object" } },
+    problems: {},
+  },
+
+  // The desk's controls: read by a token, changed by a person.
+  {
+    method: "get",
+    path: "/api/policies",
+    summary: "The policy in force",
+    tag: "controls",
+    access: "read",
+    ok: { 200: { description: '`{"policy"}`.', answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "put",
+    path: "/api/policies",
+    summary: "Replace the policy (an admin; loosening waits for approval)",
+    tag: "controls",
+    access: "policies:edit",
+    body: policy,
+    ok: {
+      200: { description: 'Only tightened: `{"policy"}` in force now.', answer: "object" },
+      202: { description: 'Loosens something: `{"approval"}` of kind policy.', answer: "object" },
+    },
+    problems: { 400: INVALID, 409: "A policy change is already waiting." },
+  },
+  {
+    method: "get",
+    path: "/api/rebalance/targets",
+    summary: "The rebalancing targets",
+    tag: "controls",
+    access: "rebalance:targets",
+    ok: { 200: { description: '`{"targets"}`.', answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "put",
+    path: "/api/rebalance/targets",
+    summary: "Replace every rebalancing target (a person only)",
+    tag: "controls",
+    access: "rebalance:targets",
+    body: targets,
+    ok: { 200: { description: '`{"targets"}` now in place.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/rebalance/plan",
+    summary: "The transfers that would bring balances back within their bands",
+    tag: "controls",
+    access: "rebalance:targets",
+    ok: { 200: { description: "The plan.", answer: "object" } },
+    problems: { 503: "The service is unavailable." },
+  },
+
+  // Market data and balances, relayed from the service.
+  {
+    method: "get",
+    path: "/api/v2/markets",
+    summary: "The markets (relayed)",
+    tag: "markets",
+    access: "read",
+    ok: { 200: { description: "The markets.", answer: "object" } },
+    problems: {},
+  },
+  ...(["ticker", "order-book", "recent-executions"] as const).map((what): Operation => ({
+    method: "get",
+    path: `/api/v2/markets/{market}/${what}`,
+    summary: `A market's ${what.replace("-", " ")} (relayed)`,
+    tag: "markets",
+    access: "read",
+    ok: { 200: { description: `The ${what.replace("-", " ")}.`, answer: "object" } },
+    problems: { 400: "The market is not one the service offers.", 404: NOT_FOUND },
+  })),
+  {
+    method: "get",
+    path: "/api/v2/profiles",
+    summary: "The profiles (relayed)",
+    tag: "profiles",
+    access: "read",
+    ok: { 200: { description: "The profiles.", answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "get",
+    path: "/api/v2/profiles/{profile_id}/balances",
+    summary: "A profile's balances (relayed)",
+    tag: "profiles",
+    access: "read",
+    ok: { 200: { description: "The balances.", answer: "object" } },
+    problems: id("profile"),
+  },
+
+  // The live stream: a session's only.
+  {
+    method: "get",
+    path: "/api/events",
+    summary: "The live stream (a browser session only; a token is refused)",
+    tag: "live",
+    access: "read",
+    query: liveWantsQuerySchema,
+    ok: { 200: { description: "Server-sent events until the session ends.", answer: "event-stream" } },
+    problems: { 400: INVALID, 404: "A profile the service does not have." },
+  },
+
+  // A person's own: sessions and tokens (never by a token).
+  {
+    method: "get",
+    path: "/api/sessions",
+    summary: "The live sessions (an admin)",
+    tag: "people",
+    access: "sessions:manage",
+    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "delete",
+    path: "/api/sessions/{id}",
+    summary: "End a session (an admin)",
+    tag: "people",
+    access: "sessions:manage",
+    ok: { 200: { description: "Ended.", answer: "object" } },
+    problems: id("session"),
+  },
+  {
+    method: "get",
+    path: "/api/tokens",
+    summary: "One's personal API tokens (an admin: everyone's)",
+    tag: "people",
+    access: "tokens",
+    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    problems: {},
+  },
+  {
+    method: "post",
+    path: "/api/tokens",
+    summary: "Create a personal API token; its secret is shown this once",
+    tag: "people",
+    access: "tokens",
+    body: newToken,
+    ok: { 201: { description: '`{"token", "secret": "dsk_…"}`.', answer: "object" } },
+    problems: { 400: INVALID },
+  },
+  {
+    method: "delete",
+    path: "/api/tokens/{id}",
+    summary: "Revoke a token (one's own; an admin: any)",
+    tag: "people",
+    access: "tokens",
+    ok: { 200: { description: "Revoked.", answer: "object" } },
+    problems: id("token"),
+  },
+];
