@@ -2,8 +2,17 @@
  * A batch of internal transfers as the dashboard's API answers it (GET /api/batches/{id}):
  * shared by the back end, which builds it, and the Batches page, which shows it.
  */
-export type BatchStatus = "AWAITING_APPROVAL" | "SENDING" | "COMPLETED" | "CANCELLED" | "REJECTED" | "EXPIRED";
-export type BatchRowStatus = "WAITING" | "SENT" | "FAILED" | "SKIPPED";
+export const BATCH_STATUSES = [
+  "AWAITING_APPROVAL",
+  "SENDING",
+  "COMPLETED",
+  "CANCELLED",
+  "REJECTED",
+  "EXPIRED",
+] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+export const BATCH_ROW_STATUSES = ["WAITING", "SENT", "FAILED", "SKIPPED"] as const;
+export type BatchRowStatus = (typeof BATCH_ROW_STATUSES)[number];
 
 export interface BatchRowView {
   row: number;

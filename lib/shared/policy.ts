@@ -107,7 +107,8 @@ const usd = (label: string, example: string) => {
 
 const PERCENT = "Price guard must be a percentage greater than zero, such as 5 or 12.5";
 
-const ruleSchema = z.strictObject({
+/** One approval rule as the policy holds it (the OpenAPI document's ApprovalRule too). */
+export const approvalRuleSchema = z.strictObject({
   kind: z.enum(["order", "transfer"], { error: "A rule applies to orders or to transfers" }),
   threshold_usd: usd("A rule's threshold", "10000 or 2500.50"),
   approvals_needed: z.union([z.literal(1), z.literal(2)], { error: "Approvals needed must be 1 or 2" }),
@@ -122,7 +123,7 @@ const ruleSchema = z.strictObject({
 
 /** A whole policy as `PUT /api/policies` takes it; every error names its field. */
 export const policySchema = z.strictObject({
-  approval_rules: z.array(ruleSchema).check(z.maxLength(20, "A policy may hold at most 20 approval rules")),
+  approval_rules: z.array(approvalRuleSchema).check(z.maxLength(20, "A policy may hold at most 20 approval rules")),
   limits: z.strictObject({
     max_order_notional_usd: z.partialRecord(
       z.enum(["viewer", "trader", "ops", "approver", "admin"], { error: "A largest order is set per role" }),

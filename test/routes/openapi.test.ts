@@ -1,19 +1,52 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validate } from "@readme/openapi-parser";
-import { inProcessDashboard, rawCall, type InProcessDashboard } from "../support/dashboard";
-import { routeFiles } from "../support/in-process";
+import Ajv2020 from "ajv/dist/2020";
+import { batchesIdle } from "@/lib/server/batches/sender";
+import { relayedOrdersQuerySchema, relayedTransfersQuerySchema } from "@/lib/server/http/route-schemas";
+import { activityExportQuery, activityListQuery } from "@/lib/server/lists/activity-list";
+import { auditExportQuery, auditListQuery } from "@/lib/server/lists/audit-list";
+import { ordersExportQuery, ordersListQuery } from "@/lib/server/lists/orders-list";
+import { transfersExportQuery, transfersListQuery } from "@/lib/server/lists/transfers-list";
 import { OPERATIONS } from "@/lib/server/openapi/paths";
+import {
+  eventually,
+  inProcessDashboard,
+  newRef,
+  rawCall,
+  sandboxTurn,
+  smallOrder,
+  smallTransfer,
+  TRADING,
+  type Answer,
+  type InProcessDashboard,
+} from "../support/dashboard";
+import { routeFiles } from "../support/in-process";
 
 /**
  * GET /api/openapi.json (lib/server/openapi/): it answers with no session, an independent
  * validator (@readme/openapi-parser) accepts it, and its paths and methods are exactly those of
  * the route files under app/api a script may call (next-auth's own and the /api/v2 catch-all
  * aside). A route's methods are read off the handlers themselves: each method is called with no
- * caller, and every one a route does not offer answers 405.
+ * caller, and every one a route does not offer answers 405. Its query parameters are those each
+ * handler takes, and real answers (creates sent, replayed and held, the tables' pages, approvals,
+ * batches, tokens, the policy, a problem) pass the schema it names for their status (ajv).
  */
 
+interface Parameter {
+  name: string;
+  in: string;
+  style?: string;
+  explode?: boolean;
+}
+interface Responses {
+  [status: string]: { content?: Record<string, { schema: { $ref?: string } }> };
+}
 let d: InProcessDashboard;
-let doc: { openapi: string; paths: Record<string, Record<string, { security: unknown[] }>> };
+let doc: {
+  openapi: string;
+  paths: Record<string, Record<string, { security: unknown[]; parameters?: Parameter[]; responses: Responses }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 beforeAll(async () => {
   d = await inProcessDashboard();
@@ -83,5 +116,190 @@ describe("GET /api/openapi.json", () => {
   it("has one operation per path and method in its table", () => {
     const keys = OPERATIONS.map((op) => `${op.method} ${op.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+/** The query parameters the document gives an operation. */
+const queryParameters = (path: string, method = "get") =>
+  (doc.paths[path]![method]!.parameters ?? []).filter((p) => p.in === "query");
+
+/** The GET routes whose handlers read a query, with the schema each parses it with. */
+const LIST_QUERIES: [string, { shape: object }][] = [
+  ["/api/orders", ordersListQuery],
+  ["/api/orders/export.csv", ordersExportQuery],
+  ["/api/transfers", transfersListQuery],
+  ["/api/transfers/export.csv", transfersExportQuery],
+  ["/api/activity", activityListQuery],
+  ["/api/activity/export.csv", activityExportQuery],
+  ["/api/audit", auditListQuery],
+  ["/api/audit/export.csv", auditExportQuery],
+  ["/api/v2/orders", relayedOrdersQuerySchema],
+  ["/api/v2/transfer/transfers", relayedTransfersQuerySchema],
+];
+
+describe("the document's query parameters", () => {
+  it("are, for each list route, the keys of the schema its handler parses", () => {
+    for (const [path, schema] of LIST_QUERIES) {
+      expect(
+        queryParameters(path)
+          .map((p) => p.name)
+          .sort(),
+        path,
+      ).toEqual(Object.keys(schema.shape).sort());
+    }
+    expect(queryParameters("/api/orders").map((p) => p.name)).toEqual(
+      expect.arrayContaining(["profile_id", "market", "status", "side", "type", "sort", "dir", "limit", "cursor"]),
+    );
+    // Repeated parameters, as the handlers read them: ?statuses=A&statuses=B.
+    expect(queryParameters("/api/transfers").find((p) => p.name === "statuses")).toMatchObject({
+      style: "form",
+      explode: true,
+    });
+  });
+
+  it("are exactly those each route takes: every one is read, any other refused", async () => {
+    const reading = Object.entries(doc.paths).filter(
+      ([path, ops]) => path !== "/api/events" && ops.get && queryParameters(path).length > 0,
+    );
+    expect(reading.map(([path]) => path)).toEqual(expect.arrayContaining(LIST_QUERIES.map(([path]) => path)));
+    const unknown = (res: Answer) => JSON.stringify(res.body).includes("Unknown query parameter");
+    for (const [path] of reading) {
+      for (const { name } of queryParameters(path)) {
+        // Any value: a refused one is a 400 on the value, never on the name.
+        const res = await d.as.admin.call("GET", `${path}?${name}=1`);
+        expect(unknown(res), `${path}?${name}: ${JSON.stringify(res.body)}`).toBe(false);
+      }
+      const res = await d.as.admin.call("GET", `${path}?undocumented=1`);
+      expect(res.status, path).toBe(400);
+      expect(unknown(res), path).toBe(true);
+    }
+  });
+});
+
+describe("the document's answers", () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  const DOC_ID = "https://dashboard.invalid/api/openapi.json";
+  beforeAll(() => {
+    ajv.addSchema({ $id: DOC_ID, components: doc.components });
+  });
+
+  /**
+   * Holds a real answer to its operation's documented status and content: a named schema (a $ref,
+   * not an untyped object), which the body must pass.
+   */
+  function expectDocumented(res: Answer, method: string, path: string) {
+    const response = doc.paths[path]![method]!.responses[String(res.status)];
+    expect(response, `${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`).toBeDefined();
+    const type = res.headers.get("content-type")!.split(";")[0]!;
+    const schema = response!.content?.[type]?.schema;
+    expect(schema?.$ref, `${method} ${path} ${res.status} ${type}: a named schema`).toMatch(
+      /^#\/components\/schemas\//,
+    );
+    const check = ajv.getSchema(`${DOC_ID}${schema!.$ref}`)!;
+    expect(check(res.body) ? [] : check.errors, `${method} ${path} ${res.status}`).toEqual([]);
+    return res.body;
+  }
+
+  it("an order's and a transfer's, sent, replayed and held, and the tables' pages", async () => {
+    const orders = "/api/v2/profiles/{profile_id}/orders";
+    const ordered = smallOrder(newRef("doc"));
+    const order = expectDocumented(
+      await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, ordered),
+      "post",
+      orders,
+    );
+    expectDocumented(await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, ordered), "post", orders);
+    await sandboxTurn();
+
+    const transfers = "/api/v2/transfer/internal";
+    const sent = smallTransfer(newRef("doc"));
+    expectDocumented(await d.as.ops.call("POST", transfers, sent), "post", transfers);
+    const big = await d.as.ops.call("POST", transfers, smallTransfer(newRef("doc"), { amount: "20000" }));
+    expect(big.status, JSON.stringify(big.body)).toBe(202);
+    expectDocumented(big, "post", transfers);
+
+    const one = `/api/v2/profiles/${TRADING}/orders/${order.id}`;
+    expectDocumented(await d.as.trader.call("GET", one), "get", "/api/v2/profiles/{profile_id}/orders/{id}");
+    expectDocumented(
+      await d.as.trader.call("GET", `/api/v2/orders?ref_ids=${ordered.ref_id}`),
+      "get",
+      "/api/v2/orders",
+    );
+    const legs = expectDocumented(
+      await d.as.ops.call("GET", `/api/v2/transfer/transfers?ref_ids=${sent.ref_id}`),
+      "get",
+      "/api/v2/transfer/transfers",
+    );
+    expect(legs.items.length).toBeGreaterThan(0);
+    expectDocumented(
+      await d.as.ops.call("GET", `/api/v2/transfer/transfers/${legs.items[0].id}`),
+      "get",
+      "/api/v2/transfer/transfers/{id}",
+    );
+
+    const page = expectDocumented(await d.as.trader.call("GET", "/api/orders?limit=5"), "get", "/api/orders");
+    expect(page.items.length).toBeGreaterThan(0);
+    const legsPage = expectDocumented(await d.as.ops.call("GET", "/api/transfers"), "get", "/api/transfers");
+    expect(legsPage.held.length).toBeGreaterThan(0);
+  });
+
+  it("the approvals', asked, read and decided", async () => {
+    const big = await d.as.ops.call(
+      "POST",
+      "/api/v2/transfer/internal",
+      smallTransfer(newRef("doc"), { amount: "20001" }),
+    );
+    expect(big.status, JSON.stringify(big.body)).toBe(202);
+    const { id } = big.body.approval;
+    expectDocumented(await d.as.approver.call("GET", "/api/approvals?status=PENDING"), "get", "/api/approvals");
+    expectDocumented(await d.as.viewer.call("GET", `/api/approvals/${id}`), "get", "/api/approvals/{id}");
+    const approved = expectDocumented(
+      await d.as.approver.call("POST", `/api/approvals/${id}/approve`),
+      "post",
+      "/api/approvals/{id}/approve",
+    );
+    expect(approved.approval.outcome).not.toBeNull();
+    expectDocumented(await d.as.viewer.call("GET", "/api/approvals"), "get", "/api/approvals");
+    // The journal holds one create sent under approval now: who approved it is part of its entry.
+    const journal = expectDocumented(await d.as.viewer.call("GET", "/api/activity?limit=50"), "get", "/api/activity");
+    expect(journal.items.some((e: { approval?: unknown }) => e.approval)).toBe(true);
+    expectDocumented(await d.as.admin.call("GET", "/api/audit?limit=50"), "get", "/api/audit");
+  });
+
+  it("the batches', sent and held, and the tokens', the policy's and the targets'", async () => {
+    const note = newRef("doc").slice(-36);
+    const row = { ...smallTransfer(), amount: "1.07", metadata: { note } };
+    const batch = expectDocumented(
+      await d.as.ops.call("POST", "/api/batches", { ref_id: newRef("batch"), transfers: [row] }),
+      "post",
+      "/api/batches",
+    ).batch;
+    const done = await eventually(async () => {
+      await batchesIdle(d.app.runtime);
+      const res = await d.as.ops.call("GET", `/api/batches/${batch.id}`);
+      return res.body.batch.status === "SENDING" ? undefined : res;
+    });
+    expect(expectDocumented(done, "get", "/api/batches/{id}").batch.rows[0].transfer_id).toBeDefined();
+    const held = await d.as.ops.call("POST", "/api/batches", {
+      ref_id: newRef("batch"),
+      transfers: [{ ...row, amount: "10000" }],
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    expectDocumented(held, "post", "/api/batches");
+    expectDocumented(await d.as.viewer.call("GET", "/api/batches"), "get", "/api/batches");
+
+    const created = await d.as.admin.call("POST", "/api/tokens", { name: "doc", scopes: ["read"], expires_in_days: 7 });
+    expectDocumented(created, "post", "/api/tokens");
+    // An admin's list is everyone's, with each owner's email.
+    expectDocumented(await d.as.admin.call("GET", "/api/tokens"), "get", "/api/tokens");
+
+    expectDocumented(await d.as.viewer.call("GET", "/api/policies"), "get", "/api/policies");
+    expectDocumented(await d.as.ops.call("GET", "/api/rebalance/targets"), "get", "/api/rebalance/targets");
+  });
+
+  it("a problem's", async () => {
+    const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, { market: "nowhere" });
+    expect(res.status).toBe(400);
+    expectDocumented(res, "post", "/api/v2/profiles/{profile_id}/orders");
   });
 });

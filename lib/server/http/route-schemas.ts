@@ -2,7 +2,8 @@ import * as z from "zod";
 import * as zm from "zod/mini";
 import { APPROVAL_STATUSES } from "@/lib/shared/approval";
 import { rejectReasonSchema } from "@/lib/shared/reject-reason";
-import { identifier, marketSchema } from "@/lib/spec";
+import { identifier, marketSchema, orderStatusSchema, transferStatusSchema, transferTypeSchema } from "@/lib/spec";
+import { SERVICE_MAX_LIMIT } from "../lists/page-walk";
 
 /**
  * The schemas a route handler declares for itself (its query or body), kept here rather than in
@@ -21,4 +22,33 @@ export const rejectBodySchema = zm.strictObject({ reason: rejectReasonSchema });
 export const liveWantsQuerySchema = z.object({
   profiles: z.array(identifier("profiles")).max(50, "profiles may list at most 50 profiles").default([]),
   markets: z.array(marketSchema).max(50, "markets may list at most 50 markets").default([]),
+});
+
+/** A page of a service list as its relay passes it on: the service's own `limit` and `page_cursor`. */
+const servicePaging = {
+  limit: z.optional(z.coerce.number().int().min(1).max(SERVICE_MAX_LIMIT)),
+  page_cursor: z.optional(z.string()),
+};
+const ids = z.optional(z.array(z.string()));
+
+/**
+ * `GET /api/v2/orders`: what the relay passes on to the service's List Orders, which checks it
+ * (the relay refuses any other name; queryNamesOf reads the names off this schema).
+ */
+export const relayedOrdersQuerySchema = z.object({
+  profile_id: z.optional(z.string()),
+  market: z.optional(marketSchema),
+  status: z.optional(orderStatusSchema),
+  ref_ids: ids,
+  ...servicePaging,
+});
+
+/** `GET /api/v2/transfer/transfers`: what the relay passes on to List Transfers (the combinations it refuses, refused first). */
+export const relayedTransfersQuerySchema = z.object({
+  type: z.optional(transferTypeSchema),
+  profile_ids: ids,
+  ref_ids: ids,
+  group_ids: ids,
+  statuses: z.optional(z.array(transferStatusSchema)),
+  ...servicePaging,
 });

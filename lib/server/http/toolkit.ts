@@ -142,3 +142,22 @@ export function queryOf(url: URL, scalars: readonly string[], arrays: readonly s
   }
   return query;
 }
+
+/**
+ * A query schema's parameter names as queryOf takes them, the repeated ones (arrays) apart: a
+ * handler that reads its query with these accepts exactly what its schema, and so the OpenAPI
+ * document made of it (lib/server/openapi/), names.
+ */
+export function queryNamesOf(schema: {
+  shape: Record<string, z.core.$ZodType>;
+}): [scalars: string[], arrays: string[]] {
+  const names = Object.keys(schema.shape);
+  const arrays = names.filter((name) => repeated(schema.shape[name]!));
+  return [names.filter((name) => !arrays.includes(name)), arrays];
+}
+
+/** An array, or one wrapped in optional, default, nullable and the like. */
+function repeated(schema: z.core.$ZodType): boolean {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType };
+  return def.type === "array" || (def.innerType !== undefined && repeated(def.innerType));
+}

@@ -5,7 +5,7 @@ import { ACTIVITY_CSV_HEADER, activityCsvRow } from "@/lib/shared/activity-rows"
 import type { JournalEntry } from "@/lib/shared/journal-entry";
 import type { Page } from "@/lib/shared/list-routes";
 import { mentionsAnId, namedProblem, type Nickname } from "@/lib/shared/named-profiles";
-import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import { parseOr400, queryNamesOf, queryOf } from "@/lib/server/http/toolkit";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
 import type { Db } from "../db";
 import { votesOf } from "../db/approvals";
@@ -31,14 +31,16 @@ const filters = {
   from: instantParam("from", { utc: true }),
   to: instantParam("to", { utc: true }),
 };
-const SCALARS = Object.keys(filters);
-
-const listQuery = z.object({
+/** GET /api/activity's query: the filters, ref_ids, the page (the OpenAPI document's parameters). */
+export const activityListQuery = z.object({
   ...filters,
   ref_ids: z.array(z.string()).max(MAX_PAGE_SIZE, `ref_ids may list at most ${MAX_PAGE_SIZE} ids`).optional(),
   limit: limitParam(MAX_PAGE_SIZE).optional(),
   cursor: z.string().optional(),
 });
+
+/** GET /api/activity/export.csv's query: the filters alone. */
+export const activityExportQuery = z.object(filters);
 
 const journalQuery = (q: z.output<z.ZodObject<typeof filters>>): JournalQuery => ({
   kind: q.kind,
@@ -51,7 +53,7 @@ const journalQuery = (q: z.output<z.ZodObject<typeof filters>>): JournalQuery =>
 
 /** GET /api/activity: one page of the journal, newest first, as the desk reads it (asTheDeskReads). */
 export async function listActivity(rt: Runtime, url: URL): Promise<Page<ActivityEntry>> {
-  const q = parseOr400(listQuery, queryOf(url, [...SCALARS, "limit", "cursor"], ["ref_ids"]));
+  const q = parseOr400(activityListQuery, queryOf(url, ...queryNamesOf(activityListQuery)));
   const page = await withApprovals(
     rt.db,
     await listEntries(rt.db, { ...journalQuery(q), refIds: q.ref_ids, limit: q.limit, cursor: q.cursor }),
@@ -118,7 +120,7 @@ async function withApprovals(db: Db, page: JournalPage): Promise<JournalPage> {
 
 /** GET /api/activity/export.csv: every matching entry, newest first, as CSV rows a page at a time. */
 export function exportActivity(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
-  const q = journalQuery(parseOr400(z.object(filters), queryOf(url, SCALARS)));
+  const q = journalQuery(parseOr400(activityExportQuery, queryOf(url, ...queryNamesOf(activityExportQuery))));
   return { header: ACTIVITY_CSV_HEADER, rows: activityRows(rt, q) };
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import { AUDIT_CSV_HEADER, AUDIT_EVENT_FILTERS, auditCsvRow, type AuditEntryView } from "@/lib/shared/audit-events";
-import { fieldProblem, parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import { fieldProblem, parseOr400, queryNamesOf, queryOf } from "@/lib/server/http/toolkit";
 import type { Page } from "@/lib/shared/list-routes";
 import { toEntry } from "../audit-trail";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
@@ -29,13 +29,15 @@ const filters = {
   from: instantParam("from", { utc: true }),
   to: instantParam("to", { utc: true }),
 };
-const SCALARS = Object.keys(filters);
-
-const listQuery = z.object({
+/** GET /api/audit's query: the filters, the page (the OpenAPI document's parameters). */
+export const auditListQuery = z.object({
   ...filters,
   limit: limitParam(MAX_AUDIT_PAGE).default(50),
   cursor: z.string().optional(),
 });
+
+/** GET /api/audit/export.csv's query: the filters alone. */
+export const auditExportQuery = z.object(filters);
 
 export interface AuditQuery {
   event?: string;
@@ -81,13 +83,13 @@ function cursorOf(cursor: string | undefined): number | undefined {
 
 /** GET /api/audit. */
 export async function listAudit(rt: Runtime, url: URL): Promise<AuditPage> {
-  const { cursor, ...q } = parseOr400(listQuery, queryOf(url, [...SCALARS, "limit", "cursor"]));
+  const { cursor, ...q } = parseOr400(auditListQuery, queryOf(url, ...queryNamesOf(auditListQuery)));
   return listAuditEntries(rt.db, { ...q, before: cursorOf(cursor) });
 }
 
 /** GET /api/audit/export.csv: every matching entry, newest first, a page at a time. */
 export function exportAudit(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
-  const q = parseOr400(z.object(filters), queryOf(url, SCALARS));
+  const q = parseOr400(auditExportQuery, queryOf(url, ...queryNamesOf(auditExportQuery)));
   return { header: AUDIT_CSV_HEADER, rows: auditRows(rt.db, q) };
 }
 

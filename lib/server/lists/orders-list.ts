@@ -2,7 +2,7 @@ import "server-only";
 import * as z from "zod";
 import { heldOrderCsvRow, ORDER_CSV_HEADER, orderCsvRows } from "@/lib/shared/order-rows";
 import { AWAITING_APPROVAL, type HeldOrder } from "@/lib/shared/held-requests";
-import { parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import { parseOr400, queryNamesOf, queryOf } from "@/lib/server/http/toolkit";
 import { byCreatedAt, orderCompare, ORDER_SORTS } from "@/lib/shared/list-routes";
 import { identifier, marketSchema, ORDER_STATUSES, orderSideSchema, orderTypeSchema, type Order } from "@/lib/spec";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
@@ -32,11 +32,10 @@ const filters = {
   side: z.optional(orderSideSchema),
   type: z.optional(orderTypeSchema),
 };
-const FILTER_NAMES = Object.keys(filters);
-
 export const MAX_ORDERS_PAGE = 200;
 
-const listQuery = z
+/** GET /api/orders's query: the filters, the sort, the page (the OpenAPI document's parameters). */
+export const ordersListQuery = z
   .object({
     ...filters,
     sort: z.enum(ORDER_SORTS, { error: `sort must be one of ${ORDER_SORTS.join(", ")}` }).optional(),
@@ -48,6 +47,9 @@ const listQuery = z
     path: ["sort"],
     message: "sort needs a market: amounts and prices of different markets are in different assets",
   });
+
+/** GET /api/orders/export.csv's query: the filters alone (every match, unsorted, unpaged). */
+export const ordersExportQuery = z.object(filters);
 
 type OrderFilters = z.output<z.ZodObject<typeof filters>>;
 
@@ -76,7 +78,7 @@ function localMatch(q: OrderFilters): ((o: Order) => boolean) | undefined {
  * one market; the first page (no cursor) also carries the matching held orders in `held`.
  */
 export async function listOrders(rt: Runtime, url: URL) {
-  const q = parseOr400(listQuery, queryOf(url, [...FILTER_NAMES, "sort", "dir", "limit", "cursor"]));
+  const q = parseOr400(ordersListQuery, queryOf(url, ...queryNamesOf(ordersListQuery)));
   const { limit, cursor, ...rest } = q;
   const page = heldOnly(q)
     ? nothingAsked<Order>()
@@ -96,7 +98,7 @@ export async function listOrders(rt: Runtime, url: URL) {
  * service lists them (a streamed export holds one page, so it cannot sort; created_at is a column).
  */
 export function exportOrders(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
-  const q = parseOr400(z.object(filters), queryOf(url, FILTER_NAMES));
+  const q = parseOr400(ordersExportQuery, queryOf(url, ...queryNamesOf(ordersExportQuery)));
   const walk = heldOnly(q)
     ? undefined
     : walkAll(

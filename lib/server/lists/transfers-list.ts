@@ -2,7 +2,7 @@ import "server-only";
 import * as z from "zod";
 import { heldTransferCsvRow, TRANSFER_CSV_HEADER, transferCsvRow } from "@/lib/shared/transfer-rows";
 import { AWAITING_APPROVAL, heldLegs, wantsHeld, type HeldTransfer } from "@/lib/shared/held-requests";
-import { fieldProblem, parseOr400, queryOf } from "@/lib/server/http/toolkit";
+import { fieldProblem, parseOr400, queryNamesOf, queryOf } from "@/lib/server/http/toolkit";
 import { transferCompare, TRANSFER_SORTS } from "@/lib/shared/list-routes";
 import { ASSETS, identifier, TRANSFER_STATUSES, transferTypeSchema, type Transfer } from "@/lib/spec";
 import { EXPORT_SCAN_CAP, stoppedLine, type CsvRows } from "./csv-response";
@@ -39,12 +39,11 @@ const filters = {
   /** Created before. */
   to: instantParam("to"),
 };
-const SCALARS = ["type", "asset", "from", "to"];
-const ARRAYS = ["profile_ids", "statuses"];
 
 export const MAX_TRANSFERS_PAGE = 200;
 
-const listQuery = z
+/** GET /api/transfers's query: the filters, the sort, the page (the OpenAPI document's parameters). */
+export const transfersListQuery = z
   .object({
     ...filters,
     sort: z.enum(TRANSFER_SORTS, { error: `sort must be one of ${TRANSFER_SORTS.join(", ")}` }).optional(),
@@ -56,6 +55,9 @@ const listQuery = z
     path: ["sort"],
     message: "sort needs an asset: amounts of different assets do not compare",
   });
+
+/** GET /api/transfers/export.csv's query: the filters alone. */
+export const transfersExportQuery = z.object(filters);
 
 type TransferFilters = z.output<z.ZodObject<typeof filters>>;
 
@@ -124,7 +126,7 @@ function localMatch(q: TransferFilters): ((t: Transfer) => boolean) | undefined 
  * the first page (no cursor) also carries the matching held transfers in `held`.
  */
 export async function listTransfers(rt: Runtime, url: URL) {
-  const q = parseOr400(listQuery, queryOf(url, [...SCALARS, "sort", "dir", "limit", "cursor"], ARRAYS));
+  const q = parseOr400(transfersListQuery, queryOf(url, ...queryNamesOf(transfersListQuery)));
   const { limit, cursor, ...rest } = q;
   const page = heldOnly(q)
     ? nothingAsked<Transfer>()
@@ -141,7 +143,7 @@ export async function listTransfers(rt: Runtime, url: URL) {
 
 /** GET /api/transfers/export.csv: the held transfers' legs, then every matching leg, newest first, a page at a time. */
 export function exportTransfers(rt: Runtime, url: URL): { header: string[]; rows: CsvRows } {
-  const q = parseOr400(z.object(filters), queryOf(url, SCALARS, ARRAYS));
+  const q = parseOr400(transfersExportQuery, queryOf(url, ...queryNamesOf(transfersExportQuery)));
   const walk = heldOnly(q)
     ? undefined
     : walkAll(transferPages(rt.upstream, serviceQuery(q)), localMatch(q) ?? (() => true), EXPORT_SCAN_CAP);

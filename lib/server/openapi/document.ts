@@ -2,8 +2,9 @@ import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
 import { scopeNeeded } from "@/lib/shared/token-scopes";
 import { TOKEN_SECRET_PREFIX } from "@/lib/shared/api-tokens";
-import { OPERATIONS, type Named, type Operation } from "./paths";
-import { problemSchema } from "./schemas";
+import { components, type Named } from "./components";
+import { OPERATIONS, type Operation } from "./paths";
+import { problem } from "./schemas";
 
 /**
  * The dashboard's API as an OpenAPI 3.1 document, made from the table of paths.ts and the zod
@@ -13,14 +14,15 @@ import { problemSchema } from "./schemas";
 
 type Json = Record<string, unknown>;
 
+const OPTIONS = {
+  target: "draft-2020-12",
+  // A refine or a transform has no JSON Schema: the shape around it still says what to send.
+  unrepresentable: "any",
+} as const;
+
 /** A request's schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect): what a caller may send. */
 export function jsonSchemaOf(schema: $ZodType): Json {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: "draft-2020-12",
-    io: "input",
-    // A refine or a transform has no JSON Schema: the shape around it still says what to send.
-    unrepresentable: "any",
-  }) as Json;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { ...OPTIONS, io: "input" }) as Json;
   return rest;
 }
 
@@ -38,12 +40,12 @@ const PROBLEM_STATUSES: Record<number, string> = {
   503: "Service Unavailable",
 };
 
+const ref = (named: Named) => ({ $ref: `#/components/schemas/${named.name}` });
+
 const problemRef = (description: string) => ({
   description,
-  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  content: { "application/problem+json": { schema: ref(problem) } },
 });
-
-const ref = (named: Named) => ({ $ref: `#/components/schemas/${named.name}` });
 
 /** Who may call `op`: the cookie session always, a token when a scope opens its action. */
 function securityOf(op: Operation): { security: Json[]; scope: string | null } {
@@ -179,16 +181,22 @@ export function operationIdOf(op: Pick<Operation, "method" | "path">): string {
   return op.method + words.join("");
 }
 
-/** Every named schema of the table, once, and the problem. */
+/**
+ * Every named schema (components.ts), once, each nested one a $ref: a body as a caller may send
+ * it (zod's input: a default may be left out), anything else as the dashboard answers it (output).
+ */
 function componentSchemas(): Json {
-  const schemas: Json = { Problem: jsonSchemaOf(problemSchema) };
-  for (const op of OPERATIONS) {
-    if (op.body) schemas[op.body.name] ??= jsonSchemaOf(op.body.schema);
-    for (const { answer } of Object.values(op.ok)) {
-      if (answer && typeof answer === "object") schemas[answer.name] ??= jsonSchemaOf(answer.schema);
-    }
-  }
-  return schemas;
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const [sent, answered] = (["input", "output"] as const).map(
+    (io) => z.toJSONSchema(components, { ...OPTIONS, io, uri }).schemas as Record<string, Json>,
+  );
+  const bodies = new Set(OPERATIONS.flatMap((op) => (op.body ? [op.body.name] : [])));
+  return Object.fromEntries(
+    Object.keys(answered!).map((name) => {
+      const { $schema: _dialect, $id: _id, ...schema } = (bodies.has(name) ? sent : answered)![name]!;
+      return [name, schema];
+    }),
+  );
 }
 
 /** The OpenAPI 3.1 document of the dashboard's API, at `serverUrl` when given. */

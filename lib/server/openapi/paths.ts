@@ -1,29 +1,59 @@
-import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
 import type { Action } from "@/lib/shared/roles";
-import { newApiTokenSchema } from "@/lib/shared/api-tokens";
-import { policySchema } from "@/lib/shared/policy";
-import { rebalanceTargetsSchema } from "@/lib/shared/rebalance-targets";
 import { CONFIRM_PRICE_GUARD_HEADER } from "@/lib/shared/price-guard";
 import { CONFIRM_REPEAT_HEADER } from "@/lib/shared/repeats";
-import { approvalsQuerySchema, liveWantsQuerySchema, rejectBodySchema } from "@/lib/server/http/route-schemas";
-import { createInternalTransferRequestSchema, createOrderRequestSchema, identifier } from "@/lib/spec";
-import { batchJsonSchema, orderPreviewSchema } from "./schemas";
+import {
+  approvalsQuerySchema,
+  liveWantsQuerySchema,
+  relayedOrdersQuerySchema,
+  relayedTransfersQuerySchema,
+} from "@/lib/server/http/route-schemas";
+import { activityExportQuery, activityListQuery } from "@/lib/server/lists/activity-list";
+import { auditExportQuery, auditListQuery } from "@/lib/server/lists/audit-list";
+import { ordersExportQuery, ordersListQuery } from "@/lib/server/lists/orders-list";
+import { transfersExportQuery, transfersListQuery } from "@/lib/server/lists/transfers-list";
+import {
+  activityPage,
+  apiTokens,
+  approvalAnswer,
+  approvals,
+  auditPage,
+  batchAnswer,
+  batches,
+  createdApiToken,
+  held,
+  heldBatch,
+  order,
+  ordersPage,
+  policyAnswer,
+  serviceOrders,
+  serviceTransfers,
+  transfer,
+  transfersPage,
+} from "./answers";
+import type { Named } from "./components";
+import {
+  batchCsvQuerySchema,
+  batchRequest,
+  declineRepeat,
+  newToken,
+  orderPreview,
+  orderRequest,
+  policy,
+  reject,
+  targets,
+  transferRequest,
+} from "./schemas";
 
 /**
  * The table of the dashboard's API as a script sees it: every route under app/api a script may
  * call (next-auth's /api/auth/* and the /api/v2 catch-all that refuses the rest aside), each
- * method with the zod schemas its handler parses and the statuses it answers. document.ts makes
- * the OpenAPI document of it; test/routes/openapi.test.ts holds it against the route files.
+ * method with the zod schemas its handler parses (query and body), the statuses it answers and
+ * what (answers.ts). document.ts makes the OpenAPI document of it; test/routes/openapi.test.ts
+ * holds it against the route files and real answers.
  */
 
 export type Method = "get" | "post" | "put" | "delete";
-
-/** A named body or answer: the zod schema, and its name under components.schemas. */
-export interface Named {
-  name: string;
-  schema: $ZodType;
-}
 
 export interface Operation {
   method: Method;
@@ -36,6 +66,7 @@ export interface Operation {
    * "public" for what needs no caller (the probes, this document), "metrics" for the scraper's.
    */
   access: Action | "public" | "metrics";
+  /** The query schema the handler parses with (document.ts writes each key as a parameter). */
   query?: $ZodType;
   /** A JSON body (or, for a batch, a CSV file too). */
   body?: Named & { csv?: boolean };
@@ -57,26 +88,18 @@ const PRICE_GUARD = {
   description: "The market, to send an order whose price is far from the market's anyway (the 409 names it).",
 };
 
-const orderRequest: Named = { name: "CreateOrderRequest", schema: createOrderRequestSchema() };
-const transferRequest: Named = { name: "CreateInternalTransferRequest", schema: createInternalTransferRequestSchema };
-const batchRequest: Named & { csv: boolean } = { name: "BatchRequest", schema: batchJsonSchema, csv: true };
-const policy: Named = { name: "Policy", schema: policySchema };
-const targets: Named = { name: "RebalanceTargets", schema: rebalanceTargetsSchema };
-const newToken: Named = { name: "NewApiToken", schema: newApiTokenSchema };
-const reject: Named = { name: "RejectRequest", schema: rejectBodySchema };
-const orderPreview: Named = { name: "OrderPreviewRequest", schema: orderPreviewSchema };
-
 const NOT_FOUND = "Nothing has that id.";
 const INVALID = "A field breaks a rule: `meta.errors` names each.";
 const CREATE_CONFLICT =
   "The ref_id is taken by a different request, in progress or declined; or the create repeats one's own recent one, or its price is far from the market's (confirm with the header it names).";
-const CREATE_OK = {
-  200: { description: "The ref_id's request as it stands (a replay).", answer: "object" as const },
+/** A create answers 200 whether it was sent now or is a replay of its ref_id: the service's record. */
+const createOk = (record: Named, what: string) => ({
+  200: { description: `Sent, or the ref_id's ${what} as it stands (a replay): the service's ${what}.`, answer: record },
   202: {
     description: 'Held for approval: `{"approval"}`; nothing is sent until an approver approves.',
-    answer: "object" as const,
+    answer: held,
   },
-};
+});
 const CREATE_PROBLEMS = {
   400: INVALID,
   404: "A profile or account the request names does not exist.",
@@ -138,7 +161,7 @@ export const OPERATIONS: Operation[] = [
     access: "orders:create",
     body: orderRequest,
     headers: [REPEAT, PRICE_GUARD],
-    ok: { ...CREATE_OK, 201: { description: "Sent: the service's order.", answer: "object" } },
+    ok: createOk(order, "order"),
     problems: { ...CREATE_PROBLEMS, 403: "Past a limit of the desk's controls, or the role may not." },
   },
   {
@@ -157,7 +180,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The orders table: filtered, sorted, one page",
     tag: "orders",
     access: "read",
-    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    query: ordersListQuery,
+    ok: { 200: { description: "One page; the first also carries the matching held orders.", answer: ordersPage } },
     problems: { 400: INVALID },
   },
   {
@@ -166,6 +190,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The orders table as CSV",
     tag: "orders",
     access: "read",
+    query: ordersExportQuery,
     ok: csv("The orders"),
     problems: { 400: INVALID },
   },
@@ -175,7 +200,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The service's orders (relayed)",
     tag: "orders",
     access: "read",
-    ok: { 200: { description: "The service's page of orders.", answer: "object" } },
+    query: relayedOrdersQuerySchema,
+    ok: { 200: { description: "The service's page of orders.", answer: serviceOrders } },
     problems: { 400: INVALID },
   },
   {
@@ -184,7 +210,7 @@ export const OPERATIONS: Operation[] = [
     summary: "One order (relayed)",
     tag: "orders",
     access: "read",
-    ok: { 200: { description: "The order.", answer: "object" } },
+    ok: { 200: { description: "The order.", answer: order } },
     problems: id("order"),
   },
   {
@@ -204,7 +230,7 @@ export const OPERATIONS: Operation[] = [
     access: "transfers:create",
     body: transferRequest,
     headers: [REPEAT],
-    ok: { ...CREATE_OK, 201: { description: "Sent: the service's transfer.", answer: "object" } },
+    ok: createOk(transfer, "transfer"),
     problems: { ...CREATE_PROBLEMS, 403: "Past a limit of the desk's controls, or the role may not." },
   },
   {
@@ -223,7 +249,13 @@ export const OPERATIONS: Operation[] = [
     summary: "The transfers table: filtered, sorted, one page",
     tag: "transfers",
     access: "read",
-    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    query: transfersListQuery,
+    ok: {
+      200: {
+        description: "One page of legs; the first also carries the matching held transfers.",
+        answer: transfersPage,
+      },
+    },
     problems: { 400: INVALID },
   },
   {
@@ -232,6 +264,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The transfers table as CSV",
     tag: "transfers",
     access: "read",
+    query: transfersExportQuery,
     ok: csv("The transfers"),
     problems: { 400: INVALID },
   },
@@ -241,7 +274,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The service's transfers (relayed)",
     tag: "transfers",
     access: "read",
-    ok: { 200: { description: "The service's page of transfers.", answer: "object" } },
+    query: relayedTransfersQuerySchema,
+    ok: { 200: { description: "The service's page of transfer legs.", answer: serviceTransfers } },
     problems: { 400: INVALID },
   },
   {
@@ -250,7 +284,7 @@ export const OPERATIONS: Operation[] = [
     summary: "One transfer (relayed)",
     tag: "transfers",
     access: "read",
-    ok: { 200: { description: "The transfer.", answer: "object" } },
+    ok: { 200: { description: "The transfer leg.", answer: transfer } },
     problems: id("transfer"),
   },
 
@@ -261,13 +295,13 @@ export const OPERATIONS: Operation[] = [
     summary: "Create a batch of internal transfers (CSV or JSON)",
     tag: "batches",
     access: "batches:create",
-    query: z.object({ ref_id: z.optional(identifier("ref_id")) }),
+    query: batchCsvQuerySchema,
     body: batchRequest,
     headers: [REPEAT],
     ok: {
-      200: { description: "The ref_id's batch as it stands (a replay).", answer: "object" },
-      201: { description: 'Sent row by row: `{"batch"}`.', answer: "object" },
-      202: { description: 'Held for one approval of the whole: `{"approval", "batch"}`.', answer: "object" },
+      200: { description: "The ref_id's batch as it stands (a replay).", answer: batchAnswer },
+      201: { description: "Sent row by row.", answer: batchAnswer },
+      202: { description: "Held for one approval of the whole.", answer: heldBatch },
     },
     problems: {
       ...CREATE_PROBLEMS,
@@ -281,7 +315,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The batches, newest first",
     tag: "batches",
     access: "read",
-    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    ok: { 200: { description: "The batches.", answer: batches } },
     problems: {},
   },
   {
@@ -290,7 +324,7 @@ export const OPERATIONS: Operation[] = [
     summary: "What the controls would do with a batch now (nothing is stored or sent)",
     tag: "batches",
     access: "batches:create",
-    query: z.object({ ref_id: z.optional(identifier("ref_id")) }),
+    query: batchCsvQuerySchema,
     body: batchRequest,
     ok: { 200: { description: "The preview.", answer: "object" } },
     problems: {
@@ -306,7 +340,7 @@ export const OPERATIONS: Operation[] = [
     summary: "One batch: its counts, totals and rows",
     tag: "batches",
     access: "read",
-    ok: { 200: { description: '`{"batch"}`.', answer: "object" } },
+    ok: { 200: { description: "The batch.", answer: batchAnswer } },
     problems: id("batch"),
   },
   {
@@ -315,7 +349,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Cancel what is left of a batch",
     tag: "batches",
     access: "batches:create",
-    ok: { 200: { description: '`{"batch"}` as it stands.', answer: "object" } },
+    ok: { 200: { description: "The batch as it stands.", answer: batchAnswer } },
     problems: { ...id("batch"), 409: "Nothing is left to cancel." },
   },
   {
@@ -336,7 +370,7 @@ export const OPERATIONS: Operation[] = [
     tag: "approvals",
     access: "read",
     query: approvalsQuerySchema,
-    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    ok: { 200: { description: "The requests.", answer: approvals } },
     problems: { 400: INVALID },
   },
   {
@@ -345,7 +379,7 @@ export const OPERATIONS: Operation[] = [
     summary: "One approval request",
     tag: "approvals",
     access: "read",
-    ok: { 200: { description: '`{"approval"}`.', answer: "object" } },
+    ok: { 200: { description: "The request.", answer: approvalAnswer } },
     problems: id("approval"),
   },
   {
@@ -363,7 +397,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Approve a request (a person only, never the requester)",
     tag: "approvals",
     access: "approve",
-    ok: { 200: { description: '`{"approval"}` as it stands.', answer: "object" } },
+    ok: { 200: { description: "The request as it stands.", answer: approvalAnswer } },
     problems: { ...id("approval"), 409: "The request is no longer pending." },
   },
   {
@@ -373,7 +407,7 @@ export const OPERATIONS: Operation[] = [
     tag: "approvals",
     access: "approve",
     body: reject,
-    ok: { 200: { description: '`{"approval"}` as it stands.', answer: "object" } },
+    ok: { 200: { description: "The request as it stands.", answer: approvalAnswer } },
     problems: { ...id("approval"), 409: "The request is no longer pending." },
   },
   {
@@ -382,7 +416,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Withdraw one's own request (a person only)",
     tag: "approvals",
     access: "approvals:withdraw",
-    ok: { 200: { description: '`{"approval"}` as it stands.', answer: "object" } },
+    ok: { 200: { description: "The request as it stands.", answer: approvalAnswer } },
     problems: { ...id("approval"), 409: "The request is no longer pending." },
   },
 
@@ -393,7 +427,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The journal of creates: one page",
     tag: "activity",
     access: "read",
-    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    query: activityListQuery,
+    ok: { 200: { description: "One page, newest first.", answer: activityPage } },
     problems: { 400: INVALID },
   },
   {
@@ -402,6 +437,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The journal of creates as CSV",
     tag: "activity",
     access: "read",
+    query: activityExportQuery,
     ok: csv("The journal"),
     problems: { 400: INVALID },
   },
@@ -411,7 +447,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Decline a create that repeated one's own recent one (\"Don't send\")",
     tag: "activity",
     access: "read",
-    body: { name: "DeclineRepeat", schema: z.looseObject({}) },
+    body: declineRepeat,
     ok: { 200: { description: "The declined entry.", answer: "object" } },
     problems: { 400: INVALID, 404: "One sent no such create.", 409: "The ref_id is taken." },
   },
@@ -421,7 +457,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The audit trail: one page",
     tag: "audit",
     access: "audit:read",
-    ok: { 200: { description: '`{"items", "next_cursor"}`.', answer: "object" } },
+    query: auditListQuery,
+    ok: { 200: { description: "One page, newest first.", answer: auditPage } },
     problems: { 400: INVALID },
   },
   {
@@ -430,6 +467,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The audit trail as CSV",
     tag: "audit",
     access: "audit:read",
+    query: auditExportQuery,
     ok: csv("The audit trail"),
     problems: { 400: INVALID },
   },
@@ -450,7 +488,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The policy in force",
     tag: "controls",
     access: "read",
-    ok: { 200: { description: '`{"policy"}`.', answer: "object" } },
+    ok: { 200: { description: "The policy.", answer: policyAnswer } },
     problems: {},
   },
   {
@@ -461,8 +499,8 @@ export const OPERATIONS: Operation[] = [
     access: "policies:edit",
     body: policy,
     ok: {
-      200: { description: 'Only tightened: `{"policy"}` in force now.', answer: "object" },
-      202: { description: 'Loosens something: `{"approval"}` of kind policy.', answer: "object" },
+      200: { description: "Only tightened: the policy in force now.", answer: policyAnswer },
+      202: { description: "Loosens something: held for approval, kind policy.", answer: held },
     },
     problems: { 400: INVALID, 409: "A policy change is already waiting." },
   },
@@ -472,7 +510,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The rebalancing targets",
     tag: "controls",
     access: "rebalance:targets",
-    ok: { 200: { description: '`{"targets"}`.', answer: "object" } },
+    ok: { 200: { description: "The targets.", answer: targets } },
     problems: {},
   },
   {
@@ -482,7 +520,7 @@ export const OPERATIONS: Operation[] = [
     tag: "controls",
     access: "rebalance:targets",
     body: targets,
-    ok: { 200: { description: '`{"targets"}` now in place.', answer: "object" } },
+    ok: { 200: { description: "The targets now in place.", answer: targets } },
     problems: { 400: INVALID },
   },
   {
@@ -570,7 +608,7 @@ export const OPERATIONS: Operation[] = [
     summary: "One's personal API tokens (an admin: everyone's)",
     tag: "people",
     access: "tokens",
-    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    ok: { 200: { description: "The tokens, newest first; never a secret.", answer: apiTokens } },
     problems: {},
   },
   {
@@ -580,7 +618,7 @@ export const OPERATIONS: Operation[] = [
     tag: "people",
     access: "tokens",
     body: newToken,
-    ok: { 201: { description: '`{"token", "secret": "dsk_…"}`.', answer: "object" } },
+    ok: { 201: { description: "The token, and its secret (`dsk_…`), shown this once.", answer: createdApiToken } },
     problems: { 400: INVALID },
   },
   {

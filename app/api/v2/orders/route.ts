@@ -1,12 +1,14 @@
-import { methodNotAllowed, queryOf } from "@/lib/server/http/toolkit";
+import { methodNotAllowed, queryNamesOf, queryOf } from "@/lib/server/http/toolkit";
 import { relay, withRole } from "@/lib/server/http/route";
+import { relayedOrdersQuerySchema } from "@/lib/server/http/route-schemas";
 
 export const GET = withRole("read", async ({ request, runtime }) =>
   relay(
     await runtime.upstream.request({
       method: "GET",
       path: "/orders",
-      query: queryOf(new URL(request.url), ["profile_id", "market", "status", "limit", "page_cursor"], ["ref_ids"]),
+      // The service checks the values; the names are the schema's, as the OpenAPI document says.
+      query: queryOf(new URL(request.url), ...queryNamesOf(relayedOrdersQuerySchema)),
     }),
   ),
 );
