@@ -1006,6 +1006,58 @@ export interface components {
             recipient_profile_id?: string;
             self_match_prevention_id?: string;
         };
+        CreateInternalTransferRequest: {
+            from_profile_id: string;
+            to_profile_id: string;
+            amount: string;
+            asset: string;
+            ref_id?: string;
+            metadata?: unknown;
+            recipient_metadata?: unknown;
+            from_identity_id?: string;
+            from_account_id?: string;
+            to_identity_id?: string;
+            to_account_id?: string;
+        };
+        BatchRequest: {
+            ref_id: string;
+            transfers: {
+                from_profile_id: string;
+                to_profile_id: string;
+                asset: string;
+                amount: string;
+                ref_id?: string;
+                metadata?: unknown;
+            }[];
+        };
+        Policy: {
+            approval_rules: components["schemas"]["ApprovalRule"][];
+            limits: {
+                max_order_notional_usd: {
+                    [key: string]: string;
+                };
+                daily_order_notional_usd_per_user: string | null;
+                daily_transfer_usd_per_user?: string | null;
+                price_guard_percent: string;
+            };
+        };
+        RebalanceTargets: {
+            targets: {
+                profile_id: string;
+                /** @enum {string} */
+                asset: "USD" | "EUR" | "SGD" | "ETH" | "BTC" | "GOLD" | "BCH" | "LTC" | "USDP" | "LINK" | "MATIC" | "AAVE" | "UNI";
+                target: string;
+                band: string;
+            }[];
+        };
+        NewApiToken: {
+            name: string;
+            scopes: ("read" | "trade" | "transfer" | "batch")[];
+            expires_in_days: number;
+        };
+        RejectRequest: {
+            reason: string;
+        };
         OrderPreviewRequest: {
             profile_id: string;
             request: {
@@ -1031,66 +1083,315 @@ export interface components {
                 self_match_prevention_id?: string;
             };
         };
-        CreateInternalTransferRequest: {
-            from_profile_id: string;
-            to_profile_id: string;
-            amount: string;
-            asset: string;
-            ref_id?: string;
-            metadata?: unknown;
-            recipient_metadata?: unknown;
-            from_identity_id?: string;
-            from_account_id?: string;
-            to_identity_id?: string;
-            to_account_id?: string;
+        DeclineRepeat: {
+            [key: string]: unknown;
         };
-        BatchRequest: {
+        Order: {
+            id: string;
+            profile_id: string;
+            ref_id?: string;
+            /** @enum {string} */
+            status: "PENDING_SUBMISSION" | "SUBMITTED" | "OPEN" | "FILLED" | "CANCELLED" | "REJECTED";
+            /** @enum {string} */
+            side: "BUY" | "SELL";
+            /** @enum {string} */
+            market: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+            /** @enum {string} */
+            type: "LIMIT" | "MARKET" | "POST_ONLY_LIMIT" | "STOP_MARKET" | "STOP_LIMIT";
+            base_amount: string;
+            price: string;
+            quote_amount: string;
+            metadata?: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at: string;
+            amount_filled: string;
+            volume_weighted_average_price: string;
+            /** @enum {string} */
+            time_in_force: "GTC" | "FOK" | "IOC" | "GTT";
+            expiration_date?: string | "";
+            identity_id?: string;
+            identity_account_id?: string;
+            stop_price?: string;
+            recipient_profile_id?: string;
+            is_triggered?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        Transfer: {
+            id: string;
+            customer_id: string;
+            profile_id: string;
+            amount: string;
+            total: string;
+            fee: string;
+            asset: string;
+            /** @enum {string} */
+            direction: "CREDIT" | "DEBIT";
+            /** @enum {string} */
+            type: "INTERNAL_TRANSFER_DEBIT" | "INTERNAL_TRANSFER_CREDIT" | "CRYPTO_DEPOSIT" | "CRYPTO_WITHDRAWAL" | "WIRE_DEPOSIT" | "WIRE_WITHDRAWAL" | "SEN_DEPOSIT" | "SEN_WITHDRAWAL" | "BANK_DEPOSIT" | "BANK_WITHDRAWAL" | "PLATFORM_TRANSFER_DEBIT" | "PLATFORM_TRANSFER_CREDIT" | "SIGNET_DEPOSIT" | "SIGNET_WITHDRAWAL" | "CBIT_WITHDRAWAL" | "CBIT_DEPOSIT" | "CUBIX_DEPOSIT" | "CUBIX_WITHDRAWAL" | "RTP_DEPOSIT";
+            /** @enum {string} */
+            status: "PENDING" | "COMPLETED" | "FAILED";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            identity_id?: string;
+            account_id?: string;
+            ref_id?: string;
+            balance_asset?: string;
+            secondary_status?: {
+                [key: string]: unknown;
+            };
+            status_details?: {
+                [key: string]: unknown;
+            };
+            metadata?: {
+                [key: string]: string;
+            };
+            destination_address?: string;
+            /** @enum {string} */
+            crypto_network?: "BITCOIN" | "ETHEREUM" | "BITCOIN_CASH" | "LITECOIN" | "SOLANA" | "POLYGON_POS" | "BASE" | "ARBITRUM_ONE" | "STELLAR" | "INK" | "XLAYER";
+            crypto_tx_hash?: string;
+            crypto_tx_index?: string;
+            auto_conversion?: {
+                [key: string]: unknown;
+            };
+            group_id?: string;
+            fiat_account_id?: string;
+            notional_value?: string;
+            memo?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ServiceOrdersPage: {
+            items: components["schemas"]["Order"][];
+            next_page_cursor?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ServiceTransfersPage: {
+            items: components["schemas"]["Transfer"][];
+            next_page_cursor?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ApprovalRule: {
+            /** @enum {string} */
+            kind: "order" | "transfer";
+            threshold_usd: string;
+            approvals_needed: 1 | 2;
+            open_minutes: number;
+        };
+        Approval: {
+            id: string;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED" | "WITHDRAWN";
+            /** @enum {string} */
+            kind: "order" | "transfer" | "batch" | "policy";
+            request: {
+                [key: string]: unknown;
+            };
+            profile_id: string;
+            value_usd: string | null;
+            rule: components["schemas"]["ApprovalRule"] | {
+                /** @constant */
+                kind: "policy";
+                /** @constant */
+                approvals_needed: 1;
+                open_minutes: number;
+            };
+            hold_reason: string | null;
+            requested_by: string;
+            requested_name: string;
+            requested_role: string;
+            created_at: string;
+            expires_at: string;
+            approvals_needed: number;
+            approvals: {
+                by: string;
+                role: string;
+                at: string;
+            }[];
+            decided_at: string | null;
+            decided_by: string | null;
+            reason: string | null;
+            outcome: {
+                status: number;
+                body: unknown;
+                sent?: boolean;
+            } | null;
+        };
+        Held: {
+            approval: components["schemas"]["Approval"];
+        };
+        ApprovalAnswer: {
+            approval: components["schemas"]["Approval"];
+        };
+        Approvals: {
+            items: components["schemas"]["Approval"][];
+        };
+        Batch: {
+            id: string;
             ref_id: string;
-            transfers: {
+            /** @enum {string} */
+            status: "AWAITING_APPROVAL" | "SENDING" | "COMPLETED" | "CANCELLED" | "REJECTED" | "EXPIRED";
+            requested_by: string;
+            created_at: string;
+            approval_id: string | null;
+            counts: {
+                waiting: number;
+                sent: number;
+                failed: number;
+                skipped: number;
+            };
+            totals: {
+                asset: string;
+                amount: string;
+                value_usd: string;
+            }[];
+            rows: {
+                row: number;
                 from_profile_id: string;
                 to_profile_id: string;
                 asset: string;
                 amount: string;
-                ref_id?: string;
-                metadata?: unknown;
-            }[];
-        };
-        RejectRequest: {
-            reason: string;
-        };
-        DeclineRepeat: {
-            [key: string]: unknown;
-        };
-        Policy: {
-            approval_rules: {
+                ref_id: string;
                 /** @enum {string} */
-                kind: "order" | "transfer";
-                threshold_usd: string;
-                approvals_needed: 1 | 2;
-                open_minutes: number;
-            }[];
-            limits: {
-                max_order_notional_usd: {
-                    [key: string]: string;
-                };
-                daily_order_notional_usd_per_user: string | null;
-                daily_transfer_usd_per_user?: string | null;
-                price_guard_percent: string;
-            };
-        };
-        RebalanceTargets: {
-            targets: {
-                profile_id: string;
-                /** @enum {string} */
-                asset: "USD" | "EUR" | "SGD" | "ETH" | "BTC" | "GOLD" | "BCH" | "LTC" | "USDP" | "LINK" | "MATIC" | "AAVE" | "UNI";
-                target: string;
-                band: string;
+                status: "WAITING" | "SENT" | "FAILED" | "SKIPPED";
+                transfer_id?: string;
+                transfer_status?: string;
+                problem?: components["schemas"]["Problem"];
             }[];
         };
-        NewApiToken: {
+        BatchAnswer: {
+            batch: components["schemas"]["Batch"];
+        };
+        HeldBatch: {
+            approval: components["schemas"]["Approval"];
+            batch: components["schemas"]["Batch"];
+        };
+        Batches: {
+            items: components["schemas"]["Batch"][];
+        };
+        HeldOrder: {
+            approval_id: string;
+            ref_id: string;
+            profile_id: string;
+            requested_by: string;
+            requested_name: string;
+            requested_role: string;
+            requested_at: string;
+            expires_at: string;
+            value_usd: string | null;
+            request: components["schemas"]["CreateOrderRequest"];
+        };
+        HeldTransfer: {
+            approval_id: string;
+            ref_id: string;
+            profile_id: string;
+            requested_by: string;
+            requested_name: string;
+            requested_role: string;
+            requested_at: string;
+            expires_at: string;
+            value_usd: string | null;
+            request: components["schemas"]["CreateInternalTransferRequest"];
+        };
+        OrdersPage: {
+            items: components["schemas"]["Order"][];
+            next_cursor: string | null;
+            scanned: number;
+            walked: boolean;
+            truncated: boolean;
+            scan_cap: number;
+            held?: components["schemas"]["HeldOrder"][];
+        };
+        TransfersPage: {
+            items: components["schemas"]["Transfer"][];
+            next_cursor: string | null;
+            scanned: number;
+            walked: boolean;
+            truncated: boolean;
+            scan_cap: number;
+            held?: components["schemas"]["HeldTransfer"][];
+        };
+        ApiToken: {
+            id: string;
             name: string;
             scopes: ("read" | "trade" | "transfer" | "batch")[];
-            expires_in_days: number;
+            created_at: string;
+            expires_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            owner_email?: string;
+        };
+        ApiTokens: {
+            items: components["schemas"]["ApiToken"][];
+        };
+        CreatedApiToken: {
+            token: components["schemas"]["ApiToken"];
+            secret: string;
+        };
+        PolicyAnswer: {
+            policy: components["schemas"]["Policy"];
+        };
+        ActivityEntry: {
+            id: string;
+            /** @enum {string} */
+            kind: "order" | "transfer" | "cancel";
+            ref_id: string;
+            user_email: string;
+            user_role: string;
+            profile_id: string;
+            to_profile_id: string | null;
+            request: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "declined";
+            created_at: string;
+            completed_at: string | null;
+            http_status: number | null;
+            latency_ms: number | null;
+            record: unknown;
+            problem: components["schemas"]["Problem"] | null;
+            result_id: string | null;
+            duplicate_of: string | null;
+            approval?: {
+                id: string;
+                approved_by: {
+                    by: string;
+                    role: string;
+                    at: string;
+                }[];
+            };
+            record_status_now?: string;
+        };
+        ActivityPage: {
+            items: components["schemas"]["ActivityEntry"][];
+            next_cursor: string | null;
+        };
+        AuditEntry: {
+            seq: number;
+            at: string;
+            /** @enum {string} */
+            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+            actor_email: string | null;
+            actor_role: string | null;
+            ip: string | null;
+            subject: string | null;
+            detail: {
+                [key: string]: unknown;
+            };
+            hash: string;
+        };
+        AuditPage: {
+            items: components["schemas"]["AuditEntry"][];
+            next_cursor: string | null;
         };
     };
     responses: never;
@@ -1223,7 +1524,7 @@ export interface operations {
             header?: {
                 /** @description The ref_id of one's own recent create this one repeats, to send it anyway (the 409 `Possible Duplicate` names it). */
                 "Confirm-Duplicate"?: string;
-                /** @description The market, to send an order whose price is far from the market's anyway (the 409 names it). */
+                /** @description The market, to send an order whose price is far from the market's anyway (the 428 names it). */
                 "Confirm-Price-Guard"?: string;
             };
             path: {
@@ -1237,22 +1538,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The ref_id's request as it stands (a replay). */
+            /** @description Sent, or the ref_id's order as it stands (a replay): the service's order. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Sent: the service's order. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Held for approval: `{"approval"}`; nothing is sent until an approver approves. */
@@ -1261,7 +1553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Held"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -1300,7 +1592,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The ref_id is taken by a different request, in progress or declined; or the create repeats one's own recent one, or its price is far from the market's (confirm with the header it names). */
+            /** @description The ref_id is taken by a different request, in progress or declined; or the create repeats one's own from the last minute (`Possible Duplicate`: send it again with Confirm-Duplicate naming the earlier ref_id). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1320,6 +1612,15 @@ export interface operations {
             };
             /** @description The body is not application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Its price is far from the market's (the price guard): send it again with Confirm-Price-Guard naming the market. */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1454,20 +1755,30 @@ export interface operations {
     };
     getApiOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                profile_id?: string;
+                market?: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+                status?: "PENDING_SUBMISSION" | "SUBMITTED" | "OPEN" | "FILLED" | "CANCELLED" | "REJECTED" | "AWAITING_APPROVAL";
+                side?: "BUY" | "SELL";
+                type?: "LIMIT" | "MARKET" | "POST_ONLY_LIMIT" | "STOP_MARKET" | "STOP_LIMIT";
+                sort?: "amount" | "price" | "filled";
+                dir?: "asc" | "desc";
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items", "next_cursor"}`. */
+            /** @description One page; the first also carries the matching held orders. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["OrdersPage"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -1519,7 +1830,13 @@ export interface operations {
     };
     getApiOrdersExportCsv: {
         parameters: {
-            query?: never;
+            query?: {
+                profile_id?: string;
+                market?: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+                status?: "PENDING_SUBMISSION" | "SUBMITTED" | "OPEN" | "FILLED" | "CANCELLED" | "REJECTED" | "AWAITING_APPROVAL";
+                side?: "BUY" | "SELL";
+                type?: "LIMIT" | "MARKET" | "POST_ONLY_LIMIT" | "STOP_MARKET" | "STOP_LIMIT";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1584,7 +1901,14 @@ export interface operations {
     };
     getApiV2Orders: {
         parameters: {
-            query?: never;
+            query?: {
+                profile_id?: string;
+                market?: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+                status?: "PENDING_SUBMISSION" | "SUBMITTED" | "OPEN" | "FILLED" | "CANCELLED" | "REJECTED";
+                ref_ids?: string[];
+                limit?: number;
+                page_cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1597,7 +1921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ServiceOrdersPage"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -1665,7 +1989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description The order id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -1826,22 +2150,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The ref_id's request as it stands (a replay). */
+            /** @description Sent, or the ref_id's transfer as it stands (a replay): the service's transfer. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Sent: the service's transfer. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Transfer"];
                 };
             };
             /** @description Held for approval: `{"approval"}`; nothing is sent until an approver approves. */
@@ -1850,7 +2165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Held"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -1889,7 +2204,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The ref_id is taken by a different request, in progress or declined; or the create repeats one's own recent one, or its price is far from the market's (confirm with the header it names). */
+            /** @description The ref_id is taken by a different request, in progress or declined; or the create repeats one's own from the last minute (`Possible Duplicate`: send it again with Confirm-Duplicate naming the earlier ref_id). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2043,20 +2358,31 @@ export interface operations {
     };
     getApiTransfers: {
         parameters: {
-            query?: never;
+            query?: {
+                profile_ids?: string[];
+                statuses?: ("PENDING" | "COMPLETED" | "FAILED" | "AWAITING_APPROVAL")[];
+                type?: "INTERNAL_TRANSFER_DEBIT" | "INTERNAL_TRANSFER_CREDIT" | "CRYPTO_DEPOSIT" | "CRYPTO_WITHDRAWAL" | "WIRE_DEPOSIT" | "WIRE_WITHDRAWAL" | "SEN_DEPOSIT" | "SEN_WITHDRAWAL" | "BANK_DEPOSIT" | "BANK_WITHDRAWAL" | "PLATFORM_TRANSFER_DEBIT" | "PLATFORM_TRANSFER_CREDIT" | "SIGNET_DEPOSIT" | "SIGNET_WITHDRAWAL" | "CBIT_WITHDRAWAL" | "CBIT_DEPOSIT" | "CUBIX_DEPOSIT" | "CUBIX_WITHDRAWAL" | "RTP_DEPOSIT";
+                asset?: "USD" | "EUR" | "SGD" | "ETH" | "BTC" | "GOLD" | "BCH" | "LTC" | "USDP" | "LINK" | "MATIC" | "AAVE" | "UNI";
+                from?: string;
+                to?: string;
+                sort?: "amount";
+                dir?: "asc" | "desc";
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items", "next_cursor"}`. */
+            /** @description One page of legs; the first also carries the matching held transfers. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["TransfersPage"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -2108,7 +2434,14 @@ export interface operations {
     };
     getApiTransfersExportCsv: {
         parameters: {
-            query?: never;
+            query?: {
+                profile_ids?: string[];
+                statuses?: ("PENDING" | "COMPLETED" | "FAILED" | "AWAITING_APPROVAL")[];
+                type?: "INTERNAL_TRANSFER_DEBIT" | "INTERNAL_TRANSFER_CREDIT" | "CRYPTO_DEPOSIT" | "CRYPTO_WITHDRAWAL" | "WIRE_DEPOSIT" | "WIRE_WITHDRAWAL" | "SEN_DEPOSIT" | "SEN_WITHDRAWAL" | "BANK_DEPOSIT" | "BANK_WITHDRAWAL" | "PLATFORM_TRANSFER_DEBIT" | "PLATFORM_TRANSFER_CREDIT" | "SIGNET_DEPOSIT" | "SIGNET_WITHDRAWAL" | "CBIT_WITHDRAWAL" | "CBIT_DEPOSIT" | "CUBIX_DEPOSIT" | "CUBIX_WITHDRAWAL" | "RTP_DEPOSIT";
+                asset?: "USD" | "EUR" | "SGD" | "ETH" | "BTC" | "GOLD" | "BCH" | "LTC" | "USDP" | "LINK" | "MATIC" | "AAVE" | "UNI";
+                from?: string;
+                to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2173,20 +2506,28 @@ export interface operations {
     };
     getApiV2TransferTransfers: {
         parameters: {
-            query?: never;
+            query?: {
+                type?: "INTERNAL_TRANSFER_DEBIT" | "INTERNAL_TRANSFER_CREDIT" | "CRYPTO_DEPOSIT" | "CRYPTO_WITHDRAWAL" | "WIRE_DEPOSIT" | "WIRE_WITHDRAWAL" | "SEN_DEPOSIT" | "SEN_WITHDRAWAL" | "BANK_DEPOSIT" | "BANK_WITHDRAWAL" | "PLATFORM_TRANSFER_DEBIT" | "PLATFORM_TRANSFER_CREDIT" | "SIGNET_DEPOSIT" | "SIGNET_WITHDRAWAL" | "CBIT_WITHDRAWAL" | "CBIT_DEPOSIT" | "CUBIX_DEPOSIT" | "CUBIX_WITHDRAWAL" | "RTP_DEPOSIT";
+                profile_ids?: string[];
+                ref_ids?: string[];
+                group_ids?: string[];
+                statuses?: ("PENDING" | "COMPLETED" | "FAILED")[];
+                limit?: number;
+                page_cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The service's page of transfers. */
+            /** @description The service's page of transfer legs. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ServiceTransfersPage"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -2247,13 +2588,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The transfer. */
+            /** @description The transfer leg. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Transfer"];
                 };
             };
             /** @description The transfer id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -2321,13 +2662,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items"}`. */
+            /** @description The batches. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Batches"];
                 };
             };
             /** @description Both a session cookie and a bearer token: one request has one caller. */
@@ -2402,25 +2743,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BatchAnswer"];
                 };
             };
-            /** @description Sent row by row: `{"batch"}`. */
+            /** @description Sent row by row. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BatchAnswer"];
                 };
             };
-            /** @description Held for one approval of the whole: `{"approval", "batch"}`. */
+            /** @description Held for one approval of the whole. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["HeldBatch"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -2459,7 +2800,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The ref_id is taken by a different request, in progress or declined; or the create repeats one's own recent one, or its price is far from the market's (confirm with the header it names). */
+            /** @description The ref_id is taken by a different request, in progress or declined; or the create repeats one's own from the last minute (`Possible Duplicate`: send it again with Confirm-Duplicate naming the earlier ref_id). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2634,13 +2975,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"batch"}`. */
+            /** @description The batch. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BatchAnswer"];
                 };
             };
             /** @description The batch id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -2710,13 +3051,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"batch"}` as it stands. */
+            /** @description The batch as it stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BatchAnswer"];
                 };
             };
             /** @description The batch id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -2871,13 +3212,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items"}`. */
+            /** @description The requests. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Approvals"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -2938,13 +3279,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"approval"}`. */
+            /** @description The request. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApprovalAnswer"];
                 };
             };
             /** @description The approval id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -3081,13 +3422,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"approval"}` as it stands. */
+            /** @description The request as it stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApprovalAnswer"];
                 };
             };
             /** @description The approval id is malformed. */
@@ -3161,13 +3502,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{"approval"}` as it stands. */
+            /** @description The request as it stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApprovalAnswer"];
                 };
             };
             /** @description The approval id is malformed. */
@@ -3237,13 +3578,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"approval"}` as it stands. */
+            /** @description The request as it stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApprovalAnswer"];
                 };
             };
             /** @description The approval id is malformed. */
@@ -3304,20 +3645,30 @@ export interface operations {
     };
     getApiActivity: {
         parameters: {
-            query?: never;
+            query?: {
+                kind?: "order" | "transfer" | "cancel";
+                user?: string;
+                status?: "pending" | "succeeded" | "failed";
+                profile_id?: string;
+                from?: string;
+                to?: string;
+                ref_ids?: string[];
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items", "next_cursor"}`. */
+            /** @description One page, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ActivityPage"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -3369,7 +3720,14 @@ export interface operations {
     };
     getApiActivityExportCsv: {
         parameters: {
-            query?: never;
+            query?: {
+                kind?: "order" | "transfer" | "cancel";
+                user?: string;
+                status?: "pending" | "succeeded" | "failed";
+                profile_id?: string;
+                from?: string;
+                to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3521,20 +3879,27 @@ export interface operations {
     };
     getApiAudit: {
         parameters: {
-            query?: never;
+            query?: {
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                user?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items", "next_cursor"}`. */
+            /** @description One page, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AuditPage"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -3586,7 +3951,12 @@ export interface operations {
     };
     getApiAuditExportCsv: {
         parameters: {
-            query?: never;
+            query?: {
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                user?: string;
+                from?: string;
+                to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3705,13 +4075,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"policy"}`. */
+            /** @description The policy. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["PolicyAnswer"];
                 };
             };
             /** @description Both a session cookie and a bearer token: one request has one caller. */
@@ -3774,22 +4144,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Only tightened: `{"policy"}` in force now. */
+            /** @description Only tightened: the policy in force now. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["PolicyAnswer"];
                 };
             };
-            /** @description Loosens something: `{"approval"}` of kind policy. */
+            /** @description Loosens something: held for approval, kind policy. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Held"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. */
@@ -3848,13 +4218,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"targets"}`. */
+            /** @description The targets. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RebalanceTargets"];
                 };
             };
             /** @description Both a session cookie and a bearer token: one request has one caller. */
@@ -3917,13 +4287,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{"targets"}` now in place. */
+            /** @description The targets now in place. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RebalanceTargets"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. */
@@ -4663,13 +5033,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items"}`. */
+            /** @description The tokens, newest first; never a secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApiTokens"];
                 };
             };
             /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
@@ -4714,13 +5084,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `{"token", "secret": "dsk_…"}`. */
+            /** @description The token, and its secret (`dsk_…`), shown this once. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. */

@@ -85,13 +85,13 @@ const REPEAT = {
 };
 const PRICE_GUARD = {
   name: CONFIRM_PRICE_GUARD_HEADER,
-  description: "The market, to send an order whose price is far from the market's anyway (the 409 names it).",
+  description: "The market, to send an order whose price is far from the market's anyway (the 428 names it).",
 };
 
 const NOT_FOUND = "Nothing has that id.";
 const INVALID = "A field breaks a rule: `meta.errors` names each.";
 const CREATE_CONFLICT =
-  "The ref_id is taken by a different request, in progress or declined; or the create repeats one's own recent one, or its price is far from the market's (confirm with the header it names).";
+  "The ref_id is taken by a different request, in progress or declined; or the create repeats one's own from the last minute (`Possible Duplicate`: send it again with Confirm-Duplicate naming the earlier ref_id).";
 /** A create answers 200 whether it was sent now or is a replay of its ref_id: the service's record. */
 const createOk = (record: Named, what: string) => ({
   200: { description: `Sent, or the ref_id's ${what} as it stands (a replay): the service's ${what}.`, answer: record },
@@ -162,7 +162,11 @@ export const OPERATIONS: Operation[] = [
     body: orderRequest,
     headers: [REPEAT, PRICE_GUARD],
     ok: createOk(order, "order"),
-    problems: { ...CREATE_PROBLEMS, 403: "Past a limit of the desk's controls, or the role may not." },
+    problems: {
+      ...CREATE_PROBLEMS,
+      403: "Past a limit of the desk's controls, or the role may not.",
+      428: "Its price is far from the market's (the price guard): send it again with Confirm-Price-Guard naming the market.",
+    },
   },
   {
     method: "post",
