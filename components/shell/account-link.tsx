@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import { ACCOUNT_PAGES } from "./account-pages";
 import { NavLink } from "./nav-link";
 
-/** The person's own pages (API tokens) beside their name and Sign out, from `md` up. */
+/** The person's own pages (API tokens, API docs) beside their name and Sign out, from `md` up. */
 export function AccountLinks() {
   const path = usePathname();
   return (
