@@ -36,7 +36,8 @@ import { resetApp } from "../support/shared-app";
  * - axe-core finds no serious or critical violation, in the light theme and again in the dark,
  *   switched in place as a system does; the dark background is the dark theme's. An admin at
  *   1280 px also scans each page with light chosen in the header against the dark system, and
- *   the pages with sections (the ticket's, the form's) with them open.
+ *   the pages with sections (the ticket's, the form's) with them open. On /api-docs axe scans
+ *   the page around the API reference, whose markup is the package's (AXE_WITHOUT).
  * - /orders: the market view fits the room kept for it beside the ticket; Treasury's balances fit
  *   the market panel under it; the orders table's Filled column is whole.
  *
@@ -73,8 +74,9 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   { role: "trader", width: LAPTOP, paths: ["/orders", "/transfers", "/activity", "/balances"] },
   { role: "approver", width: LAPTOP, paths: ["/approvals", "/orders", "/transfers", "/activity"] },
   { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
-  // A viewer's /tokens offers the scopes a viewer cannot use disabled, each with why.
-  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens"] },
+  // A viewer's /tokens offers the scopes a viewer cannot use disabled, each with why. /api-docs is
+  // the same for every role and width (its own test covers the phone): one visit here.
+  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens", "/api-docs"] },
   { role: "trader", width: PHONE, paths: ["/orders"] },
   // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
   { role: "viewer", width: PHONE, paths: ["/orders"] },
@@ -90,6 +92,13 @@ const TABLE_OF: Record<string, string> = {
   "/activity": "Activity: requests sent from the dashboard",
   "/activity?view=audit": "Audit trail: every event, newest first",
 };
+
+/**
+ * What axe leaves out, by page: the API reference's own markup is the package's (Scalar), which
+ * the dashboard does not write; its known violations (sidebar and icon buttons without names or
+ * with extra ARIA, low-contrast method badges) are Scalar's to fix. The page around it is scanned.
+ */
+const AXE_WITHOUT: Record<string, string> = { "/api-docs": "[data-testid=api-reference]" };
 
 /** The roles whose /orders has the ticket, and the market view in the room kept beside it. */
 const TICKET_ROLES: (Role | null)[] = ["trader", "admin"];
@@ -183,6 +192,9 @@ async function untilWhole(page: Page, role: Role | null, path: string, width: nu
     await page.getByRole("table", { name: "Batches, newest first" }).waitFor({ timeout: 20_000 });
   // The form; its list is in once no placeholder is left (below).
   if (path === "/tokens") await page.getByRole("form", { name: "New API token" }).waitFor({ timeout: 20_000 });
+  // The reference has drawn the document: its title.
+  if (path === "/api-docs")
+    await page.getByRole("heading", { name: "Treasury dashboard API" }).waitFor({ timeout: 20_000 });
   if (TABLE_OF[path] && width === LAPTOP) {
     await tableOf(page, TABLE_OF[path]).locator("tr[data-row]").first().waitFor({ timeout: 20_000 });
     // Who sent each record, and who approved it, read from the journal: the widest line there is.
@@ -342,7 +354,8 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
     }
 
     step = "scanning with axe";
-    seen.axe.light = await axeViolations(page);
+    const without = AXE_WITHOUT[path];
+    seen.axe.light = await axeViolations(page, { without });
     if (role === "admin" && width === LAPTOP && SECTIONS_OPENED.includes(path)) {
       step = "opening the page's sections";
       const summaries = await page.locator("summary").all();
@@ -360,7 +373,7 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
     seen.theme.dark = await background(page);
     seen.widths.dark = await pageWidths(page);
     step = "scanning the dark theme with axe";
-    seen.axe.dark = await axeViolations(page, { rules: COLOUR_RULES });
+    seen.axe.dark = await axeViolations(page, { rules: COLOUR_RULES, without });
     await screenshot(page, `dark-${who}-${slug(path)}-${width}`);
 
     if (role === "admin" && width === LAPTOP) {
@@ -369,7 +382,7 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
       await theme.getByRole("button", { name: "Light" }).click();
       await coloursChanged(page);
       seen.chosenLight = { htmlClass: await htmlClass(page), background: await background(page) };
-      seen.axe.chosenLight = await axeViolations(page, { rules: COLOUR_RULES });
+      seen.axe.chosenLight = await axeViolations(page, { rules: COLOUR_RULES, without });
       await screenshot(page, `chosen-light-${who}-${slug(path)}-${width}`);
       // Back to the system's, so the next page follows it again.
       await theme.getByRole("button", { name: "System" }).click();
