@@ -12,14 +12,18 @@ import {
   eventually,
   inProcessDashboard,
   newRef,
+  quote,
   rawCall,
   sandboxTurn,
   smallOrder,
+  SETTLEMENT,
   smallTransfer,
   TRADING,
+  TREASURY,
   type Answer,
   type InProcessDashboard,
 } from "../support/dashboard";
+import { signIn } from "../support/app-server";
 import { routeFiles } from "../support/in-process";
 
 /**
@@ -29,7 +33,9 @@ import { routeFiles } from "../support/in-process";
  * aside). A route's methods are read off the handlers themselves: each method is called with no
  * caller, and every one a route does not offer answers 405. Its query parameters are those each
  * handler takes, and real answers (creates sent, replayed and held, the tables' pages, approvals,
- * batches, tokens, the policy, a problem) pass the schema it names for their status (ajv).
+ * batches, tokens, the policy, the previews, an approver's context, a repeat declined, a cancel,
+ * the audit trail's verification, the rebalancing plan, sessions, the service's market data and
+ * profiles relayed, a problem) pass the schema it names for their status (ajv).
  */
 
 interface Parameter {
@@ -295,6 +301,159 @@ describe("the document's answers", () => {
 
     expectDocumented(await d.as.viewer.call("GET", "/api/policies"), "get", "/api/policies");
     expectDocumented(await d.as.ops.call("GET", "/api/rebalance/targets"), "get", "/api/rebalance/targets");
+  });
+
+  it("the previews', sent, held and refused, and an approver's context", async () => {
+    const orderPreview = async (request: object) =>
+      expectDocumented(
+        await d.as.trader.call("POST", "/api/orders/preview", { profile_id: TRADING, request }),
+        "post",
+        "/api/orders/preview",
+      ).outcome;
+    // Over the order rule's threshold (100,000 USD), then past the trader's largest order (1,000,000).
+    expect(await orderPreview(smallOrder(newRef("doc")))).toBe("send");
+    expect(await orderPreview(smallOrder(newRef("doc"), { base_amount: "2000" }))).toBe("hold");
+    expect(await orderPreview(smallOrder(newRef("doc"), { base_amount: "20000" }))).toBe("refuse");
+
+    const transferPreview = async (amount: string) =>
+      expectDocumented(
+        await d.as.ops.call("POST", "/api/transfers/preview", smallTransfer(newRef("doc"), { amount })),
+        "post",
+        "/api/transfers/preview",
+      ).outcome;
+    expect(await transferPreview("1.25")).toBe("send");
+    expect(await transferPreview("20000")).toBe("hold");
+    expect(await transferPreview("2000000")).toBe("refuse");
+
+    const batchPreview = async (body: object) =>
+      expectDocumented(await d.as.ops.call("POST", "/api/batches/preview", body), "post", "/api/batches/preview")
+        .preview;
+    const row = { ...smallTransfer(), metadata: { note: "doc" } };
+    expect((await batchPreview({ ref_id: newRef("batch"), transfers: [row] })).outcome).toBe("send");
+    const heldPreview = await batchPreview({ ref_id: newRef("batch"), transfers: [{ ...row, amount: "10000" }] });
+    expect(heldPreview.hold.approvers.length).toBeGreaterThan(0);
+    expect((await batchPreview({ ref_id: newRef("batch"), transfers: [{ ...row, amount: "-1" }] })).errors).not.toEqual(
+      [],
+    );
+
+    // The context beside a held transfer (what it spends, the requester's sends) and a held batch (its funds).
+    const big = await d.as.ops.call(
+      "POST",
+      "/api/v2/transfer/internal",
+      smallTransfer(newRef("doc"), { amount: "20002" }),
+    );
+    expect(big.status, JSON.stringify(big.body)).toBe(202);
+    const context = expectDocumented(
+      await d.as.approver.call("GET", `/api/approvals/${big.body.approval.id}/context`),
+      "get",
+      "/api/approvals/{id}/context",
+    );
+    expect(context.spend).not.toBeNull();
+    const heldBatch = await d.as.ops.call("POST", "/api/batches", {
+      ref_id: newRef("batch"),
+      transfers: [{ ...row, amount: "10001" }],
+    });
+    expect(heldBatch.status, JSON.stringify(heldBatch.body)).toBe(202);
+    const batchContext = expectDocumented(
+      await d.as.approver.call("GET", `/api/approvals/${heldBatch.body.approval.id}/context`),
+      "get",
+      "/api/approvals/{id}/context",
+    );
+    expect(batchContext.batch_funds.length).toBeGreaterThan(0);
+  });
+
+  it("a repeat declined, an order cancelled, the audit trail verified and the rebalancing plan", async () => {
+    const first = smallOrder(newRef("doc"));
+    const orders = `/api/v2/profiles/${TRADING}/orders`;
+    const placed = await d.as.trader.call("POST", orders, first);
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    await sandboxTurn();
+    const again = { ...first, ref_id: newRef("again") };
+    expect((await d.as.trader.call("POST", orders, again)).status).toBe(409);
+    const declined = expectDocumented(
+      await d.as.trader.call("POST", "/api/activity/declined", {
+        kind: "order",
+        profile_id: TRADING,
+        request: again,
+        duplicate_of: first.ref_id,
+      }),
+      "post",
+      "/api/activity/declined",
+    );
+    expect(declined.status).toBe("declined");
+
+    expectDocumented(
+      await d.as.trader.call("DELETE", `${orders}/${placed.body.id}`),
+      "delete",
+      "/api/v2/profiles/{profile_id}/orders/{id}",
+    );
+    expect(expectDocumented(await d.as.admin.call("GET", "/api/audit/verify"), "get", "/api/audit/verify").ok).toBe(
+      true,
+    );
+
+    // The treasury's excess over a dollar moved toward a settlement target it cannot meet: a transfer, and a shortfall.
+    const targets = [
+      { profile_id: TREASURY, asset: "USD", target: "1", band: "0" },
+      { profile_id: SETTLEMENT, asset: "USD", target: "1000000000000", band: "0" },
+    ];
+    expect((await d.as.ops.call("PUT", "/api/rebalance/targets", { targets })).status).toBe(200);
+    const plan = expectDocumented(await d.as.ops.call("GET", "/api/rebalance/plan"), "get", "/api/rebalance/plan");
+    expect([plan.transfers.length, plan.short.length]).toEqual([1, 1]);
+    expect((await d.as.ops.call("PUT", "/api/rebalance/targets", { targets: [] })).status).toBe(200);
+  });
+
+  it("the sessions' and a token revoked", async () => {
+    const ids = async () =>
+      (
+        expectDocumented(await d.as.admin.call("GET", "/api/sessions"), "get", "/api/sessions").items as {
+          id: string;
+        }[]
+      ).map((s) => s.id);
+    const before = await ids();
+    await signIn(d.target, "viewer@example.com");
+    const fresh = (await ids()).find((id) => !before.includes(id));
+    expectDocumented(await d.as.admin.call("DELETE", `/api/sessions/${fresh}`), "delete", "/api/sessions/{id}");
+
+    const created = await d.as.viewer.call("POST", "/api/tokens", {
+      name: "doc",
+      scopes: ["read"],
+      expires_in_days: 1,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const revoked = expectDocumented(
+      await d.as.viewer.call("DELETE", `/api/tokens/${created.body.token.id}`),
+      "delete",
+      "/api/tokens/{id}",
+    );
+    expect(revoked.token.revoked_at).not.toBeNull();
+  });
+
+  it("the service's markets and profiles, relayed", async () => {
+    const markets = expectDocumented(await d.as.viewer.call("GET", "/api/v2/markets"), "get", "/api/v2/markets");
+    expect(markets.markets.length).toBeGreaterThan(0);
+    // A book to read: a bid and an ask resting on BTCUSD.
+    await quote(d, "BTCUSD", "64000.00", "66000.00");
+    const market = (what: string) => d.as.viewer.call("GET", `/api/v2/markets/BTCUSD/${what}`);
+    expect(expectDocumented(await market("ticker"), "get", "/api/v2/markets/{market}/ticker").best_bid).toEqual({
+      price: "64000",
+      amount: "1",
+    });
+    expect(
+      expectDocumented(await market("order-book"), "get", "/api/v2/markets/{market}/order-book").asks,
+    ).toContainEqual({
+      price: "66000",
+      amount: "1",
+    });
+    // No trade yet on the sandbox's BTCUSD: an empty page, as the service answers it.
+    expectDocumented(await market("recent-executions"), "get", "/api/v2/markets/{market}/recent-executions");
+    const profiles = expectDocumented(await d.as.viewer.call("GET", "/api/v2/profiles"), "get", "/api/v2/profiles");
+    expect(profiles.items.length).toBeGreaterThan(0);
+    const held = expectDocumented(
+      await d.as.viewer.call("GET", `/api/v2/profiles/${TRADING}/balances`),
+      "get",
+      "/api/v2/profiles/{profile_id}/balances",
+    );
+    expect(held.items.length).toBeGreaterThan(0);
   });
 
   it("a problem's", async () => {

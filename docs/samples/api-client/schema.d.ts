@@ -1084,7 +1084,13 @@ export interface components {
             };
         };
         DeclineRepeat: {
-            [key: string]: unknown;
+            /** @enum {string} */
+            kind: "order" | "transfer";
+            profile_id?: string;
+            request: {
+                [key: string]: unknown;
+            };
+            duplicate_of: string;
         };
         Order: {
             id: string;
@@ -1336,8 +1342,42 @@ export interface components {
             token: components["schemas"]["ApiToken"];
             secret: string;
         };
+        ApiTokenAnswer: {
+            token: components["schemas"]["ApiToken"];
+        };
         PolicyAnswer: {
             policy: components["schemas"]["Policy"];
+        };
+        JournalEntry: {
+            id: string;
+            /** @enum {string} */
+            kind: "order" | "transfer" | "cancel";
+            ref_id: string;
+            user_email: string;
+            user_role: string;
+            profile_id: string;
+            to_profile_id: string | null;
+            request: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "declined";
+            created_at: string;
+            completed_at: string | null;
+            http_status: number | null;
+            latency_ms: number | null;
+            record: unknown;
+            problem: components["schemas"]["Problem"] | null;
+            result_id: string | null;
+            duplicate_of: string | null;
+            approval?: {
+                id: string;
+                approved_by: {
+                    by: string;
+                    role: string;
+                    at: string;
+                }[];
+            };
         };
         ActivityEntry: {
             id: string;
@@ -1392,6 +1432,234 @@ export interface components {
         AuditPage: {
             items: components["schemas"]["AuditEntry"][];
             next_cursor: string | null;
+        };
+        AuditVerification: {
+            /** @constant */
+            ok: true;
+            entries: number;
+        } | {
+            /** @constant */
+            ok: false;
+            entries: number;
+            broken: {
+                seq: number;
+                reason: string;
+            };
+        };
+        PriceGuard: {
+            market: string;
+            mid: string;
+            price: string;
+            deviation_percent: string;
+            limit_percent: string;
+        };
+        CreatePreview: {
+            /** @constant */
+            outcome: "send";
+            /** @enum {string} */
+            kind: "order" | "transfer";
+            value_usd: string | null;
+            price_guard: components["schemas"]["PriceGuard"] | null;
+            weighed_as_transfer: boolean;
+        } | {
+            /** @constant */
+            outcome: "hold";
+            hold: {
+                rule: components["schemas"]["ApprovalRule"];
+                reason: string | null;
+                rolling_total_usd: string | null;
+                approvers: string[];
+                expires_at: string;
+                price_decided_at_approval: boolean;
+            };
+            /** @enum {string} */
+            kind: "order" | "transfer";
+            value_usd: string | null;
+            price_guard: components["schemas"]["PriceGuard"] | null;
+            weighed_as_transfer: boolean;
+        } | {
+            /** @constant */
+            outcome: "refuse";
+            problem: components["schemas"]["Problem"];
+            /** @enum {string} */
+            kind: "order" | "transfer";
+            value_usd: string | null;
+            price_guard: components["schemas"]["PriceGuard"] | null;
+            weighed_as_transfer: boolean;
+        };
+        BatchFunds: {
+            profile_id: string;
+            asset: string;
+            needed: string;
+            available: string | null;
+        };
+        BatchPreview: {
+            ref_id: string;
+            rows: {
+                row: number;
+                from_profile_id: string;
+                to_profile_id: string;
+                asset: string;
+                amount: string;
+                ref_id: string;
+                metadata?: {
+                    [key: string]: string;
+                };
+            }[];
+            errors: {
+                row: number;
+                field: string;
+                message: string;
+            }[];
+            totals: {
+                asset: string;
+                amount: string;
+                value_usd: string;
+            }[];
+            value_usd: string | null;
+            funds: components["schemas"]["BatchFunds"][];
+            outcome: ("send" | "hold" | "refuse") | null;
+            problem?: components["schemas"]["Problem"];
+            hold?: {
+                rule: components["schemas"]["ApprovalRule"];
+                reason: string | null;
+                approvers: string[];
+            };
+        };
+        BatchPreviewAnswer: {
+            preview: components["schemas"]["BatchPreview"];
+        };
+        RequesterSends: {
+            email: string;
+            /** @enum {string} */
+            kind: "order" | "transfer";
+            today_usd: string;
+            daily_limit_usd: string | null;
+            unapproved_24h_usd: string;
+            max_order_usd: string | null;
+        };
+        ApprovalContext: {
+            spend: {
+                profile_id: string;
+                asset: string;
+                amount: string;
+                available: string | null;
+            } | null;
+            requester: components["schemas"]["RequesterSends"] | null;
+            requester_transfers?: components["schemas"]["RequesterSends"];
+            batch_funds?: components["schemas"]["BatchFunds"][];
+        };
+        RebalancePlan: {
+            transfers: {
+                from_profile_id: string;
+                to_profile_id: string;
+                asset: string;
+                amount: string;
+            }[];
+            short: {
+                profile_id: string;
+                asset: string;
+                missing: string;
+            }[];
+        };
+        Session: {
+            id: string;
+            user_email: string;
+            user_role: string;
+            provider: string;
+            ip: string | null;
+            started_at: string;
+            last_seen_at: string;
+            expires_at: string;
+        };
+        Sessions: {
+            items: components["schemas"]["Session"][];
+        };
+        EndedSession: {
+            session: {
+                id: string;
+                user_email: string;
+                /** @constant */
+                revoked: true;
+            };
+        };
+        CancelAcknowledged: {
+            [key: string]: unknown;
+        };
+        ListedMarket: {
+            market: string;
+            base_asset: string;
+            quote_asset: string;
+            tick_rate: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ServiceMarkets: {
+            markets: components["schemas"]["ListedMarket"][];
+        } & {
+            [key: string]: unknown;
+        };
+        BookLevel: {
+            price: string;
+            amount: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Ticker: {
+            /** @enum {string} */
+            market: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+            best_bid?: components["schemas"]["BookLevel"] | null;
+            best_ask?: components["schemas"]["BookLevel"] | null;
+            last_execution?: components["schemas"]["BookLevel"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        OrderBook: {
+            /** @enum {string} */
+            market: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+            bids?: components["schemas"]["BookLevel"][] | null;
+            asks?: components["schemas"]["BookLevel"][] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        Execution: {
+            match_number: string;
+            price: string;
+            amount: string;
+            executed_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        RecentExecutions: {
+            items: components["schemas"]["Execution"][];
+            next_page_cursor?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Profile: {
+            id: string;
+            nickname: string;
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ServiceProfilesPage: {
+            items: components["schemas"]["Profile"][];
+            next_page_cursor?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Balance: {
+            asset: string;
+            available: string;
+            trading: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Balances: {
+            items: components["schemas"]["Balance"][];
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -1679,13 +1947,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The preview (lib/shared/create-preview.ts). */
+            /** @description What the controls would do: send, hold (and how) or refuse (and why). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CreatePreview"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -2060,13 +2328,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cancelled. */
+            /** @description Acknowledged by the service (`{}`): the order's status shows whether it was cancelled. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CancelAcknowledged"];
                 };
             };
             /** @description The order id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -2282,13 +2550,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The preview (lib/shared/create-preview.ts). */
+            /** @description What the controls would do: send, hold (and how) or refuse (and why). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CreatePreview"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -2881,13 +3149,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The preview. */
+            /** @description The rows read, every refused field, and the controls' verdict. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BatchPreviewAnswer"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -3355,13 +3623,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The context. */
+            /** @description The spend and the funds now, and the requester's sends. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApprovalContext"];
                 };
             };
             /** @description The approval id is malformed. */
@@ -3803,13 +4071,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The declined entry. */
+            /** @description The journal's declined entry. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["JournalEntry"];
                 };
             };
             /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
@@ -4034,7 +4302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AuditVerification"];
                 };
             };
             /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
@@ -4349,7 +4617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RebalancePlan"];
                 };
             };
             /** @description Both a session cookie and a bearer token: one request has one caller. */
@@ -4379,6 +4647,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The targets name a profile the service does not have. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
             429: {
                 headers: {
@@ -4397,7 +4674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service is unavailable. */
+            /** @description The service could not say what a profile holds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4423,7 +4700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ServiceMarkets"];
                 };
             };
             /** @description Both a session cookie and a bearer token: one request has one caller. */
@@ -4490,7 +4767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Ticker"];
                 };
             };
             /** @description The market is not one the service offers. Both a session cookie and a bearer token: one request has one caller. */
@@ -4566,7 +4843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["OrderBook"];
                 };
             };
             /** @description The market is not one the service offers. Both a session cookie and a bearer token: one request has one caller. */
@@ -4642,7 +4919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["RecentExecutions"];
                 };
             };
             /** @description The market is not one the service offers. Both a session cookie and a bearer token: one request has one caller. */
@@ -4716,7 +4993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ServiceProfilesPage"];
                 };
             };
             /** @description Both a session cookie and a bearer token: one request has one caller. */
@@ -4783,7 +5060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Balances"];
                 };
             };
             /** @description The profile id is malformed. Both a session cookie and a bearer token: one request has one caller. */
@@ -4919,13 +5196,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{"items"}`. */
+            /** @description The live sessions. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Sessions"];
                 };
             };
             /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
@@ -4968,13 +5245,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ended. */
+            /** @description Ended: its cookie is refused from now on. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["EndedSession"];
                 };
             };
             /** @description The session id is malformed. */
@@ -5142,13 +5419,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Revoked. */
+            /** @description Revoked: the token, its `revoked_at` set. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ApiTokenAnswer"];
                 };
             };
             /** @description The token id is malformed. */

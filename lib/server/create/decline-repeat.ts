@@ -1,8 +1,9 @@
 import "server-only";
-import * as z from "zod";
+import type * as z from "zod";
+import { declineRepeatBodySchema } from "@/lib/server/http/route-schemas";
 import { fieldProblem, parseOr400 } from "@/lib/server/http/toolkit";
 import { can } from "@/lib/shared/roles";
-import { identifier, problem, ProblemError, refIdSchema } from "@/lib/spec";
+import { problem, ProblemError } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
 import { approvalRowOfRef } from "../db/approvals";
@@ -21,15 +22,8 @@ import { storedCreate } from "./parse";
  * ref_id nobody has used, so no one can plant a 'declined' entry under someone else's request.
  */
 
-const declinedSchema = z.strictObject({
-  kind: z.enum(["order", "transfer"], { error: "kind must be order or transfer" }),
-  profile_id: z.optional(identifier("Profile ID")),
-  request: z.record(z.string(), z.unknown(), { error: "request must be the create that was not sent" }),
-  duplicate_of: refIdSchema,
-});
-
 export async function declineRepeat(rt: Runtime, user: SignedInUser, input: unknown): Promise<JournalEntry> {
-  const answer = parseOr400(declinedSchema, input);
+  const answer = parseOr400(declineRepeatBodySchema, input);
   const action = answer.kind === "order" ? "orders:create" : "transfers:create";
   if (!can(user.role, action)) {
     const detail = `The ${user.role} role may not do this (${action}).`;
@@ -83,7 +77,7 @@ export async function declineRepeat(rt: Runtime, user: SignedInUser, input: unkn
   return entry;
 }
 
-function declinedCreate(answer: z.infer<typeof declinedSchema>): Create {
+function declinedCreate(answer: z.infer<typeof declineRepeatBodySchema>): Create {
   const profileId =
     answer.kind === "order" ? answer.profile_id : (answer.request.from_profile_id as string | undefined);
   if (answer.kind === "order" && !profileId) {

@@ -2,7 +2,14 @@ import * as z from "zod";
 import * as zm from "zod/mini";
 import { APPROVAL_STATUSES } from "@/lib/shared/approval";
 import { rejectReasonSchema } from "@/lib/shared/reject-reason";
-import { identifier, marketSchema, orderStatusSchema, transferStatusSchema, transferTypeSchema } from "@/lib/spec";
+import {
+  identifier,
+  marketSchema,
+  orderStatusSchema,
+  refIdSchema,
+  transferStatusSchema,
+  transferTypeSchema,
+} from "@/lib/spec";
 import { SERVICE_MAX_LIMIT } from "../lists/page-walk";
 
 /**
@@ -17,6 +24,17 @@ export const approvalsQuerySchema = z.object({
 
 /** `POST /api/approvals/{id}/reject`: the reason, kept and shown to the requester. */
 export const rejectBodySchema = zm.strictObject({ reason: rejectReasonSchema });
+
+/**
+ * `POST /api/activity/declined` ("Don't send", lib/server/create/decline-repeat.ts): the create
+ * not sent (an order's profile beside it), and the ref_id of the person's own earlier create it repeats.
+ */
+export const declineRepeatBodySchema = z.strictObject({
+  kind: z.enum(["order", "transfer"], { error: "kind must be order or transfer" }),
+  profile_id: z.optional(identifier("Profile ID")),
+  request: z.record(z.string(), z.unknown(), { error: "request must be the create that was not sent" }),
+  duplicate_of: refIdSchema,
+});
 
 /** `GET /api/events`, repeated parameters: `?profiles=A&profiles=B&markets=BTCUSD`. */
 export const liveWantsQuerySchema = z.object({

@@ -2,16 +2,39 @@ import * as z from "zod/mini";
 import type { ActivityEntry } from "@/lib/shared/activity-outcome";
 import type { ApiTokenView } from "@/lib/shared/api-tokens";
 import { APPROVAL_STATUSES, type Approval, type ApprovalKind, type Held } from "@/lib/shared/approval";
+import type { ApprovalContext, ApprovalSpend, RequesterSends } from "@/lib/shared/approval-context";
 import { AUDIT_ACTIONS, type AuditEntryView } from "@/lib/shared/audit-events";
-import { BATCH_ROW_STATUSES, BATCH_STATUSES, type Batch, type BatchRowView } from "@/lib/shared/batch";
+import {
+  BATCH_ROW_STATUSES,
+  BATCH_STATUSES,
+  type Batch,
+  type BatchFunds,
+  type BatchPreview,
+  type BatchRowView,
+} from "@/lib/shared/batch";
+import type { BatchError, BatchRow } from "@/lib/shared/batch-file";
+import type { CreatePreview, HoldPreview } from "@/lib/shared/create-preview";
 import type { HeldRequest } from "@/lib/shared/held-requests";
-import { approvalRuleSchema, type ApprovalRule, type Policy } from "@/lib/shared/policy";
-import type { RebalanceTarget } from "@/lib/shared/rebalance-plan";
+import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { approvalRuleSchema, type ApprovalRule, type CreateKind, type Policy } from "@/lib/shared/policy";
+import type { PriceGuard } from "@/lib/shared/price-guard";
+import type { PlannedTransfer, RebalancePlan, RebalanceTarget, Shortfall } from "@/lib/shared/rebalance-plan";
+import type {
+  Balance,
+  BookLevel,
+  Execution,
+  ListedMarket,
+  OrderBook,
+  Profile,
+  Ticker,
+} from "@/lib/shared/service-shapes";
 import { TOKEN_SCOPES } from "@/lib/shared/token-scopes";
-import type { createApiToken } from "@/lib/server/auth/api-tokens";
+import type { AuditVerification } from "@/lib/server/audit-trail";
+import type { createApiToken, revokeApiTokenOf } from "@/lib/server/auth/api-tokens";
+import type { SessionRow } from "@/lib/server/auth/sessions";
 import type { listOrders } from "@/lib/server/lists/orders-list";
 import type { listTransfers } from "@/lib/server/lists/transfers-list";
-import { orderRecordSchema, transferRecordSchema } from "@/lib/spec";
+import { marketSchema, orderRecordSchema, transferRecordSchema } from "@/lib/spec";
 import { named } from "./components";
 import { orderRequest, policy, problem, targets, transferRequest } from "./schemas";
 
@@ -89,6 +112,8 @@ const batchRow = z.strictObject({
   problem: opt(problem.schema),
 });
 const counts = z.strictObject({ waiting: z.int(), sent: z.int(), failed: z.int(), skipped: z.int() });
+/** Per asset: the rows' sum, and its worth in USD ("" when no market prices it). */
+const assetTotal = z.strictObject({ asset: text, amount: text, value_usd: text });
 const batchSchema = named(
   "Batch",
   z.strictObject({
@@ -99,8 +124,7 @@ const batchSchema = named(
     created_at: text,
     approval_id: nullableText,
     counts,
-    /** Per asset: the rows' sum, and its worth in USD ("" when no market prices it). */
-    totals: z.array(z.strictObject({ asset: text, amount: text, value_usd: text })),
+    totals: z.array(assetTotal),
     rows: z.array(batchRow),
   }),
 ).schema;
@@ -162,6 +186,8 @@ const apiToken = named(
 export const apiTokens = named("ApiTokens", z.strictObject({ items: z.array(apiToken) }));
 /** The secret (`dsk_…`) is shown this once. */
 export const createdApiToken = named("CreatedApiToken", z.strictObject({ token: apiToken, secret: text }));
+/** A revoked token: its `revoked_at` set. */
+export const apiTokenAnswer = named("ApiTokenAnswer", z.strictObject({ token: apiToken }));
 
 export const policyAnswer = named("PolicyAnswer", z.strictObject({ policy: policy.schema }));
 
@@ -170,32 +196,36 @@ const ownPage = (items: z.ZodMiniType) => z.strictObject({ items: z.array(items)
 
 const journalKind = z.enum(["order", "transfer", "cancel"]);
 const journalStatus = z.enum(["pending", "succeeded", "failed", "declined"]);
+/** An entry of the journal: one create or one order cancel the desk sent (or declined to send). */
+const journalShape = {
+  id: text,
+  kind: journalKind,
+  ref_id: text,
+  user_email: text,
+  user_role: text,
+  profile_id: text,
+  to_profile_id: nullableText,
+  /** The request as sent; for a cancel, the order cancelled. */
+  request: z.record(z.string(), z.unknown()),
+  status: journalStatus,
+  created_at: text,
+  completed_at: nullableText,
+  http_status: z.nullable(z.int()),
+  latency_ms: z.nullable(z.number()),
+  /** The service's record, when the create succeeded. */
+  record: z.unknown(),
+  problem: z.nullable(problem.schema),
+  result_id: nullableText,
+  duplicate_of: nullableText,
+  /** Who approved a create that waited for approval. */
+  approval: opt(z.strictObject({ id: text, approved_by: z.array(z.strictObject({ by: text, role: text, at: text })) })),
+};
+/** "Don't send": the 'declined' entry written for the create not sent. */
+export const journalEntry = named("JournalEntry", z.strictObject(journalShape));
 const activityEntry = named(
   "ActivityEntry",
   z.strictObject({
-    id: text,
-    kind: journalKind,
-    ref_id: text,
-    user_email: text,
-    user_role: text,
-    profile_id: text,
-    to_profile_id: nullableText,
-    /** The request as sent; for a cancel, the order cancelled. */
-    request: z.record(z.string(), z.unknown()),
-    status: journalStatus,
-    created_at: text,
-    completed_at: nullableText,
-    http_status: z.nullable(z.int()),
-    latency_ms: z.nullable(z.number()),
-    /** The service's record, when the create succeeded. */
-    record: z.unknown(),
-    problem: z.nullable(problem.schema),
-    result_id: nullableText,
-    duplicate_of: nullableText,
-    /** Who approved a create that waited for approval. */
-    approval: opt(
-      z.strictObject({ id: text, approved_by: z.array(z.strictObject({ by: text, role: text, at: text })) }),
-    ),
+    ...journalShape,
     /** The record's status at the service now (an order answered SUBMITTED may be REJECTED since). */
     record_status_now: opt(text),
   }),
@@ -219,10 +249,171 @@ const auditEntry = named(
 ).schema;
 export const auditPage = named("AuditPage", ownPage(auditEntry));
 
+/** The audit trail's hash chain walked: how many entries, and the first broken one if any. */
+export const auditVerification = named(
+  "AuditVerification",
+  z.discriminatedUnion("ok", [
+    z.strictObject({ ok: z.literal(true), entries: z.int() }),
+    z.strictObject({ ok: z.literal(false), entries: z.int(), broken: z.strictObject({ seq: z.int(), reason: text }) }),
+  ]),
+);
+
+// The controls' dry runs (nothing is sent): what a create, or a batch, would meet now.
+const createKind = z.enum(["order", "transfer"]);
+const priceGuard = named(
+  "PriceGuard",
+  z.strictObject({ market: text, mid: text, price: text, deviation_percent: text, limit_percent: text }),
+).schema;
+const holdPreview = z.strictObject({
+  rule: approvalRule,
+  /** Why a create below the rule's threshold is held: the rolling total, or an unpriced asset. */
+  reason: nullableText,
+  rolling_total_usd: nullableText,
+  /** The roles whose members may approve it (never the requester). */
+  approvers: z.array(text),
+  /** When it would expire unapproved, if held now. */
+  expires_at: text,
+  price_decided_at_approval: z.boolean(),
+});
+const weighed = {
+  kind: createKind,
+  /** Null when no market prices the asset. */
+  value_usd: nullableText,
+  /** Past the price guard: the market's name will be asked for (Confirm-Price-Guard). */
+  price_guard: z.nullable(priceGuard),
+  /** An order that settles into another profile: weighed as a transfer too. */
+  weighed_as_transfer: z.boolean(),
+};
+export const createPreview = named(
+  "CreatePreview",
+  z.discriminatedUnion("outcome", [
+    z.strictObject({ outcome: z.literal("send"), ...weighed }),
+    z.strictObject({ outcome: z.literal("hold"), hold: holdPreview, ...weighed }),
+    z.strictObject({ outcome: z.literal("refuse"), problem: problem.schema, ...weighed }),
+  ]),
+);
+
+/** What a batch takes from one sending profile in one asset, beside what it has available (null: the service could not say). */
+const batchFunds = named(
+  "BatchFunds",
+  z.strictObject({ profile_id: text, asset: text, needed: text, available: nullableText }),
+).schema;
+/** One transfer of a batch as read from the file or the JSON, checked. */
+const batchFileRow = z.strictObject({
+  row: z.int(),
+  from_profile_id: text,
+  to_profile_id: text,
+  asset: text,
+  amount: text,
+  ref_id: text,
+  metadata: opt(z.record(z.string(), z.string())),
+});
+/** One refused field: `row` 0 for the file or the batch as a whole. */
+const batchError = z.strictObject({ row: z.int(), field: text, message: text });
+const batchHold = z.strictObject({ rule: approvalRule, reason: nullableText, approvers: z.array(text) });
+const batchPreview = named(
+  "BatchPreview",
+  z.strictObject({
+    ref_id: text,
+    rows: z.array(batchFileRow),
+    /** Every refused field of every row; the batch would be refused when any. */
+    errors: z.array(batchError),
+    totals: z.array(assetTotal),
+    value_usd: nullableText,
+    funds: z.array(batchFunds),
+    /** What the controls would do; null when the file is refused. */
+    outcome: z.nullable(z.enum(["send", "hold", "refuse"])),
+    problem: opt(problem.schema),
+    hold: opt(batchHold),
+  }),
+).schema;
+export const batchPreviewAnswer = named("BatchPreviewAnswer", z.strictObject({ preview: batchPreview }));
+
+/** The requester's sends of one kind against their limits (this request left out). */
+const requesterSends = named(
+  "RequesterSends",
+  z.strictObject({
+    email: text,
+    kind: createKind,
+    today_usd: text,
+    daily_limit_usd: nullableText,
+    unapproved_24h_usd: text,
+    max_order_usd: nullableText,
+  }),
+).schema;
+const approvalSpend = z.strictObject({ profile_id: text, asset: text, amount: text, available: nullableText });
+export const approvalContext = named(
+  "ApprovalContext",
+  z.strictObject({
+    /** What the request spends and what its profile has available now; null for a batch or a policy change. */
+    spend: z.nullable(approvalSpend),
+    requester: z.nullable(requesterSends),
+    /** An order settling into another profile: the requester's transfers too. */
+    requester_transfers: opt(requesterSends),
+    /** A batch: what it takes from each sending profile, beside what the profile has now. */
+    batch_funds: opt(z.array(batchFunds)),
+  }),
+);
+
+const plannedTransfer = z.strictObject({ from_profile_id: text, to_profile_id: text, asset: text, amount: text });
+const shortfall = z.strictObject({ profile_id: text, asset: text, missing: text });
+export const rebalancePlan = named(
+  "RebalancePlan",
+  z.strictObject({ transfers: z.array(plannedTransfer), short: z.array(shortfall) }),
+);
+
+const session = named(
+  "Session",
+  z.strictObject({
+    id: text,
+    user_email: text,
+    user_role: text,
+    provider: text,
+    ip: nullableText,
+    started_at: text,
+    last_seen_at: text,
+    expires_at: text,
+  }),
+).schema;
+export const sessions = named("Sessions", z.strictObject({ items: z.array(session) }));
+export const endedSession = named(
+  "EndedSession",
+  z.strictObject({ session: z.strictObject({ id: text, user_email: text, revoked: z.literal(true) }) }),
+);
+
+// The service's answers the relays pass on, as the pages read them (lib/shared/service-shapes.ts; unknown fields pass).
+/** Cancel Order: the service acknowledges with `{}`; the order's status shows the outcome. */
+export const cancelAcknowledged = named("CancelAcknowledged", z.looseObject({}));
+const listedMarket = named(
+  "ListedMarket",
+  z.looseObject({ market: text, base_asset: text, quote_asset: text, tick_rate: text }),
+).schema;
+export const serviceMarkets = named("ServiceMarkets", z.looseObject({ markets: z.array(listedMarket) }));
+const bookLevel = named("BookLevel", z.looseObject({ price: text, amount: text })).schema;
+/** A side or a level the service has nothing for may be null or left out. */
+const level = opt(z.nullable(bookLevel));
+const levels = opt(z.nullable(z.array(bookLevel)));
+export const ticker = named(
+  "Ticker",
+  z.looseObject({ market: marketSchema, best_bid: level, best_ask: level, last_execution: level }),
+);
+export const orderBook = named("OrderBook", z.looseObject({ market: marketSchema, bids: levels, asks: levels }));
+const execution = named(
+  "Execution",
+  z.looseObject({ match_number: text, price: text, amount: text, executed_at: text }),
+).schema;
+export const recentExecutions = named("RecentExecutions", servicePage(execution));
+const profile = named("Profile", z.looseObject({ id: text, nickname: text, type: text })).schema;
+export const serviceProfiles = named("ServiceProfilesPage", servicePage(profile));
+const balance = named("Balance", z.looseObject({ asset: text, available: text, trading: text })).schema;
+export const balances = named("Balances", z.looseObject({ items: z.array(balance) }));
+
 // Each dashboard shape against its TypeScript type, key for key (every key of every member of a union).
 type Keys<T> = T extends unknown ? keyof T : never;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Mirrors<S extends z.ZodMiniType, T> = Same<Keys<z.output<S>>, Keys<T>>;
+/** A loose object (the service's: unknown fields pass) by the keys of its shape. */
+type MirrorsShape<S extends { shape: object }, T> = Same<keyof S["shape"], Keys<T>>;
 
 const _approval: Mirrors<typeof approvalSchema, Approval> = true;
 const _approvalKind: Same<z.output<typeof approvalKind>, ApprovalKind> = true;
@@ -242,3 +433,31 @@ const _journalKind: Same<z.output<typeof journalKind>, ActivityEntry["kind"]> = 
 const _journalStatus: Same<z.output<typeof journalStatus>, ActivityEntry["status"]> = true;
 const _auditEntry: Mirrors<typeof auditEntry, AuditEntryView> = true;
 const _target: Same<Keys<z.output<typeof targets.schema>["targets"][number]>, Keys<RebalanceTarget>> = true;
+const _revokedToken: Mirrors<typeof apiToken, Awaited<ReturnType<typeof revokeApiTokenOf>>> = true;
+const _journalEntry: Mirrors<typeof journalEntry.schema, JournalEntry> = true;
+const _auditVerification: Mirrors<typeof auditVerification.schema, AuditVerification> = true;
+const _createKind: Same<z.output<typeof createKind>, CreateKind> = true;
+const _priceGuard: Mirrors<typeof priceGuard, PriceGuard> = true;
+const _holdPreview: Mirrors<typeof holdPreview, HoldPreview> = true;
+const _createPreview: Mirrors<typeof createPreview.schema, CreatePreview> = true;
+const _createOutcome: Same<z.output<typeof createPreview.schema>["outcome"], CreatePreview["outcome"]> = true;
+const _batchPreview: Mirrors<typeof batchPreview, BatchPreview> = true;
+const _batchFileRow: Mirrors<typeof batchFileRow, BatchRow> = true;
+const _batchError: Mirrors<typeof batchError, BatchError> = true;
+const _batchFunds: Mirrors<typeof batchFunds, BatchFunds> = true;
+const _batchHold: Mirrors<typeof batchHold, NonNullable<BatchPreview["hold"]>> = true;
+const _batchOutcome: Same<z.output<typeof batchPreview>["outcome"], BatchPreview["outcome"]> = true;
+const _approvalContext: Mirrors<typeof approvalContext.schema, ApprovalContext> = true;
+const _approvalSpend: Mirrors<typeof approvalSpend, ApprovalSpend> = true;
+const _requesterSends: Mirrors<typeof requesterSends, RequesterSends> = true;
+const _rebalancePlan: Mirrors<typeof rebalancePlan.schema, RebalancePlan> = true;
+const _plannedTransfer: Mirrors<typeof plannedTransfer, PlannedTransfer> = true;
+const _shortfall: Mirrors<typeof shortfall, Shortfall> = true;
+const _session: Mirrors<typeof session, SessionRow> = true;
+const _listedMarket: MirrorsShape<typeof listedMarket, ListedMarket> = true;
+const _bookLevel: MirrorsShape<typeof bookLevel, BookLevel> = true;
+const _ticker: MirrorsShape<typeof ticker.schema, Ticker> = true;
+const _orderBook: MirrorsShape<typeof orderBook.schema, OrderBook> = true;
+const _execution: MirrorsShape<typeof execution, Execution> = true;
+const _profile: MirrorsShape<typeof profile, Profile> = true;
+const _balance: MirrorsShape<typeof balance, Balance> = true;

@@ -14,20 +14,36 @@ import { ordersExportQuery, ordersListQuery } from "@/lib/server/lists/orders-li
 import { transfersExportQuery, transfersListQuery } from "@/lib/server/lists/transfers-list";
 import {
   activityPage,
+  apiTokenAnswer,
   apiTokens,
   approvalAnswer,
+  approvalContext,
   approvals,
   auditPage,
+  auditVerification,
+  balances,
   batchAnswer,
+  batchPreviewAnswer,
   batches,
+  cancelAcknowledged,
   createdApiToken,
+  createPreview,
+  endedSession,
   held,
   heldBatch,
+  journalEntry,
   order,
+  orderBook,
   ordersPage,
   policyAnswer,
+  rebalancePlan,
+  recentExecutions,
+  serviceMarkets,
   serviceOrders,
+  serviceProfiles,
   serviceTransfers,
+  sessions,
+  ticker,
   transfer,
   transfersPage,
 } from "./answers";
@@ -175,7 +191,12 @@ export const OPERATIONS: Operation[] = [
     tag: "orders",
     access: "orders:create",
     body: orderPreview,
-    ok: { 200: { description: "The preview (lib/shared/create-preview.ts).", answer: "object" } },
+    ok: {
+      200: {
+        description: "What the controls would do: send, hold (and how) or refuse (and why).",
+        answer: createPreview,
+      },
+    },
     problems: { 400: INVALID, 404: "A profile the request names does not exist.", 503: CREATE_PROBLEMS[503] },
   },
   {
@@ -223,7 +244,12 @@ export const OPERATIONS: Operation[] = [
     summary: "Cancel an order",
     tag: "orders",
     access: "orders:cancel",
-    ok: { 200: { description: "Cancelled.", answer: "object" } },
+    ok: {
+      200: {
+        description: "Acknowledged by the service (`{}`): the order's status shows whether it was cancelled.",
+        answer: cancelAcknowledged,
+      },
+    },
     problems: { ...id("order"), 409: "The order can no longer be cancelled." },
   },
   {
@@ -244,7 +270,12 @@ export const OPERATIONS: Operation[] = [
     tag: "transfers",
     access: "transfers:create",
     body: transferRequest,
-    ok: { 200: { description: "The preview (lib/shared/create-preview.ts).", answer: "object" } },
+    ok: {
+      200: {
+        description: "What the controls would do: send, hold (and how) or refuse (and why).",
+        answer: createPreview,
+      },
+    },
     problems: { 400: INVALID, 404: "A profile the request names does not exist.", 503: CREATE_PROBLEMS[503] },
   },
   {
@@ -330,7 +361,12 @@ export const OPERATIONS: Operation[] = [
     access: "batches:create",
     query: batchCsvQuerySchema,
     body: batchRequest,
-    ok: { 200: { description: "The preview.", answer: "object" } },
+    ok: {
+      200: {
+        description: "The rows read, every refused field, and the controls' verdict.",
+        answer: batchPreviewAnswer,
+      },
+    },
     problems: {
       400: INVALID,
       413: CREATE_PROBLEMS[413],
@@ -392,7 +428,7 @@ export const OPERATIONS: Operation[] = [
     summary: "What an approver weighs a request against",
     tag: "approvals",
     access: "approve",
-    ok: { 200: { description: "The context.", answer: "object" } },
+    ok: { 200: { description: "The spend and the funds now, and the requester's sends.", answer: approvalContext } },
     problems: id("approval"),
   },
   {
@@ -452,7 +488,7 @@ export const OPERATIONS: Operation[] = [
     tag: "activity",
     access: "read",
     body: declineRepeat,
-    ok: { 200: { description: "The declined entry.", answer: "object" } },
+    ok: { 200: { description: "The journal's declined entry.", answer: journalEntry } },
     problems: { 400: INVALID, 404: "One sent no such create.", 409: "The ref_id is taken." },
   },
   {
@@ -481,7 +517,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Verify the audit trail's hash chain",
     tag: "audit",
     access: "audit:verify",
-    ok: { 200: { description: "What the verification found.", answer: "object" } },
+    ok: { 200: { description: "What the verification found.", answer: auditVerification } },
     problems: {},
   },
 
@@ -533,8 +569,11 @@ export const OPERATIONS: Operation[] = [
     summary: "The transfers that would bring balances back within their bands",
     tag: "controls",
     access: "rebalance:targets",
-    ok: { 200: { description: "The plan.", answer: "object" } },
-    problems: { 503: "The service is unavailable." },
+    ok: { 200: { description: "The plan.", answer: rebalancePlan } },
+    problems: {
+      409: "The targets name a profile the service does not have.",
+      503: "The service could not say what a profile holds.",
+    },
   },
 
   // Market data and balances, relayed from the service.
@@ -544,16 +583,22 @@ export const OPERATIONS: Operation[] = [
     summary: "The markets (relayed)",
     tag: "markets",
     access: "read",
-    ok: { 200: { description: "The markets.", answer: "object" } },
+    ok: { 200: { description: "The markets.", answer: serviceMarkets } },
     problems: {},
   },
-  ...(["ticker", "order-book", "recent-executions"] as const).map((what): Operation => ({
+  ...(
+    [
+      ["ticker", ticker],
+      ["order-book", orderBook],
+      ["recent-executions", recentExecutions],
+    ] as const
+  ).map(([what, answer]): Operation => ({
     method: "get",
     path: `/api/v2/markets/{market}/${what}`,
     summary: `A market's ${what.replace("-", " ")} (relayed)`,
     tag: "markets",
     access: "read",
-    ok: { 200: { description: `The ${what.replace("-", " ")}.`, answer: "object" } },
+    ok: { 200: { description: `The ${what.replace("-", " ")}.`, answer } },
     problems: { 400: "The market is not one the service offers.", 404: NOT_FOUND },
   })),
   {
@@ -562,7 +607,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The profiles (relayed)",
     tag: "profiles",
     access: "read",
-    ok: { 200: { description: "The profiles.", answer: "object" } },
+    ok: { 200: { description: "The profiles.", answer: serviceProfiles } },
     problems: {},
   },
   {
@@ -571,7 +616,7 @@ export const OPERATIONS: Operation[] = [
     summary: "A profile's balances (relayed)",
     tag: "profiles",
     access: "read",
-    ok: { 200: { description: "The balances.", answer: "object" } },
+    ok: { 200: { description: "The balances.", answer: balances } },
     problems: id("profile"),
   },
 
@@ -594,7 +639,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The live sessions (an admin)",
     tag: "people",
     access: "sessions:manage",
-    ok: { 200: { description: '`{"items"}`.', answer: "object" } },
+    ok: { 200: { description: "The live sessions.", answer: sessions } },
     problems: {},
   },
   {
@@ -603,7 +648,7 @@ export const OPERATIONS: Operation[] = [
     summary: "End a session (an admin)",
     tag: "people",
     access: "sessions:manage",
-    ok: { 200: { description: "Ended.", answer: "object" } },
+    ok: { 200: { description: "Ended: its cookie is refused from now on.", answer: endedSession } },
     problems: id("session"),
   },
   {
@@ -631,7 +676,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Revoke a token (one's own; an admin: any)",
     tag: "people",
     access: "tokens",
-    ok: { 200: { description: "Revoked.", answer: "object" } },
+    ok: { 200: { description: "Revoked: the token, its `revoked_at` set.", answer: apiTokenAnswer } },
     problems: id("token"),
   },
 ];

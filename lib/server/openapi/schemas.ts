@@ -3,7 +3,7 @@ import { newApiTokenSchema } from "@/lib/shared/api-tokens";
 import { BATCH_MAX_ROWS, BATCH_REF_ID_MAX_CHARS } from "@/lib/shared/batch-rows";
 import { policySchema } from "@/lib/shared/policy";
 import { rebalanceTargetsSchema } from "@/lib/shared/rebalance-targets";
-import { rejectBodySchema } from "@/lib/server/http/route-schemas";
+import { declineRepeatBodySchema, rejectBodySchema } from "@/lib/server/http/route-schemas";
 import { createInternalTransferRequestSchema, createOrderRequestSchema, identifier, refIdSchema } from "@/lib/spec";
 import { named } from "./components";
 
@@ -69,4 +69,4 @@ export const targets = named("RebalanceTargets", rebalanceTargetsSchema);
 export const newToken = named("NewApiToken", newApiTokenSchema);
 export const reject = named("RejectRequest", rejectBodySchema);
 export const orderPreview = named("OrderPreviewRequest", orderPreviewSchema);
-export const declineRepeat = named("DeclineRepeat", z.looseObject({}));
+export const declineRepeat = named("DeclineRepeat", declineRepeatBodySchema);
