@@ -149,17 +149,17 @@ const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
  * axe-core's serious and critical violations on the page as it is now, one line each (none: []).
  * `rules` runs only those (after an in-place theme switch only the colours changed: the colour
  * rules are what can answer differently); `within` scans only what that selector matches (and
- * what is inside it), `without` all but that. The details are gathered for the violations alone,
- * which spares a large page seconds.
+ * what is inside it). The details are gathered for the violations alone, which spares a large
+ * page seconds.
  */
 export async function axeViolations(
   page: Page,
-  { rules, within, without }: { rules?: string[]; within?: string; without?: string } = {},
+  { rules, within }: { rules?: string[]; within?: string } = {},
 ): Promise<string[]> {
   // Once per document: a scan again after a theme switch reuses it.
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axeSource });
   return page.evaluate(
-    async ({ rules, within, without }) => {
+    async ({ rules, within }) => {
       const result = await (
         window as unknown as {
           axe: {
@@ -171,15 +171,10 @@ export async function axeViolations(
             }>;
           };
         }
-      ).axe.run(
-        within || without
-          ? { ...(within ? { include: [[within]] } : {}), ...(without ? { exclude: [[without]] } : {}) }
-          : document,
-        {
-          resultTypes: ["violations"],
-          ...(rules ? { runOnly: { type: "rule", values: rules } } : {}),
-        },
-      );
+      ).axe.run(within ? { include: [[within]] } : document, {
+        resultTypes: ["violations"],
+        ...(rules ? { runOnly: { type: "rule", values: rules } } : {}),
+      });
       return result.violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
         .map(
@@ -190,7 +185,7 @@ export async function axeViolations(
               .join("; ")})`,
         );
     },
-    { rules, within, without },
+    { rules, within },
   );
 }
 
