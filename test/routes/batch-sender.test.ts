@@ -72,6 +72,29 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
 
   const sentTo = () => d.proxy.requests.filter((r) => r.method === TRANSFER.method && r.path === TRANSFER.path);
 
+  /**
+   * A pending journal entry under `row`'s ref_id, as the sender writes it before the call (or,
+   * with `by` and `amount`, another person's create that took the ref_id); its request.
+   */
+  async function journalRow(
+    row: { ref_id: string; amount: string },
+    { by = "ops", amount = row.amount }: { by?: "ops" | "admin"; amount?: string } = {},
+  ) {
+    const rt = d.app.runtime;
+    const request = { from_profile_id: TREASURY, to_profile_id: SETTLEMENT, asset: "USD", amount, ref_id: row.ref_id };
+    const entry = await beginEntry(rt.db, {
+      kind: "transfer",
+      refId: row.ref_id,
+      userEmail: `${by}@example.com`,
+      userRole: by,
+      profileId: TREASURY,
+      toProfileId: SETTLEMENT,
+      request,
+      at: new Date(rt.clock.now()),
+    });
+    return { entry, request };
+  }
+
   it("sends every row once, in the file's order, and completes the batch", async () => {
     const { id, rows } = await sendingBatch(5);
     const before = sentTo().length;
@@ -90,23 +113,7 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     const { id, rows } = await sendingBatch(2);
     const first = rows[0]!;
     // What the crash left: the row's journal entry pending, and the service holding its transfer.
-    const request = {
-      from_profile_id: TREASURY,
-      to_profile_id: SETTLEMENT,
-      asset: "USD",
-      amount: first.amount,
-      ref_id: first.ref_id,
-    };
-    await beginEntry(rt.db, {
-      kind: "transfer",
-      refId: first.ref_id,
-      userEmail: "ops@example.com",
-      userRole: "ops",
-      profileId: TREASURY,
-      toProfileId: SETTLEMENT,
-      request,
-      at: new Date(rt.clock.now()),
-    });
+    const { request } = await journalRow(first);
     const made = await rt.upstream.request({ method: "POST", path: "/transfer/internal", body: request });
     expect(made.status).toBe(200);
     await sendBatchRows(rt, id, () => undefined);
@@ -128,22 +135,7 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     const { id, rows } = await sendingBatch(2);
     const first = rows[0]!;
     // What a kill -9 before the call left: the row's journal entry pending, nothing at the service.
-    const entry = await beginEntry(rt.db, {
-      kind: "transfer",
-      refId: first.ref_id,
-      userEmail: "ops@example.com",
-      userRole: "ops",
-      profileId: TREASURY,
-      toProfileId: SETTLEMENT,
-      request: {
-        from_profile_id: TREASURY,
-        to_profile_id: SETTLEMENT,
-        asset: "USD",
-        amount: first.amount,
-        ref_id: first.ref_id,
-      },
-      at: new Date(rt.clock.now()),
-    });
+    const { entry } = await journalRow(first);
     // The restart reconciles first; a pending entry nobody owns would be called "Not Sent" here.
     await reconcilePending(rt, new Date(rt.clock.now() + 1000));
     expect((await journalEntryOfRef(rt.db, "transfer", first.ref_id))?.status, "left to the sender").toBe("pending");
@@ -158,22 +150,7 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     const rt = d.app.runtime;
     const { id, rows } = await sendingBatch(1);
     const only = rows[0]!;
-    await beginEntry(rt.db, {
-      kind: "transfer",
-      refId: only.ref_id,
-      userEmail: "ops@example.com",
-      userRole: "ops",
-      profileId: TREASURY,
-      toProfileId: SETTLEMENT,
-      request: {
-        from_profile_id: TREASURY,
-        to_profile_id: SETTLEMENT,
-        asset: "USD",
-        amount: only.amount,
-        ref_id: only.ref_id,
-      },
-      at: new Date(rt.clock.now()),
-    });
+    await journalRow(only);
     await skipWaitingRows(rt.db, id);
     await moveBatch(rt.db, id, ["SENDING"], "CANCELLED", new Date(rt.clock.now()));
     await reconcilePending(rt, new Date(rt.clock.now() + 1000));
@@ -185,22 +162,7 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     const rt = d.app.runtime;
     const { id, rows } = await sendingBatch(1);
     const only = rows[0]!;
-    const entry = await beginEntry(rt.db, {
-      kind: "transfer",
-      refId: only.ref_id,
-      userEmail: "ops@example.com",
-      userRole: "ops",
-      profileId: TREASURY,
-      toProfileId: SETTLEMENT,
-      request: {
-        from_profile_id: TREASURY,
-        to_profile_id: SETTLEMENT,
-        asset: "USD",
-        amount: only.amount,
-        ref_id: only.ref_id,
-      },
-      at: new Date(rt.clock.now()),
-    });
+    const { entry } = await journalRow(only);
     const record = { id: randomUUID(), status: "COMPLETED" };
     await completeEntry(rt.db, entry.id, { status: "succeeded", httpStatus: 200, latencyMs: 1, record });
     const before = sentTo().length;
@@ -215,22 +177,7 @@ describe.each<Database>(["sqlite", "postgres"])("the batch sender on %s", (datab
     const { id, rows } = await sendingBatch(1);
     const only = rows[0]!;
     // A transfer of someone else's that took the row's ref_id in the instant the batch was written.
-    await beginEntry(rt.db, {
-      kind: "transfer",
-      refId: only.ref_id,
-      userEmail: "admin@example.com",
-      userRole: "admin",
-      profileId: TREASURY,
-      toProfileId: SETTLEMENT,
-      request: {
-        from_profile_id: TREASURY,
-        to_profile_id: SETTLEMENT,
-        asset: "USD",
-        amount: "99.00",
-        ref_id: only.ref_id,
-      },
-      at: new Date(rt.clock.now()),
-    });
+    await journalRow(only, { by: "admin", amount: "99.00" });
     const before = sentTo().length;
     await sendBatchRows(rt, id, () => undefined);
     const [row] = await rowsOfBatch(rt.db, id);

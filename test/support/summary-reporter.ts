@@ -15,10 +15,8 @@ export default class SummaryReporter implements Reporter {
   private spans = new Map<string, { start: number; end: number }>();
 
   onTestModuleStart(mod: TestModule): void {
-    const span = this.spans.get(mod.project.name);
-    const now = Date.now();
-    if (!span) this.spans.set(mod.project.name, { start: now, end: now });
-    else span.start = Math.min(span.start, now);
+    // The first file's start is the project's.
+    if (!this.spans.has(mod.project.name)) this.spans.set(mod.project.name, { start: Date.now(), end: Date.now() });
   }
 
   onTestModuleEnd(mod: TestModule): void {

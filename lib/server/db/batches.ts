@@ -1,5 +1,6 @@
 import "server-only";
 import type { Kysely, Selectable } from "kysely";
+import type { BatchStatus } from "@/lib/shared/batch";
 import type { Db } from "./index";
 import type { BatchRowTable, BatchTable, Database } from "./schema";
 
@@ -12,18 +13,6 @@ import type { BatchRowTable, BatchTable, Database } from "./schema";
 
 export type BatchRecord = Selectable<BatchTable>;
 export type BatchRowRecord = Selectable<BatchRowTable>;
-
-export const BATCH_STATUSES = [
-  "AWAITING_APPROVAL",
-  "SENDING",
-  "COMPLETED",
-  "CANCELLED",
-  "REJECTED",
-  "EXPIRED",
-] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
-export const BATCH_ROW_STATUSES = ["WAITING", "SENT", "FAILED", "SKIPPED"] as const;
-export type BatchRowStatus = (typeof BATCH_ROW_STATUSES)[number];
 
 /** Writes a batch and its rows; `tx` is the requester's locked transaction. Throws on a taken ref_id. */
 export async function insertBatch(tx: Kysely<Database>, batch: BatchRecord, rows: BatchRowRecord[]): Promise<void> {

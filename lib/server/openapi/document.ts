@@ -199,8 +199,11 @@ function componentSchemas(): Json {
   );
 }
 
-/** The OpenAPI 3.1 document of the dashboard's API, at `serverUrl` when given. */
-export function openApiDocument(serverUrl?: string): Json {
+/**
+ * The OpenAPI 3.1 document of the dashboard's API. It names no server: a client is pointed at
+ * the dashboard it calls.
+ */
+export function openApiDocument(): Json {
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationOf(op);
   return {
@@ -213,7 +216,6 @@ export function openApiDocument(serverUrl?: string): Json {
         `A script sends a personal API token (\`Authorization: Bearer ${TOKEN_SECRET_PREFIX}…\`, made on the API tokens page); ` +
         "a browser's session cookie works too, a change then only from the dashboard's own origin. Every error is an RFC 9457 problem.",
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     paths,
     components: {
       schemas: componentSchemas(),
