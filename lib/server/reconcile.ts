@@ -3,6 +3,7 @@ import { problem } from "@/lib/spec";
 import { UNANSWERED_CANCEL } from "./cancels";
 import { findByRefId } from "./create/send-once";
 import { rowsStillSending } from "./db/batches";
+import { childrenStillWorked } from "./db/parent-orders";
 import { completeEntry, listPending } from "./db/journal";
 import { log } from "./ops/log";
 import type { Runtime } from "./runtime";
@@ -13,6 +14,7 @@ import type { Runtime } from "./runtime";
  * A cancel has no ref_id at the service: its entry says the answer never came.
  * A row of a batch still sending is left to the batch sender, which sends it again under its
  * ref_id: called failed here, a row that never reached the service would fail, not be sent.
+ * So is the child of a parent order still working or paused (lib/server/parent-orders/worker.ts).
  */
 export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<number> {
   const listed = await listPending(rt.db, { createdBefore: startedAt });
@@ -20,7 +22,13 @@ export async function reconcilePending(rt: Runtime, startedAt: Date): Promise<nu
     rt.db,
     listed.filter((e) => e.kind === "transfer").map((e) => e.ref_id),
   );
-  const pending = listed.filter((e) => !(e.kind === "transfer" && rows.has(e.ref_id)));
+  const children = await childrenStillWorked(
+    rt.db,
+    listed.filter((e) => e.kind === "order").map((e) => e.ref_id),
+  );
+  const pending = listed.filter(
+    (e) => !(e.kind === "transfer" && rows.has(e.ref_id)) && !(e.kind === "order" && children.has(e.ref_id)),
+  );
   for (const entry of pending) {
     if (entry.kind === "cancel") {
       const problem = UNANSWERED_CANCEL;

@@ -10,8 +10,11 @@ import type { ApprovalRule, CreateKind, Policy } from "./policy";
 export const APPROVAL_STATUSES = ["PENDING", "APPROVED", "REJECTED", "EXPIRED", "WITHDRAWN"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
-/** What may be held: the two creates, a batch of transfers (one approval for the whole), and a policy change. */
-export type ApprovalKind = CreateKind | "batch" | "policy";
+/**
+ * What may be held: the two creates, a batch of transfers (one approval for the whole), a TWAP
+ * parent order (one approval for all its children), and a policy change.
+ */
+export type ApprovalKind = CreateKind | "batch" | "parent_order" | "policy";
 
 /** A policy change's rule: always one approval by someone else, open a day. */
 export interface PolicyApprovalRule {

@@ -4,6 +4,7 @@ import { problem, ProblemError } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { endHeldBatch, sendApprovedBatch } from "../batches/decided";
 import { sendApproved } from "../create/pipeline";
+import { endHeldParent, startApprovedParent } from "../parent-orders/decided";
 import {
   addVote,
   approvalPage,
@@ -26,8 +27,8 @@ import type { Runtime } from "../runtime";
  * lands, a create is sent through the create path's controls again (lib/server/create/pipeline.ts,
  * sendApproved: today's policy, prices, the requester's role and funds), once however many
  * approvals arrive at the same instant: only one caller moves it from PENDING to APPROVED. A
- * policy change is applied; a batch starts sending (lib/server/batches/decided.ts), and one
- * that will not be sent ends with its request. Either way the outcome is kept with the request. What is stored
+ * policy change is applied; a batch starts sending (lib/server/batches/decided.ts), a parent
+ * order starts (lib/server/parent-orders/decided.ts), and one that will not be sent ends with its request. Either way the outcome is kept with the request. What is stored
  * is read and written through lib/server/db/approvals.ts; this module decides.
  */
 
@@ -81,7 +82,9 @@ export async function approve(rt: Runtime, user: SignedInUser, id: string, ip: s
         ? await applyApprovedPolicy(rt, row, user, ip)
         : row.kind === "batch"
           ? await sendApprovedBatch(rt, row)
-          : await sendApproved(rt, row);
+          : row.kind === "parent_order"
+            ? await startApprovedParent(rt, row)
+            : await sendApproved(rt, row);
     await recordOutcome(rt.db, id, outcome);
   }
   return announce(rt, id);
@@ -91,6 +94,7 @@ export async function reject(rt: Runtime, user: SignedInUser, id: string, reason
   const row = await decidable(rt, user, id, "reject", ip);
   await decideOr409(rt, id, "REJECTED", user.email, reason);
   if (row.kind === "batch") await endHeldBatch(rt, row, "REJECTED");
+  if (row.kind === "parent_order") await endHeldParent(rt, row, "REJECTED");
   await rt.audit.append({
     action: "approval.rejected",
     actor: user,
@@ -110,6 +114,7 @@ export async function withdraw(rt: Runtime, user: SignedInUser, id: string, ip: 
   await expireDue(rt);
   await decideOr409(rt, id, "WITHDRAWN", user.email, null);
   if (row.kind === "batch") await endHeldBatch(rt, row, "CANCELLED");
+  if (row.kind === "parent_order") await endHeldParent(rt, row, "CANCELLED");
   await rt.audit.append({
     action: "approval.withdrawn",
     actor: user,
@@ -128,6 +133,7 @@ export async function expireDue(rt: Runtime, now = new Date(rt.clock.now())): Pr
     if (!(await decide(rt, id, "EXPIRED", null, null, now))) continue;
     expired++;
     if (kind === "batch") await endHeldBatch(rt, { id }, "EXPIRED");
+    if (kind === "parent_order") await endHeldParent(rt, { id }, "EXPIRED");
     await rt.audit.append({ action: "approval.expired", subject: id, detail: { kind, ref_id } });
     await announce(rt, id);
   }

@@ -4,6 +4,7 @@ import type { SignedInUser } from "../auth/session";
 import { approvalRowOfRef, approvalView } from "../db/approvals";
 import { batchRowOfRef } from "../db/batches";
 import { journalEntryOfRef, type JournalEntry } from "../db/journal";
+import { childOfRef, parentOfRef } from "../db/parent-orders";
 import type { Runtime } from "../runtime";
 import { isSameCreate, refIdOf, type Create, type CreateResult } from "./create";
 
@@ -28,14 +29,16 @@ export type Binding =
 
 export async function bindRefId(rt: Runtime, create: Create, user: SignedInUser): Promise<Binding> {
   const refId = refIdOf(create);
-  const [entry, held, batched] = await Promise.all([
+  const [entry, held, batched, parented] = await Promise.all([
     journalEntryOfRef(rt.db, create.kind, refId),
     approvalRowOfRef(rt.db, create.kind, refId),
     create.kind === "transfer" ? batchRowOfRef(rt.db, refId) : undefined,
+    create.kind === "order" ? parentOwning(rt, refId) : undefined,
   ]);
   // A batch's row owns its ref_id from the moment the batch is asked for, sent or not: the batch
-  // sends it (lib/server/batches), never a single create.
-  if (batched) throw refIdTaken(create);
+  // sends it (lib/server/batches), never a single create. So do a parent order and its children
+  // (lib/server/parent-orders).
+  if (batched || parented) throw refIdTaken(create);
   if (entry && (entry.user_email !== user.email || !isSameCreate(create, entry.profile_id, entry.request))) {
     throw refIdTaken(create);
   }
@@ -59,6 +62,10 @@ export async function bindRefId(rt: Runtime, create: Create, user: SignedInUser)
   if (entry) return { retry: entry };
   return { fresh: true };
 }
+
+/** True when a parent order, or one of its children, owns the ref_id. */
+const parentOwning = async (rt: Runtime, refId: string): Promise<boolean> =>
+  Boolean((await childOfRef(rt.db, refId)) ?? (await parentOfRef(rt.db, refId)));
 
 /** The 409 for a ref_id that belongs to another request or another person. */
 export function refIdTaken(create: Create): ProblemError {

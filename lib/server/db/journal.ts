@@ -35,6 +35,10 @@ export interface NewJournalEntry {
   repeatOf?: string | null;
   /** The approval it is sent under; absent when it needed none. */
   approvalId?: string | null;
+  /** An order's market mid as it arrived, for its execution quality. */
+  arrivalMid?: string | null;
+  /** A parent order's child: its parent, whose weighing it was sent under. */
+  parentOrderId?: string | null;
   /** When it was asked for, on the runtime's clock. */
   at: Date;
 }
@@ -109,6 +113,8 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
     value_usd: input.valueUsd ?? null,
     duplicate_of: input.repeatOf ?? null,
     approval_id: input.approvalId ?? null,
+    arrival_mid: input.arrivalMid ?? null,
+    parent_order_id: input.parentOrderId ?? null,
   };
   try {
     await db.insertInto("journal").values(row).execute();

@@ -329,6 +329,77 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("api_tokens").execute();
     },
   },
+  // TWAP parent orders (issue 29): the parent, weighed whole, and its schedule of children, each
+  // a LIMIT IOC sent once under `<parent ref_id>-<n>`. The journal keeps each order's arrival mid
+  // (execution quality) and, for a child, its parent: a child is weighed with its parent, never again.
+  "0014_parent_orders": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("parent_orders")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("ref_id", "text", (c) => c.notNull().unique())
+        .addColumn("profile_id", "text", (c) => c.notNull())
+        .addColumn("market", "text", (c) => c.notNull())
+        .addColumn("side", "text", (c) => c.notNull())
+        .addColumn("base_amount", "text", (c) => c.notNull())
+        .addColumn("limit_price", "text", (c) => c.notNull())
+        .addColumn("duration_seconds", "integer", (c) => c.notNull())
+        .addColumn("slices", "integer", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("requested_by", "text", (c) => c.notNull())
+        .addColumn("requested_name", "text", (c) => c.notNull())
+        .addColumn("requested_role", "text", (c) => c.notNull())
+        .addColumn("request_json", "text", (c) => c.notNull())
+        .addColumn("value_usd", "text", (c) => c.notNull())
+        .addColumn("approval_id", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("started_at", "text")
+        .addColumn("ends_at", "text")
+        .addColumn("paused_at", "text")
+        .addColumn("arrival_mid", "text")
+        .addColumn("filled_base", "text", (c) => c.notNull())
+        .addColumn("filled_notional", "text", (c) => c.notNull())
+        .addColumn("cancelled_by", "text")
+        .execute();
+      await db.schema
+        .createIndex("parent_orders_created_idx")
+        .on("parent_orders")
+        .columns(["created_at", "id"])
+        .execute();
+      await db.schema.createIndex("parent_orders_status_idx").on("parent_orders").columns(["status"]).execute();
+      await db.schema
+        .createIndex("parent_orders_requester_idx")
+        .on("parent_orders")
+        .columns(["requested_by", "status"])
+        .execute();
+      await db.schema
+        .createTable("parent_children")
+        .addColumn("parent_id", "text", (c) => c.notNull())
+        .addColumn("n", "integer", (c) => c.notNull())
+        // A child's ref_id is one order's forever: no other child, nor any create, may take it.
+        .addColumn("ref_id", "text", (c) => c.notNull().unique())
+        .addColumn("scheduled_at", "text", (c) => c.notNull())
+        .addColumn("sent_at", "text")
+        .addColumn("base_amount", "text")
+        .addColumn("price", "text")
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("order_id", "text")
+        .addColumn("amount_filled", "text", (c) => c.notNull())
+        .addColumn("average_price", "text", (c) => c.notNull())
+        .addColumn("problem_json", "text")
+        .addPrimaryKeyConstraint("parent_children_pk", ["parent_id", "n"])
+        .execute();
+      await db.schema.alterTable("journal").addColumn("arrival_mid", "text").execute();
+      await db.schema.alterTable("journal").addColumn("parent_order_id", "text").execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable("journal").dropColumn("parent_order_id").execute();
+      await db.schema.alterTable("journal").dropColumn("arrival_mid").execute();
+      await db.schema.dropTable("parent_children").execute();
+      await db.schema.dropTable("parent_orders").execute();
+    },
+  },
 };
 
 /** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */

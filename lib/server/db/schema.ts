@@ -37,6 +37,10 @@ export interface JournalTable {
   value_usd: string | null;
   /** The approval it was sent under; null when it needed none (migration 0010). */
   approval_id: string | null;
+  /** An order's market mid when the dashboard received it, for its execution quality (migration 0014). */
+  arrival_mid: string | null;
+  /** A parent order's child: the parent it was weighed with (migration 0014). */
+  parent_order_id: string | null;
 }
 
 /** The audit trail: append-only, each entry chained to the one before by a keyed hash. */
@@ -214,7 +218,61 @@ export interface ApiTokenTable {
   revoked_by: string | null;
 }
 
+/** A TWAP parent order (migration 0014): weighed whole, worked in slices by the leader. */
+export interface ParentOrderTable {
+  id: string;
+  ref_id: string;
+  profile_id: string;
+  market: string;
+  side: string;
+  base_amount: string;
+  limit_price: string;
+  duration_seconds: number;
+  slices: number;
+  /** lib/shared/parent-order.ts's PARENT_ORDER_STATUSES */
+  status: string;
+  requested_by: string;
+  requested_name: string;
+  requested_role: string;
+  /** The request as asked, ref_id included: a replay is compared with it. */
+  request_json: string;
+  /** What the controls weighed it at, in USD. */
+  value_usd: string;
+  approval_id: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ends_at: string | null;
+  /** Set while PAUSED: a resume moves what is still scheduled on by the time paused. */
+  paused_at: string | null;
+  /** The market's mid when it started. */
+  arrival_mid: string | null;
+  /** The children's fills added up, and their notional: written as each child settles. */
+  filled_base: string;
+  filled_notional: string;
+  cancelled_by: string | null;
+}
+
+/** One slice of a parent: one LIMIT IOC order, sent once under its own ref_id. */
+export interface ParentChildTable {
+  parent_id: string;
+  n: number;
+  ref_id: string;
+  scheduled_at: string;
+  sent_at: string | null;
+  base_amount: string | null;
+  price: string | null;
+  /** lib/shared/parent-order.ts's ParentChildStatus */
+  status: string;
+  order_id: string | null;
+  amount_filled: string;
+  average_price: string;
+  problem_json: string | null;
+}
+
 export interface Database {
+  parent_orders: ParentOrderTable;
+  parent_children: ParentChildTable;
   api_tokens: ApiTokenTable;
   batches: BatchTable;
   batch_rows: BatchRowTable;

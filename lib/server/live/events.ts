@@ -2,9 +2,9 @@ import type { Action } from "@/lib/shared/roles";
 
 /**
  * What GET /api/events sends. Each event's `data` is the record as JSON: an order, a transfer
- * leg, an approval, a batch (without its rows), a profile's balances (`{profile_id, items}`), a market's ticker.
+ * leg, an approval, a batch (without its rows), a parent order (with its children), a profile's balances (`{profile_id, items}`), a market's ticker.
  */
-export type LiveEventName = "order" | "transfer" | "approval" | "batch" | "balances" | "ticker";
+export type LiveEventName = "order" | "transfer" | "approval" | "batch" | "parent_order" | "balances" | "ticker";
 
 export interface LiveEvent {
   name: LiveEventName;
@@ -19,6 +19,7 @@ export const EVENT_ACTION: Record<LiveEventName, Action> = {
   transfer: "read",
   approval: "read",
   batch: "read",
+  parent_order: "read",
   balances: "read",
   ticker: "read",
 };

@@ -64,7 +64,7 @@ const policyRule = z.strictObject({
   approvals_needed: z.literal(1),
   open_minutes: z.int(),
 });
-const approvalKind = z.enum(["order", "transfer", "batch", "policy"]);
+const approvalKind = z.enum(["order", "transfer", "batch", "parent_order", "policy"]);
 
 export const approval = named(
   "Approval",

@@ -1,6 +1,7 @@
 import "server-only";
 import { expireInBackground } from "../approvals/decisions";
 import { sendBatchesInBackground } from "../batches/sender";
+import { scheduleParentsInBackground } from "../parent-orders/scheduler";
 import type { RequestWatch } from "../http/incoming";
 import { reconcileInBackground } from "../reconcile";
 import { runtime, type Runtime } from "../runtime";
@@ -10,7 +11,8 @@ import { runtime, type Runtime } from "../runtime";
  * own: requests of the server (`requests`; none when route handlers are called in a test's
  * process) are counted in its lifecycle (a shutdown waits for them), journal entries a crash
  * left pending are reconciled with the service, approval requests past their time expire, and
- * the rows of batches being sent go (lib/server/batches/sender.ts).
+ * the rows of batches being sent go (lib/server/batches/sender.ts), and parent orders are worked
+ * slice by slice (lib/server/parent-orders/scheduler.ts).
  * That work stops with the runtime's lifecycle (a shutdown, or a test's reset).
  */
 export async function startRuntime(requests?: RequestWatch): Promise<Runtime> {
@@ -19,5 +21,6 @@ export async function startRuntime(requests?: RequestWatch): Promise<Runtime> {
   reconcileInBackground(rt);
   expireInBackground(rt);
   sendBatchesInBackground(rt);
+  scheduleParentsInBackground(rt);
   return rt;
 }

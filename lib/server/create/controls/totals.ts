@@ -4,6 +4,7 @@ import type { CreateKind } from "@/lib/shared/policy";
 import { addDecimal } from "@/lib/spec";
 import { waitingValuesOf } from "../../db/approvals";
 import { unsentBatchValues } from "../../db/batches";
+import { parentOrderValues } from "../../db/parent-orders";
 import type { Database } from "../../db/schema";
 import { isTransferValue, mayBeTransferValue } from "../../db/transfer-value";
 import { recipientElsewhereOf, refIdOf, type Create } from "../create";
@@ -18,8 +19,10 @@ import { recipientElsewhereOf, refIdOf, type Create } from "../create";
  * Sent means journaled and not failed (pending or succeeded): a failed create made nothing.
  * The transfer totals count every order that settled into another profile too, at its value
  * (lib/server/db/transfer-value.ts), so splitting a move across such orders and transfers adds up.
- * The create being weighed (`own`), or the batch (`ownBatch`), is left out: a retry or an
- * approver's send is not counted against itself.
+ * A TWAP parent order counts toward the order totals as a whole (lib/server/db/parent-orders.ts):
+ * its children are never counted on their own.
+ * The create being weighed (`own`), or the batch (`ownBatch`) or parent (`ownParent`), is left
+ * out: a retry or an approver's send is not counted against itself.
  */
 export interface Totals {
   unapproved24h: string;
@@ -36,26 +39,34 @@ const DAY_MS = 24 * 60 * 60_000;
 
 export async function totalsOf(
   tx: Kysely<Database>,
-  who: { email: string; kind: CreateKind; own: CreateRef; ownBatch?: string },
+  who: { email: string; kind: CreateKind; own: CreateRef; ownBatch?: string; ownParent?: string },
   now = new Date(),
 ): Promise<Totals> {
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
   const since = new Date(Math.min(midnight.getTime(), now.getTime() - DAY_MS)).toISOString();
   const noBatches = { reserved: [], unapproved: [] };
-  const [sent, waiting, batches] = await Promise.all([
+  const [sent, waiting, batches, parents] = await Promise.all([
     sentSince(tx, who, since),
     waitingValuesOf(tx, who),
     // A batch's rows not yet sent count as sent: a batch is weighed, and reserved, whole.
     who.kind === "transfer" ? unsentBatchValues(tx, who.email, who.ownBatch) : noBatches,
+    // So is a parent order: its whole while it may still send, what it filled once it ended.
+    who.kind === "order" ? parentOrderValues(tx, who.email, since, who.ownParent) : [],
   ]);
   const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
   const today = midnight.toISOString();
   const sum = (values: (string | null)[]) => values.reduce<string>((s, v) => (v ? addDecimal(s, v) : s), "0");
   const unapproved = sent.filter((r) => r.approval_id === null && r.created_at >= dayAgo).map((r) => r.value_usd);
+  const parentsUnapproved = parents.filter((p) => !p.approved && p.created_at >= dayAgo).map((p) => p.value_usd);
   return {
-    unapproved24h: sum([...unapproved, ...batches.unapproved]),
-    today: sum([...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd), ...waiting, ...batches.reserved]),
+    unapproved24h: sum([...unapproved, ...batches.unapproved, ...parentsUnapproved]),
+    today: sum([
+      ...sent.filter((r) => r.created_at >= today).map((r) => r.value_usd),
+      ...waiting,
+      ...batches.reserved,
+      ...parents.filter((p) => p.open || p.created_at >= today).map((p) => p.value_usd),
+    ]),
   };
 }
 
@@ -71,6 +82,8 @@ async function sentSince(
     .where("user_email", "=", who.email)
     .where("created_at", ">=", since)
     .where("status", "in", ["pending", "succeeded"])
+    // A parent order's child is counted with its parent.
+    .where("parent_order_id", "is", null)
     .where((eb) => eb.not(eb.and([eb("kind", "=", who.own.kind), eb("ref_id", "=", who.own.refId)])));
   if (who.kind === "order") return query.where("kind", "=", "order").execute();
   const rows = await query.select("request_json").where(mayBeTransferValue).execute();
