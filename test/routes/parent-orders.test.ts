@@ -28,7 +28,7 @@ const PARENTS = "/api/parent-orders";
 describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database) => {
   let d: InProcessDashboard;
   beforeAll(async () => {
-    d = await inProcessDashboard({ database });
+    d = await inProcessDashboard({ database, env: { LOG_LEVEL: "error" } });
   });
   afterAll(async () => {
     await d?.dispose();
@@ -92,12 +92,15 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
 
   const IN_FLIGHT = ["SENDING", "SUBMITTED", "OPEN", "PENDING_SUBMISSION"];
 
-  /** Moves time on, a read-back at a time, until no child is in flight, and answers the parent. */
+  /** Moves time on, a read-back at a time, until every slice due is sent and settled, and answers the parent. */
   async function settled(id: string) {
     return eventually(
       async () => {
         const p = await get(id);
-        if (!p.children.some((c: any) => IN_FLIGHT.includes(c.status))) return p;
+        const now = d.app.clock.now();
+        const due = p.children.some((c: any) => c.status === "SCHEDULED" && Date.parse(c.scheduled_at) <= now);
+        const working = p.status === "WORKING" && due;
+        if (!working && !p.children.some((c: any) => IN_FLIGHT.includes(c.status))) return p;
         await move(SETTLE_AFTER_MS);
         return undefined;
       },
@@ -170,4 +173,240 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
     expect(atService).toHaveLength(1);
     for (const c of done.children) expect(await d.sandboxOrders(c.ref_id)).toHaveLength(1);
   });
+
+  it("carries what a slice left unfilled into the next, and never buys past the cap", async () => {
+    // Only 0.05 BTC offered within the cap; the rest above it.
+    house("SELL", "60010", "0.05");
+    house("SELL", "61500", "5");
+    house("BUY", "60000", "1");
+    const res = await d.as.trader.call("POST", PARENTS, twap({ base_amount: "0.1", slices: 2, limit_price: "61000" }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const parent = res.body.parent_order;
+    const first = await settled(parent.id);
+    // Slice 1 asks for its half at the touch and fills it.
+    expect(first.children[0]).toMatchObject({
+      base_amount: "0.05",
+      price: "60010",
+      amount_filled: "0.05",
+      status: "FILLED",
+    });
+    await moveTo(parent.children[1].scheduled_at);
+    const second = await settled(parent.id);
+    // Slice 2: the touch (61,500) is past the cap, so it asks at the cap and nothing fills there.
+    expect(second.children[1]).toMatchObject({ base_amount: "0.05", price: "61000", amount_filled: "0" });
+    const done = await eventually(async () => {
+      await move(SETTLE_AFTER_MS);
+      const p = await get(parent.id);
+      return p.status === "COMPLETED" ? p : undefined;
+    });
+    expect(done.filled_base).toBe("0.05");
+    expect(compareDecimal(done.average_price, "61000")).toBeLessThanOrEqual(0);
+  });
+
+  it("a slice that fills part asks the next one for its share plus what is missing, and the total never passes the whole", async () => {
+    house("SELL", "60010", "0.02");
+    house("BUY", "60000", "1");
+    const res = await d.as.trader.call("POST", PARENTS, twap({ base_amount: "0.09", slices: 3 }));
+    const parent = res.body.parent_order;
+    const first = await settled(parent.id);
+    expect(first.children[0]).toMatchObject({ base_amount: "0.03", amount_filled: "0.02", status: "CANCELLED" });
+    house("SELL", "60010", "1");
+    await moveTo(parent.children[1].scheduled_at);
+    const second = await settled(parent.id);
+    // Its own 0.03 and the 0.01 slice 1 left.
+    expect(second.children[1]).toMatchObject({ base_amount: "0.04", amount_filled: "0.04" });
+    await moveTo(parent.children[2].scheduled_at);
+    const third = await settled(parent.id);
+    expect(third.children[2]).toMatchObject({ base_amount: "0.03", amount_filled: "0.03" });
+    expect(third.filled_base).toBe("0.09");
+  });
+
+  it("pause sends nothing while paused, and resume moves the rest of the schedule on by the time paused", async () => {
+    house("SELL", "60010", "1");
+    house("BUY", "60000", "1");
+    const parent = (await d.as.trader.call("POST", PARENTS, twap({ slices: 3, duration_seconds: 60 }))).body
+      .parent_order;
+    await settled(parent.id);
+    const paused = await d.as.trader.call("POST", `${PARENTS}/${parent.id}/pause`);
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect(paused.body.parent_order.status).toBe("PAUSED");
+    // A second pause, or a resume of a working one, is refused: one move each.
+    expectProblem(await d.as.trader.call("POST", `${PARENTS}/${parent.id}/pause`), 409);
+    await move(45_000);
+    const still = await get(parent.id);
+    expect(still.children.filter((c: any) => c.sent_at)).toHaveLength(1);
+    expect(still.children.slice(1).map((c: any) => c.status)).toEqual(["SCHEDULED", "SCHEDULED"]);
+    const resumed = await d.as.trader.call("POST", `${PARENTS}/${parent.id}/resume`);
+    expect(resumed.body.parent_order.status).toBe("WORKING");
+    const shifted = resumed.body.parent_order.children;
+    expect(Date.parse(shifted[1].scheduled_at) - Date.parse(parent.children[1].scheduled_at)).toBeGreaterThanOrEqual(
+      45_000,
+    );
+    expect(Date.parse(resumed.body.parent_order.ends_at) - Date.parse(parent.ends_at)).toBeGreaterThanOrEqual(45_000);
+    expectProblem(await d.as.trader.call("POST", `${PARENTS}/${parent.id}/resume`), 409);
+    await moveTo(shifted[1].scheduled_at);
+    expect((await settled(parent.id)).children[1].sent_at).not.toBeNull();
+    await moveTo(shifted[2].scheduled_at);
+    const done = await eventually(async () => {
+      await move(SETTLE_AFTER_MS);
+      const p = await get(parent.id);
+      return p.status === "COMPLETED" ? p : undefined;
+    });
+    expect(done.filled_base).toBe("0.2");
+  });
+
+  it("cancel skips what is left, releases the reservation down to what was filled, and only the requester or an admin may act", async () => {
+    house("SELL", "60010", "1");
+    house("BUY", "60000", "1");
+    const parent = (await d.as.trader.call("POST", PARENTS, twap({ slices: 4 }))).body.parent_order;
+    await settled(parent.id);
+    for (const who of ["viewer", "ops", "approver"] as const) {
+      const res = await d.as[who].call("POST", `${PARENTS}/${parent.id}/cancel`);
+      expectProblem(res, 403);
+    }
+    const cancelled = await d.as.admin.call("POST", `${PARENTS}/${parent.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.parent_order.status).toBe("CANCELLED");
+    expect(cancelled.body.parent_order.children.map((c: any) => c.status)).toEqual([
+      "FILLED",
+      "SKIPPED",
+      "SKIPPED",
+      "SKIPPED",
+    ]);
+    expectProblem(await d.as.trader.call("POST", `${PARENTS}/${parent.id}/cancel`), 409);
+    await move(120_000);
+    const after = await get(parent.id);
+    expect(after.children.filter((c: any) => c.sent_at)).toHaveLength(1);
+    expect(await d.sandboxOrders(`${parent.ref_id}-2`)).toEqual([]);
+    const audit = await d.as.admin.call("GET", "/api/audit?event=parent_order.cancelled&limit=50");
+    expect(audit.body.items.map((e: any) => e.subject)).toContain(parent.ref_id);
+  });
+
+  it("answers a replay of its ref_id with the parent as it stands, and refuses that ref_id for anything else", async () => {
+    house("SELL", "60010", "1");
+    house("BUY", "60000", "1");
+    const body = twap({ limit_price: "60500" });
+    const [a, b] = await Promise.all([
+      d.as.trader.call("POST", PARENTS, body),
+      d.as.trader.call("POST", PARENTS, body),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect(a.body.parent_order.id).toBe(b.body.parent_order.id);
+    expectProblem(await d.as.trader.call("POST", PARENTS, { ...body, base_amount: "0.3" }), 409);
+    expectProblem(await d.as.admin.call("POST", PARENTS, body), 409);
+    // A plain order may not take the parent's ref_id, nor a child's.
+    for (const ref of [body.ref_id, `${body.ref_id}-3`]) {
+      const order = { market: "BTCUSD", side: "BUY", type: "LIMIT", price: "100", base_amount: "0.001", ref_id: ref };
+      expectProblem(await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, order), 409);
+    }
+    // A child's ref_id that an order already has refuses the parent before anything is written.
+    const taken = newRef("taken");
+    const plain = {
+      market: "BTCUSD",
+      side: "BUY",
+      type: "LIMIT",
+      price: "100",
+      base_amount: "0.001",
+      ref_id: `${taken}-2`,
+    };
+    expect((await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, plain)).status).toBe(200);
+    const refused = expectProblem(await d.as.trader.call("POST", PARENTS, twap({ ref_id: taken })), 409);
+    expect(refused.detail).toContain(`${taken}-2`);
+  });
+
+  it("is weighed whole: the largest order for the role and the daily limit see the parent, not its slices, and four eyes hold it", async () => {
+    house("SELL", "60010", "20");
+    house("BUY", "60000", "20");
+    await setPolicy((p) => ({
+      ...p,
+      limits: { ...p.limits, max_order_notional_usd: { ...p.limits.max_order_notional_usd, trader: "50000" } },
+    }));
+    // One slice of 0.1 BTC is ~6,100 USD: under the limit; the whole, 1 BTC at the cap, is not.
+    const big = expectProblem(
+      await d.as.trader.call("POST", PARENTS, twap({ base_amount: "1", slices: 10, duration_seconds: 100 })),
+      403,
+    );
+    expect(big.meta).toMatchObject({ rule: "max_order_notional_usd", requested: "61000.00" });
+    await setPolicy((p) => ({
+      ...p,
+      limits: {
+        ...p.limits,
+        max_order_notional_usd: { trader: "1000000", admin: "5000000" },
+        daily_order_notional_usd_per_user: "20000",
+      },
+    }));
+    // The daily limit (the admin's, who has asked for nothing yet today): a parent reserves its
+    // whole at once, so a second one past the rest is refused before any child.
+    const first = await d.as.admin.call("POST", PARENTS, twap({ base_amount: "0.2" }));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = expectProblem(await d.as.admin.call("POST", PARENTS, twap({ base_amount: "0.2" })), 403);
+    expect(second.meta).toMatchObject({ rule: "daily_order_notional_usd_per_user", used: "12200.00" });
+    // So is a plain order past what is left.
+    const order = {
+      market: "BTCUSD",
+      side: "BUY",
+      type: "LIMIT",
+      price: "60000",
+      base_amount: "0.15",
+      ref_id: newRef("o"),
+    };
+    expectProblem(await d.as.admin.call("POST", `/api/v2/profiles/${TRADING}/orders`, order), 403);
+    // Cancelled before any slice filled more than the first: the reservation shrinks to what was filled.
+    await settled(first.body.parent_order.id);
+    await d.as.admin.call("POST", `${PARENTS}/${first.body.parent_order.id}/cancel`);
+    const again = await d.as.admin.call("POST", PARENTS, twap({ base_amount: "0.2" }));
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    await d.as.admin.call("POST", `${PARENTS}/${again.body.parent_order.id}/cancel`);
+    await setPolicy((p) => ({
+      ...p,
+      limits: { ...p.limits, daily_order_notional_usd_per_user: "10000000" },
+      approval_rules: p.approval_rules.map((r: any) => (r.kind === "order" ? { ...r, threshold_usd: "10000" } : r)),
+    }));
+    // Four eyes: the whole (12,200 USD) passes the 10,000 rule though each slice would not; nothing is sent until approved.
+    const held = await d.as.admin.call("POST", PARENTS, twap());
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    expect(held.body.approval).toMatchObject({ kind: "parent_order", status: "PENDING" });
+    expect(compareDecimal(held.body.approval.value_usd, "12200")).toBe(0);
+    expect(held.body.parent_order).toMatchObject({ status: "AWAITING_APPROVAL", children: [], started_at: null });
+    await move(30_000);
+    expect(await d.sandboxOrders(`${held.body.parent_order.ref_id}-1`)).toEqual([]);
+    expectProblem(await d.as.admin.call("POST", `/api/approvals/${held.body.approval.id}/approve`), 403);
+    const approved = await d.as.approver.call("POST", `/api/approvals/${held.body.approval.id}/approve`);
+    expect(approved.body.approval.outcome, JSON.stringify(approved.body)).toMatchObject({ status: 201, sent: true });
+    const started = await settled(held.body.parent_order.id);
+    expect(started.status).toBe("WORKING");
+    expect(started.children[0]).toMatchObject({ status: "FILLED" });
+    // A rejected one ends REJECTED and sends nothing.
+    const other = await d.as.admin.call("POST", PARENTS, twap());
+    expect(other.status).toBe(202);
+    await d.as.approver.call("POST", `/api/approvals/${other.body.approval.id}/reject`, { reason: "Not today" });
+    const rejected = await get(other.body.parent_order.id);
+    expect(rejected.status).toBe("REJECTED");
+    await move(70_000);
+    expect(await d.sandboxOrders(`${other.body.parent_order.ref_id}-1`)).toEqual([]);
+    await d.as.admin.call("POST", `${PARENTS}/${started.id}/cancel`);
+    await setPolicy((p) => ({
+      ...p,
+      approval_rules: p.approval_rules.map((r: any) => (r.kind === "order" ? { ...r, threshold_usd: "100000" } : r)),
+    }));
+  });
+
+  it("is for traders and admins: others may read it but not ask for one", async () => {
+    for (const who of ["viewer", "ops", "approver"] as const) {
+      expectProblem(await d.as[who].call("POST", PARENTS, twap()), 403);
+      expect((await d.as[who].call("GET", PARENTS)).status).toBe(200);
+    }
+  });
+
+  /** Puts `change` into the policy in force, with a second person's approval when it loosens anything. */
+  async function setPolicy(change: (p: any) => any) {
+    const before = (await d.as.admin.call("GET", "/api/policies")).body.policy;
+    const next = change(structuredClone(before));
+    const res = await d.as.admin.call("PUT", "/api/policies", next);
+    expect([200, 202], JSON.stringify(res.body)).toContain(res.status);
+    if (res.status === 202) {
+      const approved = await d.as.approver.call("POST", `/api/approvals/${res.body.approval.id}/approve`);
+      expect(approved.body.approval.outcome, JSON.stringify(approved.body)).toMatchObject({ status: 200 });
+    }
+  }
 });

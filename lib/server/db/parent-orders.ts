@@ -109,15 +109,15 @@ export async function closeScheduled(
   db: Db,
   parentId: string,
   status: "SKIPPED" | "MERGED",
-  beforeN = Number.MAX_SAFE_INTEGER,
+  beforeN?: number,
 ): Promise<number> {
-  const result = await db
+  let query = db
     .updateTable("parent_children")
     .set({ status })
     .where("parent_id", "=", parentId)
-    .where("status", "=", "SCHEDULED")
-    .where("n", "<", beforeN)
-    .executeTakeFirst();
+    .where("status", "=", "SCHEDULED");
+  if (beforeN !== undefined) query = query.where("n", "<", beforeN);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

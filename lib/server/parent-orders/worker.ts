@@ -8,6 +8,7 @@ import {
   divideDecimalDown,
   midpointDecimal,
   multiplyDecimal,
+  trimZeros,
   type Order,
 } from "@/lib/spec";
 import { storedCreate } from "../create/parse";
@@ -231,10 +232,12 @@ async function settleChild(rt: Runtime, parent: ParentRecord, child: ChildRecord
   await updateChild(rt.db, parent.id, child.n, { ...fillOf(order), status: order.status ?? child.status });
 }
 
-const fillOf = (order: Partial<Order> | null) => ({
-  amount_filled: amountIfSet(order?.amount_filled) ?? "0",
-  average_price: amountIfSet(order?.volume_weighted_average_price) ?? "",
-});
+/** What the service's order filled, and at what average ("" before a fill), without trailing zeros. */
+const fillOf = (order: Partial<Order> | null) => {
+  const filled = amountIfSet(order?.amount_filled);
+  const average = amountIfSet(order?.volume_weighted_average_price);
+  return { amount_filled: filled ? trimZeros(filled) : "0", average_price: average ? trimZeros(average) : "" };
+};
 
 export const requesterOf = (parent: ParentRecord) => ({
   email: parent.requested_by,
