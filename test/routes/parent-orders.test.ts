@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDecimal, compareDecimal } from "@/lib/spec";
 import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
-import { parentsIdle } from "@/lib/server/parent-orders/scheduler";
+import { parentsIdle, scheduleParentsInBackground, stopParentScheduler } from "@/lib/server/parent-orders/scheduler";
 import { SETTLE_AFTER_MS } from "@/lib/server/parent-orders/worker";
 import {
   eventually,
@@ -389,6 +389,48 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
       ...p,
       approval_rules: p.approval_rules.map((r: any) => (r.kind === "order" ? { ...r, threshold_usd: "100000" } : r)),
     }));
+  });
+
+  it("merges the slices missed while nothing could send them into the next one, and sends none of them late", async () => {
+    house("SELL", "60010", "1");
+    house("BUY", "60000", "1");
+    // Down: nothing works the parents (a process killed and not yet back).
+    await stopParentScheduler(d.app.runtime);
+    const parent = (await d.as.trader.call("POST", PARENTS, twap())).body.parent_order;
+    await move(25_000);
+    expect((await get(parent.id)).children.every((c: any) => c.status === "SCHEDULED")).toBe(true);
+    // Back: slices 1 to 3 fell due while down; one child goes, for the three slices' share.
+    scheduleParentsInBackground(d.app.runtime);
+    const back = await settled(parent.id);
+    expect(back.children.slice(0, 3).map((c: any) => c.status)).toEqual(["MERGED", "MERGED", "FILLED"]);
+    expect(back.children[2]).toMatchObject({ base_amount: "0.1", amount_filled: "0.1" });
+    for (const c of back.children.slice(0, 2)) expect(await d.sandboxOrders(c.ref_id)).toEqual([]);
+    for (const child of back.children.slice(3)) {
+      await moveTo(child.scheduled_at);
+      await settled(parent.id);
+    }
+    const done = await eventually(async () => {
+      await move(SETTLE_AFTER_MS);
+      const p = await get(parent.id);
+      return p.status === "COMPLETED" ? p : undefined;
+    });
+    expect(done.filled_base).toBe("0.2");
+    expect(done.children.filter((c: any) => c.sent_at)).toHaveLength(4);
+  });
+
+  it("sends a child once when its answer is lost on the way back: the retry under its ref_id finds the order made", async () => {
+    house("SELL", "60010", "1");
+    house("BUY", "60000", "1");
+    const creates = { method: "POST", path: `/sandbox/v2/profiles/${TRADING}/orders` };
+    d.proxy.fail(creates, { kind: "drop-after" }, 1);
+    const before = d.proxy.count(creates);
+    const parent = (await d.as.trader.call("POST", PARENTS, twap({ slices: 2 }))).body.parent_order;
+    const first = await settled(parent.id);
+    // The first attempt reached the service and its answer was dropped; the second found the order.
+    expect(d.proxy.count(creates) - before).toBe(2);
+    expect(first.children[0]).toMatchObject({ status: "FILLED", amount_filled: "0.1" });
+    expect(await d.sandboxOrders(first.children[0].ref_id)).toHaveLength(1);
+    await d.as.trader.call("POST", `${PARENTS}/${parent.id}/cancel`);
   });
 
   it("is for traders and admins: others may read it but not ask for one", async () => {

@@ -1,5 +1,7 @@
 import { expect } from "vitest";
+import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import type { Role } from "@/lib/shared/roles";
+import { addDecimal, compareDecimal } from "@/lib/spec";
 import { startApp, type AppServer, type Target } from "./app-server";
 import { eventually, expectProblem, signInAll, type Client, type JournalItem } from "./dashboard";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
@@ -20,7 +22,7 @@ export interface Service {
   /** Straight to the service with the dashboard's client credentials. */
   call: ReturnType<typeof sandboxClient>["call"];
   /** How many records the service holds for this create: orders, or transfers counted by their DEBIT leg. */
-  held(create: Create): Promise<number>;
+  held(create: Pick<Create, "kind" | "ref">): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -271,5 +273,98 @@ export async function expectBatchSentOnce(
   for (let row = 1; row <= batch.rows; row++) {
     expect(await service.held(rowCreate(`${batch.ref}-${row}`)), `row ${row} at the service once`).toBe(1);
   }
+  return done;
+}
+
+/**
+ * A TWAP parent order of `instance`'s trader over 60 s in 12 slices (5 s apart, the closest the
+ * rules allow), with the house's asks and bids at the service so its children fill: a process
+ * test stops the instance while it is worked.
+ */
+export async function startTwap(service: Service, instance: Pick<Instance, "as">, prefix: string) {
+  service.sandbox.runtime.run((ex) => {
+    for (const [side, price] of [
+      ["SELL", "60010"],
+      ["BUY", "60000"],
+    ] as const) {
+      ex.submitOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, {
+        market: "BTCUSD",
+        type: "LIMIT",
+        side,
+        price,
+        base_amount: "5",
+      });
+    }
+    ex.processSubmitted();
+  });
+  const ref = newRef(prefix);
+  const res = await instance.as.trader.call("POST", "/api/parent-orders", {
+    ref_id: ref,
+    profile_id: TRADING,
+    market: "BTCUSD",
+    side: "BUY",
+    base_amount: "0.24",
+    strategy: "TWAP",
+    duration_seconds: 60,
+    slices: 12,
+    limit_price: "61000",
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.parent_order.id as string, ref, slices: 12, base: "0.24", cap: "61000" };
+}
+
+/** The parent as `reader` reads it, once `sent` of its children went and some are still to go. */
+export const twapMidWay = (reader: () => Pick<Instance, "as">, id: string, sent: number) =>
+  eventually(
+    async () => {
+      const res = await reader()
+        .as.trader.call("GET", `/api/parent-orders/${id}`)
+        .catch(() => undefined);
+      const p = res?.status === 200 ? res.body.parent_order : undefined;
+      const went = p?.children.filter((c: { sent_at: string | null }) => c.sent_at).length ?? 0;
+      return went >= sent ? p : undefined;
+    },
+    60_000,
+    `${sent} children of the parent sent`,
+  );
+
+/**
+ * Waits (as `reader` reads it) for the parent to complete, then checks it was worked once: every
+ * child at the service at most once (exactly once when it was sent), none twice after the
+ * restart, the slices missed while down merged, what the children filled adding up exactly to
+ * the parent's fill, within the whole, never worse than the cap. Answers the parent.
+ */
+export async function expectTwapWorkedOnce(
+  service: Service,
+  reader: () => Pick<Instance, "as">,
+  twap: { id: string; ref: string; slices: number; base: string; cap: string },
+) {
+  const done = await eventually(
+    async () => {
+      const res = await reader()
+        .as.trader.call("GET", `/api/parent-orders/${twap.id}`)
+        .catch(() => undefined);
+      return res?.status === 200 && res.body.parent_order.status === "COMPLETED" ? res.body.parent_order : undefined;
+    },
+    120_000,
+    "the parent order to complete",
+  );
+  let filled = "0";
+  for (const child of done.children as {
+    n: number;
+    ref_id: string;
+    sent_at: string | null;
+    status: string;
+    amount_filled: string;
+    average_price: string;
+  }[]) {
+    const held = await service.held({ kind: "order", ref: child.ref_id });
+    expect(held, `child ${child.n} at the service`).toBe(child.sent_at ? 1 : 0);
+    expect(["FILLED", "CANCELLED", "MERGED", "SKIPPED"], `child ${child.n}`).toContain(child.status);
+    filled = addDecimal(filled, child.amount_filled);
+    if (child.average_price) expect(compareDecimal(child.average_price, twap.cap)).toBeLessThanOrEqual(0);
+  }
+  expect(filled).toBe(done.filled_base);
+  expect(compareDecimal(done.filled_base, twap.base)).toBeLessThanOrEqual(0);
   return done;
 }

@@ -25,7 +25,10 @@ import {
   startBatch,
   startService,
   expectBatchSentOnce,
+  expectTwapWorkedOnce,
+  startTwap,
   transfersSentSince,
+  twapMidWay,
   type Instance,
   type Service,
 } from "../../support/instances";
@@ -278,6 +281,18 @@ describe("a batch stopped mid-way", () => {
     },
     180_000,
   );
+});
+
+describe("a parent order worked over time, stopped mid-way", () => {
+  it("SIGKILL, then SIGTERM, each while its children go, each with a restart: the rest is worked, slices missed while down merged, no child at the service twice", async () => {
+    const twap = await startTwap(service, d, "twap-stop");
+    await twapMidWay(() => d, twap.id, 3);
+    await d.restart("SIGKILL");
+    await twapMidWay(() => d, twap.id, 6);
+    await d.restart("SIGTERM");
+    const done = await expectTwapWorkedOnce(service, () => d, twap);
+    expect(done.children.filter((c: { sent_at: string | null }) => c.sent_at).length).toBeGreaterThanOrEqual(7);
+  }, 180_000);
 });
 
 /** Journal entries still pending, read from the stopped app's own database. */

@@ -24,7 +24,10 @@ import {
   startBatch,
   startService,
   expectBatchSentOnce,
+  expectTwapWorkedOnce,
+  startTwap,
   transfersSentSince,
+  twapMidWay,
   type Instance,
   type Service,
 } from "../../support/instances";
@@ -312,6 +315,23 @@ describe(`kill -9 of the leader during ${COUNT} creates`, () => {
       ).toEqual(["succeeded"]);
     });
   }, 300_000);
+});
+
+describe("a parent order worked over time, its leader killed mid-way", () => {
+  it("SIGKILL of the leader while its children go: the other instance works the rest, no child at the service twice", async () => {
+    const { leader, follower } = await roles();
+    const twap = await startTwap(service, follower, "twap-failover");
+    await twapMidWay(() => follower, twap.id, 3);
+    await leader.app.stop("SIGKILL");
+    await eventually(
+      async () => ((await leaderPid()) === follower.app.process.pid ? true : undefined),
+      30_000,
+      "the other instance to lead",
+    );
+    const done = await expectTwapWorkedOnce(service, () => follower, twap);
+    expect(done.children.filter((c: { sent_at: string | null }) => c.sent_at).length).toBeGreaterThanOrEqual(4);
+    await leader.restart("SIGKILL");
+  }, 180_000);
 });
 
 describe(`SIGTERM of the leader during a burst of ${COUNT} creates`, () => {
