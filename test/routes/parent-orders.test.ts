@@ -100,7 +100,11 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
         const now = d.app.clock.now();
         const due = p.children.some((c: any) => c.status === "SCHEDULED" && Date.parse(c.scheduled_at) <= now);
         const working = p.status === "WORKING" && due;
-        if (!working && !p.children.some((c: any) => IN_FLIGHT.includes(c.status))) return p;
+        if (!working && !p.children.some((c: any) => IN_FLIGHT.includes(c.status))) {
+          // Once nothing is in flight, the parent's fill is its children's, exactly: never behind.
+          expect(p.children.reduce((sum: string, c: any) => addDecimal(sum, c.amount_filled), "0")).toBe(p.filled_base);
+          return p;
+        }
         await move(SETTLE_AFTER_MS);
         return undefined;
       },

@@ -329,35 +329,36 @@ export const twapMidWay = (reader: () => Pick<Instance, "as">, id: string, sent:
   );
 
 /**
- * Waits (as `reader` reads it) for the parent to complete, then checks it was worked once: every
- * child at the service at most once (exactly once when it was sent), none twice after the
- * restart, the slices missed while down merged, what the children filled adding up exactly to
- * the parent's fill, within the whole, never worse than the cap. Answers the parent.
+ * Cancels the parent once `sent` of its children went (what is left is skipped: the test has seen
+ * it worked across the stop), waits for every child sent to settle, then checks it was worked
+ * once: every child at the service exactly once when it was sent and never otherwise (none twice
+ * after a restart), what the children filled adding up exactly to the parent's fill, within the
+ * whole, never worse than the cap. Answers the parent.
  */
 export async function expectTwapWorkedOnce(
   service: Service,
   reader: () => Pick<Instance, "as">,
   twap: { id: string; ref: string; slices: number; base: string; cap: string },
+  sent: number,
 ) {
+  await twapMidWay(reader, twap.id, sent);
+  const cancelled = await reader().as.trader.call("POST", `/api/parent-orders/${twap.id}/cancel`);
+  expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+  const inFlight = ["SENDING", "PENDING_SUBMISSION", "SUBMITTED", "OPEN"];
   const done = await eventually(
     async () => {
       const res = await reader()
         .as.trader.call("GET", `/api/parent-orders/${twap.id}`)
         .catch(() => undefined);
-      return res?.status === 200 && res.body.parent_order.status === "COMPLETED" ? res.body.parent_order : undefined;
+      const p = res?.status === 200 ? res.body.parent_order : undefined;
+      return p && !p.children.some((c: { status: string }) => inFlight.includes(c.status)) ? p : undefined;
     },
-    120_000,
-    "the parent order to complete",
+    60_000,
+    "the parent's children to settle",
   );
+  expect(done.status).toBe("CANCELLED");
   let filled = "0";
-  for (const child of done.children as {
-    n: number;
-    ref_id: string;
-    sent_at: string | null;
-    status: string;
-    amount_filled: string;
-    average_price: string;
-  }[]) {
+  for (const child of done.children as TwapChild[]) {
     const held = await service.held({ kind: "order", ref: child.ref_id });
     expect(held, `child ${child.n} at the service`).toBe(child.sent_at ? 1 : 0);
     expect(["FILLED", "CANCELLED", "MERGED", "SKIPPED"], `child ${child.n}`).toContain(child.status);
@@ -367,4 +368,13 @@ export async function expectTwapWorkedOnce(
   expect(filled).toBe(done.filled_base);
   expect(compareDecimal(done.filled_base, twap.base)).toBeLessThanOrEqual(0);
   return done;
+}
+
+interface TwapChild {
+  n: number;
+  ref_id: string;
+  sent_at: string | null;
+  status: string;
+  amount_filled: string;
+  average_price: string;
 }

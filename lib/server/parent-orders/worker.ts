@@ -76,6 +76,8 @@ export async function workParent(rt: Runtime, id: string, onProgress: OnParentPr
   const current = await parentOfId(rt.db, id);
   if (current?.status !== "WORKING") return undefined;
   await sendChild(rt, current, slice, fills.filled);
+  // The child may have filled already: its parent's fills are written now, whatever happens next.
+  await writeFills(rt, current, fillsOf(await childrenOf(rt.db, id)));
   await onProgress(id);
   return rt.clock.now() + SETTLE_AFTER_MS;
 }

@@ -318,7 +318,7 @@ describe(`kill -9 of the leader during ${COUNT} creates`, () => {
 });
 
 describe("a parent order worked over time, its leader killed mid-way", () => {
-  it("SIGKILL of the leader while its children go: the other instance works the rest, no child at the service twice", async () => {
+  it("SIGKILL of the leader while its children go: the other instance works on, no child at the service twice", async () => {
     const { leader, follower } = await roles();
     const twap = await startTwap(service, follower, "twap-failover");
     await twapMidWay(() => follower, twap.id, 3);
@@ -328,8 +328,7 @@ describe("a parent order worked over time, its leader killed mid-way", () => {
       30_000,
       "the other instance to lead",
     );
-    const done = await expectTwapWorkedOnce(service, () => follower, twap);
-    expect(done.children.filter((c: { sent_at: string | null }) => c.sent_at).length).toBeGreaterThanOrEqual(4);
+    await expectTwapWorkedOnce(service, () => follower, twap, 5);
     await leader.restart("SIGKILL");
   }, 180_000);
 });
