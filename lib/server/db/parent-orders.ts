@@ -104,20 +104,24 @@ export async function insertChildren(db: Db, children: ChildRecord[]): Promise<v
   await db.insertInto("parent_children").values(children).execute();
 }
 
-/** Moves the children still SCHEDULED to `status` (SKIPPED at an end, MERGED when a later slice takes their share). */
+/**
+ * Moves the children still SCHEDULED to `status` (SKIPPED at an end, MERGED when a later slice
+ * takes their share): all of them, or those before slice `beforeN`. No bound when none is given:
+ * PostgreSQL's `integer` column refuses a parameter past 2^31 − 1, such as Number.MAX_SAFE_INTEGER.
+ */
 export async function closeScheduled(
   db: Db,
   parentId: string,
   status: "SKIPPED" | "MERGED",
-  beforeN = Number.MAX_SAFE_INTEGER,
+  beforeN?: number,
 ): Promise<number> {
-  const result = await db
+  let query = db
     .updateTable("parent_children")
     .set({ status })
     .where("parent_id", "=", parentId)
-    .where("status", "=", "SCHEDULED")
-    .where("n", "<", beforeN)
-    .executeTakeFirst();
+    .where("status", "=", "SCHEDULED");
+  if (beforeN !== undefined) query = query.where("n", "<", beforeN);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
