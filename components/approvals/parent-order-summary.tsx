@@ -24,7 +24,7 @@ export function ParentOrderSummary({ approval: a }: { approval: Approval }) {
       <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
         <dt className="font-medium text-ink-muted">Parent order</dt>
         <dd className="break-all" data-testid="parent-order-ref">
-          ref_id <span className="font-mono">{r.ref_id}</span>; its children {r.ref_id}-1 to {r.ref_id}-{r.slices}
+          ref_id <span className="font-mono">{r.ref_id}</span>; its children the same, with -1 to -{r.slices}
         </dd>
         <dt className="font-medium text-ink-muted">Schedule</dt>
         <dd>
