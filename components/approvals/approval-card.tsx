@@ -24,6 +24,8 @@ import { BatchSummary } from "./batch-summary";
 import { batchRequestOf, batchTitle } from "./batch-words";
 import { approveEffect, approveQuestion, approveVerb, needsConfirming } from "./decision-terms";
 import { describeApproval } from "./describe-approval";
+import { ParentOrderSummary } from "./parent-order-summary";
+import { PARENT_ORDER_TITLE } from "./parent-order-words";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
 
@@ -36,6 +38,8 @@ const kindTitle = (a: Approval): string => {
       return "Order";
     case "batch":
       return batchTitle(batchRequestOf(a));
+    case "parent_order":
+      return PARENT_ORDER_TITLE;
     default:
       return "Internal transfer";
   }
@@ -160,6 +164,7 @@ export function ApprovalCard({
         {describeApproval(a, nickname)}
       </p>
       {a.kind === "batch" && <BatchSummary approval={a} nickname={nickname} />}
+      {a.kind === "parent_order" && <ParentOrderSummary approval={a} />}
       {forApprover && !mine && <ApproverContext approval={a} nickname={nickname} />}
       {isPolicyApproval(a) && (
         <ul className="mt-1 list-disc pl-5 text-sm" data-testid="policy-changes">

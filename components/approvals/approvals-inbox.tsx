@@ -27,7 +27,7 @@ import { ApprovalRows } from "./approval-rows";
 const VIEWS = ["cards", "list"] as const;
 const FILTERS = {
   status: APPROVAL_STATUSES,
-  kind: ["order", "transfer", "batch", "policy"],
+  kind: ["order", "transfer", "batch", "parent_order", "policy"],
   who: null,
   sort: APPROVAL_SORTS,
   view: VIEWS,
@@ -189,6 +189,7 @@ const KIND_OPTIONS = [
   { value: "order", label: "Orders" },
   { value: "transfer", label: "Transfers" },
   { value: "batch", label: "Batches" },
+  { value: "parent_order", label: "Parent orders" },
   { value: "policy", label: "Policy changes" },
 ];
 
@@ -209,7 +210,7 @@ function useScrollToLinked(items: readonly Approval[] | undefined) {
 function emptyWords(status: ApprovalStatus, everyone: boolean): string {
   if (status !== "PENDING") return `No ${status.toLowerCase()} requests.`;
   return everyone
-    ? "Nothing waits for approval. Large transfers, batches and orders appear here when someone asks for one."
+    ? "Nothing waits for approval. Large transfers, batches, orders and parent orders appear here when someone asks for one."
     : "None of your requests waits for approval.";
 }
 

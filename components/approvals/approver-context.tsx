@@ -14,6 +14,7 @@ import { marketLabel } from "@/lib/spec/markets";
 import { referencePriceOf } from "@/lib/spec/valuation";
 import { batchFundsWords } from "./batch-words";
 import { distanceWords } from "./decision-words";
+import { parentRequestOf } from "./parent-order-words";
 
 const usd = (value: string) => `${formatAmount(value, { min: 2, max: 2 })} USD`;
 const CONTEXT_EVERY_MS = 10_000;
@@ -22,7 +23,9 @@ const CONTEXT_EVERY_MS = 10_000;
  * What an approver reads before deciding a held create (issue 20): the market now and how far
  * the order's prices are from it, what the request spends against what its profile has (for a
  * batch, what each sending profile sends per asset against what it has), and the requester's
- * sends of its kind today against their limits. Read while the request waits.
+ * sends of its kind today against their limits. A TWAP parent order reads as one order of its
+ * whole at its cap: the market against the cap, the funds it would spend were it all to fill at
+ * the cap, and the requester's orders. Read while the request waits.
  */
 export function ApproverContext({ approval: a, nickname }: { approval: Approval; nickname: (id: string) => string }) {
   const context = useQuery({
@@ -37,14 +40,21 @@ export function ApproverContext({ approval: a, nickname }: { approval: Approval;
       data-testid="approver-context"
       className="mt-3 grid gap-x-4 gap-y-1 rounded-md bg-surface-sunken p-3 text-sm sm:grid-cols-[auto_1fr]"
     >
-      {a.kind === "order" && <MarketNow order={a.request as unknown as OrderPrices} />}
+      {a.kind === "order" && <MarketNow {...orderPrices(a.request as unknown as OrderPrices)} />}
+      {a.kind === "parent_order" && (
+        <MarketNow market={parentRequestOf(a).market} prices={[["Cap", parentRequestOf(a).limit_price]]} />
+      )}
       <dt className="font-medium text-ink-muted">Funds</dt>
       <dd data-testid="context-funds">
         {c ? (
           a.kind === "batch" ? (
             <BatchFundsList funds={c.batch_funds ?? []} nickname={nickname} />
           ) : (
-            <FundsWords spend={c.spend} nickname={nickname} />
+            <FundsWords
+              spend={c.spend}
+              nickname={nickname}
+              atCap={a.kind === "parent_order" && parentRequestOf(a).side === "BUY"}
+            />
           )
         ) : context.isError ? (
           "Not known now"
@@ -58,7 +68,7 @@ export function ApproverContext({ approval: a, nickname }: { approval: Approval;
           <SendsWords
             sends={c.requester}
             value={a.value_usd}
-            thisOne={a.kind === "batch" ? "this batch" : "this one"}
+            thisOne={a.kind === "batch" ? "this batch" : a.kind === "parent_order" ? "this parent order" : "this one"}
           />
         ) : context.isError ? (
           "Not known now"
@@ -86,23 +96,27 @@ interface OrderPrices {
   stop_price?: string;
 }
 
-/** "BTC/USD mid 65,012.50 (bid 65,000.00, ask 65,025.00)" and each price's distance from the mid. */
-function MarketNow({ order }: { order: OrderPrices }) {
-  const ticker = useTicker(order.market);
-  const mid = referencePriceOf(ticker.data);
-  const bid = levelPrice(ticker.data?.best_bid);
-  const ask = levelPrice(ticker.data?.best_ask);
+/** An order's own prices, each labelled: its limit, its stop. */
+function orderPrices(order: OrderPrices): { market: Market; prices: [string, string][] } {
   const prices: [string, string][] = [];
   if (order.price) prices.push(["Limit", order.price]);
   if (order.stop_price) prices.push(["Stop", order.stop_price]);
+  return { market: order.market, prices };
+}
+
+/** "BTC/USD mid 65,012.50 (bid 65,000.00, ask 65,025.00)" and each price's distance from the mid. */
+function MarketNow({ market, prices }: { market: Market; prices: [string, string][] }) {
+  const ticker = useTicker(market);
+  const mid = referencePriceOf(ticker.data);
+  const bid = levelPrice(ticker.data?.best_bid);
+  const ask = levelPrice(ticker.data?.best_ask);
   return (
     <>
       <dt className="font-medium text-ink-muted">Market now</dt>
       <dd data-testid="context-market">
         {mid ? (
           <>
-            {marketLabel(order.market)} mid{" "}
-            <span className="font-semibold tabular-nums">{formatTickPrice(mid, order.market)}</span>
+            {marketLabel(market)} mid <span className="font-semibold tabular-nums">{formatTickPrice(mid, market)}</span>
             {bid && ask && (
               <span className="text-ink-muted">
                 {" "}
@@ -126,15 +140,35 @@ function MarketNow({ order }: { order: OrderPrices }) {
   );
 }
 
-function FundsWords({ spend, nickname }: { spend: ApprovalSpend | null; nickname: (id: string) => string }) {
+/**
+ * What the request spends against what its profile has. `atCap`: a parent's buy, whose spend is
+ * its whole at its cap, the most its children may spend.
+ */
+function FundsWords({
+  spend,
+  nickname,
+  atCap = false,
+}: {
+  spend: ApprovalSpend | null;
+  nickname: (id: string) => string;
+  atCap?: boolean;
+}) {
   if (!spend) return <>It spends no amount known before it trades.</>;
   const needs = `${formatAsset(spend.amount, spend.asset)} ${spend.asset}`;
-  if (spend.available === null) return <>Needs {needs}; the service cannot say now what the profile has.</>;
+  const cap = atCap ? " at most, all of it filled at the cap" : "";
+  if (spend.available === null)
+    return (
+      <>
+        Needs {needs}
+        {cap}; the service cannot say now what the profile has.
+      </>
+    );
   const short = compareDecimal(spend.amount, spend.available) > 0;
   return (
     <span className={short ? "font-semibold text-sell" : ""}>
       {nickname(spend.profile_id)} has {formatAsset(spend.available, spend.asset)} {spend.asset} available; this needs{" "}
       {needs}
+      {cap}
       {short ? ": not enough, the send will be refused." : "."}
     </span>
   );

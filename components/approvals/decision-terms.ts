@@ -4,6 +4,7 @@ import type { Approval } from "@/lib/shared/approval";
 import { compareDecimal } from "@/lib/spec/decimal";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
 import { batchTerms } from "./batch-words";
+import { parentTerms } from "./parent-order-words";
 
 /**
  * What an approver decides, restated beside the button that decides it (issue 26): the amount
@@ -14,11 +15,13 @@ type Nickname = (id: string) => string;
 
 /**
  * "45,000.00 USD from Treasury to Operations reserve", "an order to buy 2 BTC on BTC/USD from
- * Trading", "3 internal transfers totalling 18,000.00 USD from Treasury (batch b-7)".
+ * Trading", "3 internal transfers totalling 18,000.00 USD from Treasury (batch b-7)", "a TWAP order
+ * to buy 0.2 BTC over 1 minute in 6 slices, never above 61,000.00 USD, from Trading".
  */
 export function decisionTerms(a: Approval, nickname: Nickname): string {
   if (a.kind === "policy") return "this change to the desk's policy";
   if (a.kind === "batch") return batchTerms(a, nickname);
+  if (a.kind === "parent_order") return parentTerms(a, nickname);
   if (a.kind === "transfer") {
     const t = a.request as unknown as CreateInternalTransferRequest;
     return moved(t.amount, t.asset, { from: nickname(t.from_profile_id), to: nickname(t.to_profile_id) });
@@ -26,13 +29,15 @@ export function decisionTerms(a: Approval, nickname: Nickname): string {
   return `an order to ${orderWords(a.request as unknown as OrderAsk, nickname(a.profile_id))}`;
 }
 
-/** The approval that sends it (or applies a policy), or one of several it still needs. */
+/** What the last approval does: sends a create, applies a policy, starts a parent order working. */
+const lastDoes = (a: Approval): "applies" | "starts" | "sends" =>
+  a.kind === "policy" ? "applies" : a.kind === "parent_order" ? "starts" : "sends";
+
+const VERBS = { applies: "Approve and apply", starts: "Approve and start", sends: "Approve and send" } as const;
+
+/** The approval that sends it (or applies a policy, or starts a parent order), or one of several it still needs. */
 export const approveVerb = (a: Approval): string =>
-  a.approvals_needed - a.approvals.length > 1
-    ? "Approve"
-    : a.kind === "policy"
-      ? "Approve and apply"
-      : "Approve and send";
+  a.approvals_needed - a.approvals.length > 1 ? "Approve" : VERBS[lastDoes(a)];
 
 /** The question the confirm step asks: "Approve and send 45,000.00 USD from Treasury to Operations reserve?" */
 export const approveQuestion = (a: Approval, nickname: Nickname): string =>
@@ -42,9 +47,11 @@ export const approveQuestion = (a: Approval, nickname: Nickname): string =>
 export function approveEffect(a: Approval, nickname: Nickname): string {
   const terms = decisionTerms(a, nickname);
   const left = a.approvals_needed - a.approvals.length;
-  const does = a.kind === "policy" ? "applies" : "sends";
+  const does = lastDoes(a);
   if (left > 1)
     return `Approving adds one of the ${left} approvals still needed for ${terms}; the last one ${does} ${a.kind === "batch" ? "them" : "it"}.`;
+  if (a.kind === "parent_order")
+    return `Approving starts ${terms}: its children are sent one slice at a time, none past the cap.`;
   return `Approving ${does} ${terms}.`;
 }
 

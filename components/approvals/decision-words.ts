@@ -3,6 +3,7 @@ import { formatAmount, formatUsd } from "@/lib/shared/format";
 import { nameProfiles, type Nickname } from "@/lib/shared/named-profiles";
 import { compareDecimal, divideDecimalHalfUp, multiplyDecimal, subtractDecimal } from "@/lib/spec/decimal";
 import { batchApprovedWords } from "./batch-words";
+import { parentApprovedWords } from "./parent-order-words";
 
 /**
  * A request's state in the desk's words, the same on the card, in its history and in the
@@ -30,6 +31,7 @@ export function decisionWords(a: Approval, nickname?: Nickname): string {
 
 function approvedWords(a: Approval, nickname: Nickname | undefined): string {
   if (a.kind === "batch") return batchApprovedWords(a, nickname);
+  if (a.kind === "parent_order") return parentApprovedWords(a, nickname);
   const outcome = a.outcome;
   if (outcome === null) return a.kind === "policy" ? "Approved; applying it…" : "Approved; sending it…";
   const body = outcome.body as { id?: string; status?: string; detail?: string } | null;

@@ -3,6 +3,7 @@ import { totalsInWords } from "@/components/batches/describe-batch";
 import { formatMarket, formatMoney, formatPrice, formatUsd } from "@/lib/shared/format";
 import { nameProfiles } from "@/lib/shared/named-profiles";
 import { withDefaults, type ApprovalRule, type Policy } from "@/lib/shared/policy";
+import { describeParentOrder, durationWords } from "@/lib/shared/parent-order-words";
 import { policyChanges } from "@/lib/shared/policy-changes";
 import { marketAssets } from "@/lib/spec/markets";
 
@@ -19,14 +20,37 @@ const isObject = (v: unknown): v is Detail => typeof v === "object" && v !== nul
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 const isPolicy = (v: unknown): v is Policy => isObject(v) && Array.isArray(v.approval_rules) && isObject(v.limits);
 
+/** Keys of a parent order's events whose own name says too little. */
+const PARENT_KEY_WORDS: Record<string, string> = {
+  paused_ms: "Paused for",
+  skipped: "Slices not sent",
+  was: "Status before",
+  filled_base: "Filled",
+};
+
 /** A key in words: "hold_reason" -> "Hold reason". */
 const keyWords = (key: string): string => {
   const words = key.replaceAll(/[_.-]+/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/**
+ * A TWAP parent order's request (`parent_order.requested`, and its approval's): "TWAP: Buy 0.2 BTC
+ * over 1 minute in 6 slices, never above 61,000.00 USD, from Trading".
+ */
+function parentRequestWords(r: Detail, nickname: Nickname): string | undefined {
+  const [market, side, base, cap] = [text(r.market), text(r.side), text(r.base_amount), text(r.limit_price)];
+  const { duration_seconds: duration, slices } = r;
+  if (r.strategy !== "TWAP" || !market || !side || !base || !cap) return undefined;
+  if (typeof duration !== "number" || typeof slices !== "number") return undefined;
+  const request = { profile_id: text(r.profile_id), market, side, base_amount: base, limit_price: cap };
+  return `TWAP: ${describeParentOrder({ ...request, duration_seconds: duration, slices }, nickname)}`;
+}
+
 /** What a create asked for, in a sentence: "Move 20,000.00 USD from Treasury to Settlement". */
 function requestWords(r: Detail, nickname: Nickname): string | undefined {
+  const parent = parentRequestWords(r, nickname);
+  if (parent) return parent;
   const asset = text(r.asset);
   const amount = text(r.amount);
   if (amount && asset && (r.from_profile_id || r.to_profile_id)) {
@@ -93,9 +117,20 @@ function problemWords(p: Detail, nickname: Nickname): string | undefined {
 const ruleWords = (rule: Partial<ApprovalRule>): string =>
   `${rule.kind === "order" ? "orders" : rule.kind === "transfer" ? "transfers" : "requests"} from ${formatUsd(rule.threshold_usd)}, ${rule.approvals_needed ?? 1} approval${rule.approvals_needed === 2 ? "s" : ""}`;
 
+/** What a request's kind is called: "TWAP parent order" for `parent_order`. */
+const KIND_WORDS: Record<string, string> = {
+  order: "order",
+  transfer: "transfer",
+  batch: "batch",
+  parent_order: "TWAP parent order",
+  policy: "policy change",
+};
+
 /** A value of any other key, in words. */
 function valueWords(key: string, value: unknown, nickname: Nickname): string {
+  if (key === "paused_ms" && typeof value === "number") return durationWords(Math.round(value / 1000));
   if (typeof value === "string") {
+    if (key === "kind" && value in KIND_WORDS) return KIND_WORDS[value]!;
     if (key.endsWith("profile_id")) return nickname(value);
     if (key.endsWith("_usd") || key === "limit" || key === "used" || key === "requested") return formatUsd(value);
     if (key === "market") return formatMarket(value);
@@ -114,6 +149,7 @@ function valueWords(key: string, value: unknown, nickname: Nickname): string {
 export function auditDetailWords(detail: Detail, nickname: Nickname = (id) => id): string[] {
   const lines: string[] = [];
   const shown = new Set<string>();
+  const parentEvent = typeof detail.parent_order_id === "string";
   if (isPolicy(detail.before) && isPolicy(detail.after)) {
     const changes = policyChanges(withDefaults(detail.before), withDefaults(detail.after), formatUsd);
     lines.push(...(changes.length ? changes.map((c) => `${c.label}: ${c.before} → ${c.after}`) : ["No change"]));
@@ -153,7 +189,8 @@ export function auditDetailWords(detail: Detail, nickname: Nickname = (id) => id
   }
   for (const [key, value] of Object.entries(detail)) {
     if (shown.has(key) || value === undefined) continue;
-    lines.push(`${keyWords(key)}: ${valueWords(key, value, nickname)}`);
+    const label = (parentEvent && PARENT_KEY_WORDS[key]) || keyWords(key);
+    lines.push(`${label}: ${valueWords(key, value, nickname)}`);
   }
   return lines;
 }

@@ -67,7 +67,7 @@ export function AwaitingApproval({
       ) : (
         <p data-testid="approval-decision">{decidedWords(latest)}</p>
       )}
-      {latest.status === "APPROVED" && latest.outcome && outcomeOf(latest.outcome, sent)}
+      {latest.status === "APPROVED" && latest.outcome && outcomeOf(latest, latest.outcome, sent)}
       <p className="font-mono text-xs text-ink-muted">approval {latest.id}</p>
     </div>
   );
@@ -111,14 +111,27 @@ const TITLES = { APPROVED: "Approved", REJECTED: "Rejected", EXPIRED: "Expired",
 
 function decidedWords(a: Approval): string {
   const by = a.approvals.map((v) => v.by).join(" and ");
-  if (a.status === "APPROVED") return `Approved by ${by} and sent.`;
+  if (a.status === "APPROVED") {
+    // Refused when weighed again at send: the alert below says why, and that nothing went.
+    if (a.outcome?.sent === false) return `Approved by ${by}.`;
+    if (a.kind !== "parent_order") return `Approved by ${by} and sent.`;
+    return a.outcome ? `Approved by ${by}: the parent order started working.` : `Approved by ${by}; starting it…`;
+  }
   if (a.status === "REJECTED") return `Rejected by ${a.decided_by ?? "an approver"}: ${a.reason ?? "no reason given"}.`;
   if (a.status === "EXPIRED") return "Nobody approved it in time; it was never sent.";
   if (a.status === "WITHDRAWN") return "You withdrew it; it was never sent.";
   return "Awaiting approval.";
 }
 
-function outcomeOf(outcome: NonNullable<Approval["outcome"]>, sent: (record: unknown) => ReactNode) {
+/** Why nothing went: refused when weighed again at send (nothing was sent), or by the service. */
+function refusedTitle(a: Approval, outcome: NonNullable<Approval["outcome"]>): string {
+  if (a.kind === "parent_order") return "Approved, but refused when checked again at send: no child order was sent";
+  return outcome.sent === false
+    ? "Approved, but refused when checked again at send: nothing was sent"
+    : "Approved, but the service refused it";
+}
+
+function outcomeOf(a: Approval, outcome: NonNullable<Approval["outcome"]>, sent: (record: unknown) => ReactNode) {
   if (outcome.status >= 200 && outcome.status < 300) return sent(outcome.body);
   const problem = isProblem(outcome.body)
     ? outcome.body
@@ -128,7 +141,7 @@ function outcomeOf(outcome: NonNullable<Approval["outcome"]>, sent: (record: unk
         status: outcome.status,
         detail: `The service answered ${outcome.status}.`,
       };
-  return <ProblemAlert problem={problem} title="Approved, but the service refused it" />;
+  return <ProblemAlert problem={problem} title={refusedTitle(a, outcome)} />;
 }
 
 /** Time left before the request expires, each second. */

@@ -1,4 +1,10 @@
 import { batchRefusalWords, batchRequestOf, internalTransfers } from "@/components/approvals/batch-words";
+import {
+  parentHeldWords,
+  parentRefusalWords,
+  scheduleWords,
+  parentRequestOf,
+} from "@/components/approvals/parent-order-words";
 import { totalsInWords } from "@/components/batches/describe-batch";
 import { amount, priceIn } from "@/components/orders/describe-order";
 import { moved, type TransferNames } from "@/components/transfers/describe-transfer";
@@ -45,7 +51,8 @@ export const orderEndKey = (orderId: string): string => `order-end:${orderId}`;
 
 /**
  * The held request in words: "transfer of 120.00 USD from Treasury to Settlement", "order to buy
- * 2 BTC on …", "batch of 3 internal transfers (18,000.00 USD)".
+ * 2 BTC on …", "batch of 3 internal transfers (18,000.00 USD)", "TWAP order to buy 0.2 BTC over 1
+ * minute in 6 slices, never above 61,000.00 USD, from Trading".
  */
 function heldWords(a: Approval, nickname: (id: string) => string): string {
   const r = a.request;
@@ -54,6 +61,7 @@ function heldWords(a: Approval, nickname: (id: string) => string): string {
     const b = batchRequestOf(a);
     return `batch of ${internalTransfers(b.rows)} (${totalsInWords(b.totals)})`;
   }
+  if (a.kind === "parent_order") return parentHeldWords(a, nickname);
   if (a.kind === "order") return `order to ${orderWords(r as unknown as OrderAsk, nickname(a.profile_id))}`;
   return `transfer of ${moved(String(r.amount), String(r.asset), {
     from: nickname(String(r.from_profile_id)),
@@ -67,7 +75,9 @@ export function approvalNotice(a: Approval, nickname: (id: string) => string): N
   const ref = refWords(a.request.ref_id);
   switch (a.status) {
     case "APPROVED":
-      return a.kind === "batch" ? approvedBatchNotice(a, your, ref, nickname) : approvedNotice(a, your, ref);
+      if (a.kind === "batch") return approvedBatchNotice(a, your, ref, nickname);
+      if (a.kind === "parent_order") return approvedParentNotice(a, your, ref, nickname);
+      return approvedNotice(a, your, ref);
     case "REJECTED":
       return { title: `${your} was rejected by ${a.decided_by}: ${a.reason}`, detail: ref, tone: "error" };
     case "EXPIRED":
@@ -114,6 +124,30 @@ function approvedBatchNotice(
   return {
     title: `${your} was approved, but refused when checked again at send: none of it was sent`,
     detail: detailOf(batchRefusalWords(a.outcome.body, nickname), ref),
+    tone: "error",
+  };
+}
+
+/**
+ * An approved parent order: it started working (its children go one slice at a time, followed on
+ * its page), or it was refused when weighed again at send, and then no child order was sent.
+ */
+function approvedParentNotice(
+  a: Approval,
+  your: string,
+  ref: string | undefined,
+  nickname: (id: string) => string,
+): NoticeWords {
+  if (a.outcome === null || a.outcome.status < 300) {
+    return {
+      title: `${your} was approved: it started working`,
+      detail: detailOf(`Approved by ${a.decided_by}`, scheduleWords(parentRequestOf(a)), ref),
+      tone: "success",
+    };
+  }
+  return {
+    title: `${your} was approved, but refused when checked again at send: no child order was sent`,
+    detail: detailOf(parentRefusalWords(a.outcome.body, nickname), ref),
     tone: "error",
   };
 }

@@ -632,3 +632,84 @@ describe("a batch of transfers held for one approval of the whole (1280×800 and
     for (const n of [1, 2]) expect(await d.sandboxTransfers(`${ref}-${n}`), `row ${n}`).toEqual([]);
   });
 });
+
+describe("a TWAP parent order held for one approval of all its children (1280×800)", () => {
+  it("its card says the parent in the desk's words, links to its page; approved, it starts working", async () => {
+    // A BTCUSD book around 65,000, this test's own.
+    for (const [side, price] of [
+      ["BUY", "64000.00"],
+      ["SELL", "66000.00"],
+    ] as const) {
+      const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
+        market: "BTCUSD",
+        side,
+        type: "LIMIT",
+        price,
+        base_amount: "0.01",
+        ref_id: newRef("book"),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    // 2 BTC capped at 66,500: worth over 100,000 USD, past the order rule, so held whole (202).
+    const ref = newRef("e2e-twap");
+    const res = await d.as.trader.call("POST", "/api/parent-orders", {
+      ref_id: ref,
+      profile_id: TRADING,
+      market: "BTCUSD",
+      side: "BUY",
+      base_amount: "2",
+      strategy: "TWAP",
+      duration_seconds: 60,
+      slices: 6,
+      limit_price: "66500",
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const { approval, parent_order: parent } = res.body as {
+      approval: { id: string; kind: string };
+      parent_order: { id: string };
+    };
+    expect(approval.kind).toBe("parent_order");
+
+    const approver = await signedIn("approver@example.com", LAPTOP, {}, "/approvals?kind=parent_order");
+    await approver.getByRole("tabpanel").waitFor();
+    expect(await approver.locator('select option[value="parent_order"]').textContent()).toBe("Parent orders");
+    const c = card(approver, approval.id);
+    await c.waitFor({ timeout: 10_000 });
+    await contextRead(c);
+    expect(await c.getByRole("heading").first().textContent()).toMatch(/^TWAP parent order, about [\d,]+\.\d{2} USD/);
+    expect(await c.getByTestId("approval-sentence").textContent()).toBe(
+      "TWAP: Buy 2 BTC over 1 minute in 6 slices, never above 66,500.00 USD, from Trading.",
+    );
+    expect(await c.getByTestId("parent-order-progress").textContent()).toBe(
+      "No child order is sent before it is approved.",
+    );
+    expect(await c.getByTestId("parent-order-link").getAttribute("href")).toBe(`/parent-orders/${parent.id}`);
+    expect(await c.getByTestId("context-distance").textContent()).toMatch(/^Cap 66,500\.00: [\d.]+% above the mid$/);
+    expect(await c.getByTestId("context-funds").textContent()).toMatch(
+      /^Trading has [\d,]+\.\d{2} USD available; this needs 133,000\.00 USD at most, all of it filled at the cap/,
+    );
+    expect(await c.getByTestId("context-sends").textContent()).toMatch(
+      /^trader@example\.com: [\d,]+\.\d{2} USD of orders sent or waiting today, .*; [\d,]+\.\d{2} USD with this parent order/,
+    );
+    const terms = "a TWAP order to buy 2 BTC over 1 minute in 6 slices, never above 66,500.00 USD, from Trading";
+    expect(await c.getByTestId("decision-terms").textContent()).toBe(
+      `Approving starts ${terms}: its children are sent one slice at a time, none past the cap.`,
+    );
+    await expectNoSidewaysScroll(approver, "a parent order's card at 1280×800");
+    await screenshot(approver, "parent-order-card-1280");
+
+    await (await armed(c.getByRole("button", { name: "Approve and start" }))).click();
+    expect(await c.getByTestId("approve-question").textContent()).toBe(`Approve and start ${terms}?`);
+    await (await armed(c.getByTestId("approve-confirm").getByRole("button", { name: "Confirm", exact: true }))).click();
+    await expect
+      .poll(() => c.getByTestId("approval-result").textContent(), { timeout: 10_000 })
+      .toBe("Approved; the parent order started working: 6 slices over 1 minute");
+    await expect
+      .poll(() => c.getByTestId("parent-order-progress").textContent(), { timeout: 10_000 })
+      .toMatch(/^(Working|Completed): [\d.,]+ BTC of 2 BTC filled/);
+    await screenshot(approver, "parent-order-card-approved-1280");
+    await approver.context().close();
+    // Stopped here: the rest of its minute is not this test's.
+    expect((await d.as.trader.call("POST", `/api/parent-orders/${parent.id}/cancel`)).status).toBe(200);
+  });
+});

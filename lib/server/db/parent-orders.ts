@@ -104,7 +104,11 @@ export async function insertChildren(db: Db, children: ChildRecord[]): Promise<v
   await db.insertInto("parent_children").values(children).execute();
 }
 
-/** Moves the children still SCHEDULED to `status` (SKIPPED at an end, MERGED when a later slice takes their share). */
+/**
+ * Moves the children still SCHEDULED to `status` (SKIPPED at an end, MERGED when a later slice
+ * takes their share): all of them, or those before slice `beforeN`. No bound when none is given:
+ * PostgreSQL's `integer` column refuses a parameter past 2^31 − 1, such as Number.MAX_SAFE_INTEGER.
+ */
 export async function closeScheduled(
   db: Db,
   parentId: string,
