@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Action, Role } from "@/lib/shared/roles";
+import { stopParentScheduler } from "@/lib/server/parent-orders/scheduler";
 import {
   expectProblem,
   inProcessDashboard,
@@ -31,6 +32,8 @@ let readableTransferId: string;
 
 beforeAll(async () => {
   d = await inProcessDashboard();
+  // Parent orders are asked for, paused, resumed and cancelled here, never worked: no child is sent.
+  await stopParentScheduler(d.app.runtime);
   const order = await d.sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("seed")));
   const transfer = await d.sandbox.call("POST", "/transfer/internal", smallTransfer(newRef("seed")));
   expect([order.status, transfer.status]).toEqual([200, 200]);
@@ -107,6 +110,39 @@ async function heldBatch(who: Who): Promise<string> {
 
 /** The batch every reader reads. */
 let readableBatch: Promise<string> | undefined;
+
+/** A TWAP parent held for approval (120,000 USD at its cap, past the order rule): nothing is sent meanwhile. */
+const heldParentBody = () => ({
+  ref_id: newRef("twap"),
+  profile_id: TRADING,
+  market: "BTCUSD",
+  side: "BUY",
+  base_amount: "2",
+  strategy: "TWAP",
+  duration_seconds: 60,
+  slices: 6,
+  limit_price: "60000",
+});
+
+/** A parent of `who`'s (a trader's unless an admin), held for approval or, `small`, working: each action has its own. */
+async function parentOf(who: Who, small = false): Promise<string> {
+  const asker = who === "admin" ? "admin" : "trader";
+  const body = small ? { ...heldParentBody(), base_amount: "0.01" } : heldParentBody();
+  const res = await d.as[asker].call("POST", "/api/parent-orders", body);
+  expect(res.status, JSON.stringify(res.body)).toBe(small ? 201 : 202);
+  return res.body.parent_order.id;
+}
+
+/** A working parent of `who`'s, paused. */
+async function pausedParent(who: Who): Promise<string> {
+  const id = await parentOf(who, true);
+  const asker = who === "admin" ? "admin" : "trader";
+  expect((await d.as[asker].call("POST", `/api/parent-orders/${id}/pause`)).status).toBe(200);
+  return id;
+}
+
+/** The parent every reader reads. */
+let readableParent: Promise<string> | undefined;
 
 /** A fresh order of the sandbox's, so each allowed cancel has one of its own. */
 async function freshOrderPath(): Promise<string> {
@@ -267,6 +303,43 @@ const ROUTES = [
     route: "POST /api/batches/{id}/cancel",
     action: "batches:create",
     call: async (who) => ({ method: "POST", path: `/api/batches/${await heldBatch(who)}/cancel` }),
+    local: true,
+  },
+  {
+    route: "GET /api/parent-orders",
+    action: "read",
+    call: () => ({ method: "GET", path: "/api/parent-orders" }),
+    local: true,
+  },
+  {
+    route: "POST /api/parent-orders",
+    action: "orders:create",
+    call: () => ({ method: "POST", path: "/api/parent-orders", body: heldParentBody() }),
+    ok: 202,
+    local: true, // held for approval: it reads prices and funds, sends nothing
+  },
+  {
+    route: "GET /api/parent-orders/{id}",
+    action: "read",
+    call: async () => ({ method: "GET", path: `/api/parent-orders/${await (readableParent ??= parentOf("trader"))}` }),
+    local: true,
+  },
+  {
+    route: "POST /api/parent-orders/{id}/pause",
+    action: "orders:create",
+    call: async (who) => ({ method: "POST", path: `/api/parent-orders/${await parentOf(who, true)}/pause` }),
+    local: true,
+  },
+  {
+    route: "POST /api/parent-orders/{id}/resume",
+    action: "orders:create",
+    call: async (who) => ({ method: "POST", path: `/api/parent-orders/${await pausedParent(who)}/resume` }),
+    local: true,
+  },
+  {
+    route: "POST /api/parent-orders/{id}/cancel",
+    action: "orders:create",
+    call: async (who) => ({ method: "POST", path: `/api/parent-orders/${await parentOf(who)}/cancel` }),
     local: true,
   },
   {
@@ -564,13 +637,21 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/batches/{id}":                            { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/batches/{id}/results.csv":                { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/batches/{id}/cancel":                    { viewer: 403, trader: 403, ops: 200, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/parent-orders":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/parent-orders":                          { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/parent-orders/{id}":                      { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "POST /api/parent-orders/{id}/pause":               { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/parent-orders/{id}/resume":              { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/parent-orders/{id}/cancel":              { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
 };
 
 /**
  * What the controls read to weigh a create: prices, and the funds of a create held or sent after
- * approval; a batch reads the desk's profiles too (the names its rows may use).
+ * approval; a batch reads the desk's profiles too (the names its rows may use); a parent order's
+ * answer, the market's recent trades (its execution quality) and the markets listed.
  */
-const PRICE_READ = /^GET \/sandbox\/v2\/(markets\/\w+\/(ticker|order-book)|profiles\/[\w-]+\/balances|profiles)$/;
+const PRICE_READ =
+  /^GET \/sandbox\/v2\/(markets|markets\/\w+\/(ticker|order-book|recent-executions)|profiles\/[\w-]+\/balances|profiles)$/;
 
 const TABLE = ROUTES.flatMap((r: RouteCase & { route: RouteName }) =>
   WHO.map((who) => ({ ...r, who, expected: ACCESS[r.route][who] })),

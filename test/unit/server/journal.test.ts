@@ -76,6 +76,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0011_batches",
       "0012_rebalance_targets",
       "0013_api_tokens",
+      "0014_parent_orders",
     ]);
   });
 
