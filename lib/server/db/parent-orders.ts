@@ -109,15 +109,16 @@ export async function closeScheduled(
   db: Db,
   parentId: string,
   status: "SKIPPED" | "MERGED",
-  beforeN = Number.MAX_SAFE_INTEGER,
+  beforeN?: number,
 ): Promise<number> {
-  const result = await db
+  let update = db
     .updateTable("parent_children")
     .set({ status })
     .where("parent_id", "=", parentId)
-    .where("status", "=", "SCHEDULED")
-    .where("n", "<", beforeN)
-    .executeTakeFirst();
+    .where("status", "=", "SCHEDULED");
+  // No bound by default: PostgreSQL refuses a bound past its integer column (Number.MAX_SAFE_INTEGER was one).
+  if (beforeN !== undefined) update = update.where("n", "<", beforeN);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
