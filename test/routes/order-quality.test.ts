@@ -239,8 +239,12 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
     const placed = await d.sandbox.call("POST", AT_SERVICE, btc("BUY", "60300"));
     await filled(placed.body.id);
 
+    const mark = d.proxy.requests.length;
     const res = await d.as.viewer.call("GET", "/api/orders/export.csv?market=BTCUSD");
     expect(res.status).toBe(200);
+    // One read of the market's recent executions for the whole export, never one per order.
+    const reads = d.proxy.requests.slice(mark).filter((r) => r.path.endsWith("/markets/BTCUSD/recent-executions"));
+    expect(reads).toHaveLength(1);
     const [header, ...lines] = (res.body as string).trim().split(/\r?\n/);
     const names = header!.split(",");
     expect(names.slice(-4)).toEqual(["arrival_mid", "fill_vwap", "slippage_bps", "market_vwap"]);
@@ -255,6 +259,8 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
       slippage_bps: "50.00",
       market_vwap: "60300",
     });
+    // Every BTCUSD order of this file is in it: far more rows than reads.
+    expect(lines.length).toBeGreaterThan(5);
     expect(row(placed.body.id)).toMatchObject({
       arrival_mid: "",
       fill_vwap: "60300",
