@@ -12,17 +12,14 @@ export function useSeen<T extends Element>(): [(element: T | null) => void, bool
   const [element, setElement] = useState<T | null>(null);
   const [seen, setSeen] = useState(false);
   const ref = useCallback((e: T | null) => setElement(e), []);
+  const observable = typeof IntersectionObserver !== "undefined";
   useEffect(() => {
-    if (seen || !element) return;
-    if (typeof IntersectionObserver === "undefined") {
-      setSeen(true);
-      return;
-    }
+    if (seen || !element || !observable) return;
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) setSeen(true);
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [element, seen]);
-  return [ref, seen];
+  }, [element, seen, observable]);
+  return [ref, seen || (element !== null && !observable)];
 }

@@ -47,12 +47,11 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
     });
   }
 
-  /** Clears the house's resting orders, so each test sets its own book. */
+  /** Clears every resting order (the house's, and what a test left), so each test sets its own book. */
   function clearBook() {
     d.app.runtime.sandbox!.run((ex) => {
       for (const o of [...ex.orders.values()]) {
-        if (o.profileId === MARKET_MAKER_PROFILE_ID && ["OPEN", "SUBMITTED"].includes(o.status))
-          ex.cancelOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, o.id);
+        if (["OPEN", "SUBMITTED"].includes(o.status)) ex.cancelOrder(o.customerId, o.profileId, o.id);
       }
       ex.processSubmitted();
     });
@@ -115,6 +114,30 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
     });
     expect(Date.parse(res.body.window_start)).toBeLessThanOrEqual(Date.parse(order.created_at));
     expect(Date.parse(res.body.window_start)).toBeLessThanOrEqual(Date.parse(entry!.created_at));
+  });
+
+  it("keeps, for an order an approver released, the mid when it was released: the moment it was sent", async () => {
+    house("SELL", "60010");
+    house("BUY", "59990");
+    // 2 BTC at 60,100: over the order rule's threshold (100,000 USD), held for four eyes.
+    const asked = await d.as.trader.call(
+      "POST",
+      ORDERS,
+      btc("BUY", "60100", { base_amount: "2", time_in_force: "GTC" }),
+    );
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    // The market moves while it waits.
+    clearBook();
+    house("SELL", "60600");
+    house("BUY", "60400");
+    const approved = await d.as.approver.call("POST", `/api/approvals/${asked.body.approval.id}/approve`);
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const sent = approved.body.approval.outcome;
+    expect(sent.status, JSON.stringify(sent)).toBe(200);
+    const res = await quality(sent.body.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [entry] = await d.journal(sent.body.ref_id);
+    expect(res.body).toMatchObject({ arrival_mid: "60500", arrival_at: entry!.created_at, filled: "0" });
   });
 
   it("a sell filled below the arrival mid is a positive cost too; a buy filled below it, a saving", async () => {
@@ -185,7 +208,6 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
     });
     expect(Date.parse(res.body.window_end)).toBeGreaterThanOrEqual(Date.parse(res.body.window_start));
     expect(Date.parse(res.body.window_end)).toBeLessThanOrEqual(d.app.clock.now());
-    await d.as.trader.call("DELETE", `${ORDERS}/${resting.body.id}`);
   });
 
   it("answers a parent order's id with the parent's quality, over all its children", async () => {
