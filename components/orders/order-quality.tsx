@@ -39,7 +39,9 @@ export function OrderQualityItems({ order: o }: { order: Order }) {
   return (
     <>
       <DetailItem label="Arrival mid" ref={ref}>
-        <span data-testid="quality-arrival-mid">{price(q?.arrival_mid)}</span>
+        <span data-testid="quality-arrival-mid" data-state={quality.status}>
+          {price(q?.arrival_mid)}
+        </span>
       </DetailItem>
       <DetailItem label="Slippage">
         <span data-testid="quality-slippage">{q ? slippageWords(q.slippage_bps) : unknown}</span>
