@@ -98,6 +98,8 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
 
     const res = await quality(order.id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The same with its profile named, as the orders table asks: its arrival then found by its ref_id.
+    expect((await quality(order.id, "viewer", `?profile_id=${TRADING}`)).body).toEqual(res.body);
     const [entry] = await d.journal(sent.body.ref_id);
     expect(res.body).toEqual({
       order_id: order.id,

@@ -2,7 +2,7 @@ import "server-only";
 import { isoUtc } from "@/lib/shared/order-rows";
 import { marketVwapOf, slippageBps, type MarketTrade, type OrderQuality } from "@/lib/shared/order-quality";
 import { amountIfSet, FINAL_ORDER_STATUSES, problem, ProblemError, trimZeros, type Order } from "@/lib/spec";
-import { arrivalOfOrder, type OrderArrival } from "../db/journal";
+import { arrivalOfOrder, arrivalsOfOrders, type OrderArrival } from "../db/journal";
 import { parentOfId } from "../db/parent-orders";
 import { servicePages } from "../lists/list-page";
 import { SCAN_CAP, SERVICE_MAX_LIMIT, walkPage } from "../lists/page-walk";
@@ -28,8 +28,11 @@ export type QualityOrder = Pick<
 export async function orderQuality(rt: Runtime, orderId: string, profileId?: string): Promise<OrderQuality> {
   const parent = await parentOfId(rt.db, orderId);
   if (parent) return parentQuality(parent, await marketTradesOf(rt, parent.market), nowOf(rt));
-  const arrival = await arrivalOfOrder(rt.db, orderId);
-  const order = await serviceOrder(rt, orderId, arrival?.profile_id ?? profileId);
+  // With its profile named, the order is read first and its arrival found by its ref_id (the
+  // journal's key); without, the journal says whether the dashboard sent it, and under which profile.
+  const journaled = profileId === undefined ? await arrivalOfOrder(rt.db, orderId) : undefined;
+  const order = await serviceOrder(rt, orderId, journaled?.profile_id ?? profileId);
+  const arrival = journaled ?? (await arrivalsOfOrders(rt.db, [order])).get(order.id);
   return qualityOf(order, arrival, await marketTradesOf(rt, order.market), nowOf(rt));
 }
 
