@@ -7,8 +7,12 @@ import { hasFill } from "@/lib/shared/order-rows";
 import { Time } from "@/lib/client/time-zone";
 import type { Order } from "@/lib/spec/order";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
+import { OrderQualityItems } from "./order-quality";
 
-/** What the row has no room for: ids, time in force and expiry, average price, who, metadata. */
+/**
+ * What the row has no room for: ids, time in force and expiry, its fills' VWAP and execution
+ * quality (read once the details are opened), who, metadata.
+ */
 export function OrderDetails({
   order: o,
   submitter,
@@ -26,9 +30,11 @@ export function OrderDetails({
           <Time iso={/^\d{13}$/.test(o.expiration_date) ? Number(o.expiration_date) : o.expiration_date} />
         </DetailItem>
       )}
-      <DetailItem label="Avg price">
+      {/* The order's own fills, as the service reports them: its quality's fill VWAP. */}
+      <DetailItem label="Fill VWAP">
         {hasFill(o.amount_filled) ? formatAmount(o.volume_weighted_average_price, { min: 2 }) : "—"}
       </DetailItem>
+      <OrderQualityItems order={o} />
       <DetailItem label="Updated">
         <Time iso={o.modified_at} />
       </DetailItem>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useMemo, useState, type ReactNode, type Ref } from "react";
 import { Time } from "@/lib/client/time-zone";
 
 /**
@@ -55,9 +55,18 @@ export function DetailList({ children }: { children: ReactNode }) {
   return <dl className="flex flex-wrap items-center gap-x-4 gap-y-1">{children}</dl>;
 }
 
-export function DetailItem({ label, children }: { label: string; children: ReactNode }) {
+/** A label and its value; `ref` on its box (a part that loads once it is seen observes it). */
+export function DetailItem({
+  label,
+  children,
+  ref,
+}: {
+  label: string;
+  children: ReactNode;
+  ref?: Ref<HTMLDivElement>;
+}) {
   return (
-    <div className="flex min-w-0 items-center gap-1.5">
+    <div ref={ref} className="flex min-w-0 items-center gap-1.5">
       <dt className="whitespace-nowrap text-ink-muted">{label}</dt>
       <dd className="min-w-0 break-all">{children}</dd>
     </div>

@@ -5,7 +5,8 @@ import {
   multiplyDecimal,
   subtractDecimal,
   trimZeros,
-} from "@/lib/spec";
+} from "@/lib/spec/decimal";
+import { formatAmount } from "./format";
 
 /**
  * Execution quality (issue 29): what an order cost against the market when the desk asked for it.
@@ -62,6 +63,18 @@ export function slippageBps(side: "BUY" | "SELL", arrivalMid: string | null, fil
   const negative = paid.startsWith("-");
   const size = divideDecimalHalfUp(multiplyDecimal(negative ? paid.slice(1) : paid, "10000"), arrivalMid, 2);
   return negative && compareDecimal(size, "0") > 0 ? `-${size}` : size;
+}
+
+/**
+ * Slippage in words a person reads without a sign or a colour: "cost 3.20 bps", "saved 1.10 bps",
+ * "none (0.00 bps)"; "—" when it is not known.
+ */
+export function slippageWords(bps: string | null): string {
+  if (!bps) return "—";
+  const negative = bps.startsWith("-");
+  const size = formatAmount(negative ? bps.slice(1) : bps, { min: 2, max: 2 });
+  if (compareDecimal(negative ? bps.slice(1) : bps, "0") === 0) return `none (${size} bps)`;
+  return negative ? `saved ${size} bps` : `cost ${size} bps`;
 }
 
 /** A market's trade as the service's recent executions list it. */

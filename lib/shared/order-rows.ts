@@ -4,6 +4,7 @@ import { marketAssets } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
 import { AWAITING_APPROVAL, type HeldOrder } from "@/lib/shared/held-requests";
+import type { OrderQuality } from "@/lib/shared/order-quality";
 
 /** Orders a trader may still cancel. */
 export const isCancellable = (o: Pick<Order, "status">): boolean => o.status === "SUBMITTED" || o.status === "OPEN";
@@ -48,6 +49,10 @@ export function orderAmount(o: { market: string; base_amount?: string | null; qu
 /** Whether any of `amount` has filled ("0.00000000" is nothing). */
 export const hasFill = (amount: string): boolean => DECIMAL_PATTERN.test(amount) && compareDecimal(amount, "0") > 0;
 
+/** The execution quality an order's CSV row carries (lib/shared/order-quality.ts). */
+export const QUALITY_CSV_COLUMNS = ["arrival_mid", "fill_vwap", "slippage_bps", "market_vwap"] as const;
+export type QualityColumns = Pick<OrderQuality, (typeof QUALITY_CSV_COLUMNS)[number]>;
+
 export const ORDER_CSV_HEADER = [
   "id",
   "created_at",
@@ -78,16 +83,23 @@ export const ORDER_CSV_HEADER = [
   "approval_id",
   "requested_by",
   "approval_expires_at",
+  // Its execution quality (GET /api/orders/{order_id}/quality); blank where not known.
+  ...QUALITY_CSV_COLUMNS,
 ];
 
-/** One CSV row per order; amounts exactly as the service sent them, times in ISO UTC. */
+/**
+ * One CSV row per order; amounts exactly as the service sent them, times in ISO UTC; its execution
+ * quality from `qualityOf` (blank without it, and where a figure is not known).
+ */
 export function orderCsvRows(
   orders: readonly Order[],
   nickname: (profileId: string) => string,
   submitters: ReadonlyMap<string, Pick<JournalEntry, "user_email" | "user_role">> | undefined,
+  qualityOf?: (o: Order) => QualityColumns,
 ): string[][] {
   return orders.map((o) => {
     const by = o.ref_id ? submitters?.get(o.ref_id) : undefined;
+    const quality = qualityOf?.(o);
     return [
       o.id,
       isoUtc(o.created_at),
@@ -117,6 +129,7 @@ export function orderCsvRows(
       "",
       "",
       "",
+      ...QUALITY_CSV_COLUMNS.map((c) => quality?.[c] ?? ""),
     ];
   });
 }
@@ -156,6 +169,7 @@ export function heldOrderCsvRow(h: HeldOrder, nickname: (profileId: string) => s
     h.approval_id,
     h.requested_by,
     isoUtc(h.expires_at),
+    ...QUALITY_CSV_COLUMNS.map(() => ""),
   ];
 }
 

@@ -149,9 +149,21 @@ describe.each(LAYOUT_WIDTHS)("at the %s's width (%i px)", (name, width) => {
         "flex",
       );
     }
-    // Its details open under it.
+    // Its details open under it, and only then is its execution quality read: one order's, once.
+    const qualityReads: string[] = [];
+    page.on("request", (r) => {
+      if (/\/api\/orders\/[^/]+\/quality/.test(r.url())) qualityReads.push(r.url());
+    });
+    expect(qualityReads).toEqual([]);
     await first.getByRole("button", { name: /Show the details of order/ }).click();
     await poll(() => page.locator('tr[id^="order-details-"]:visible').count()).toBe(1);
+    const details = page.locator('tr[id^="order-details-"]:visible');
+    // Sent through the dashboard: the ETH/USD mid it arrived at; resting unfilled, so no slippage yet.
+    const arrival = details.getByTestId("quality-arrival-mid");
+    await poll(() => arrival.getAttribute("data-state")).toBe("success");
+    expect(await arrival.textContent()).toMatch(/^\d[\d,]*\.\d{2,}$/);
+    expect(await details.getByTestId("quality-slippage").textContent()).toBe("—");
+    expect(qualityReads).toHaveLength(1);
     await screenshot(page, `orders-${width}`);
     await page.close();
   });

@@ -164,6 +164,31 @@ const MARKET_OF: Record<Who, string> = {
   anonymous: "ETHSGD",
 };
 
+/**
+ * A market of each role's own for an order's quality: its recent executions, shared among screens
+ * for nearly a poll period once read, are read by no other call here, so each role's read reaches
+ * the service.
+ */
+const QUALITY_MARKET_OF: Record<Who, string> = {
+  viewer: "ETHEUR",
+  trader: "BTCEUR",
+  ops: "AAVEUSD",
+  approver: "UNIUSD",
+  admin: "USDPUSD",
+  anonymous: "BTCSGD",
+};
+
+/** An order of the service's on `who`'s own market, placed outside the dashboard: its quality's call. */
+async function qualityCall(who: Who): Promise<Call> {
+  const res = await d.sandbox.call(
+    "POST",
+    `/profiles/${TRADING}/orders`,
+    smallOrder(newRef("quality"), { market: QUALITY_MARKET_OF[who] }),
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { method: "GET", path: `/api/orders/${res.body.id}/quality?profile_id=${TRADING}` };
+}
+
 interface RouteCase {
   route: string;
   /** The action a 403 names. */
@@ -222,9 +247,25 @@ const ROUTES = [
   {
     route: "GET /api/orders/export.csv",
     action: "read",
-    call: () => ({ method: "GET", path: "/api/orders/export.csv?market=ETHUSD" }),
+    call: async () => {
+      // The market's recent executions (the orders' market VWAP) as a screen just read them: shared
+      // for nearly a poll period, the export reads them with the screens, not once more.
+      await d.as.admin.call("GET", "/api/v2/markets/ETHUSD/recent-executions");
+      return { method: "GET", path: "/api/orders/export.csv?market=ETHUSD" };
+    },
     sends: ["GET /sandbox/v2/profiles", "GET /sandbox/v2/orders"],
     csv: true,
+  },
+  {
+    route: "GET /api/orders/{order_id}/quality",
+    action: "read",
+    call: qualityCall,
+    // A parent order's id it is not; the journal does not know it: the order read under the profile
+    // named, and its market's recent executions.
+    sends: (same) => {
+      const [, orderId] = /\/api\/orders\/([^/]+)\/quality/.exec(same)!;
+      return [`GET /sandbox/v2/profiles/${TRADING}/orders/${orderId}`, expect.stringMatching(/recent-executions$/)];
+    },
   },
   {
     route: "GET /api/transfers",
@@ -624,6 +665,7 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "DELETE /api/tokens/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/orders/{order_id}/quality":               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/export.csv":                       { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/transfers":                               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/transfers/export.csv":                    { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

@@ -456,6 +456,62 @@ describe("the document's answers", () => {
     expect(held.items.length).toBeGreaterThan(0);
   });
 
+  it("the parent orders', started, replayed, held, read, paused, resumed and cancelled, and an order's quality", async () => {
+    await quote(d, "BTCUSD", "64000.00", "66000.00");
+    const parents = "/api/parent-orders";
+    const twap = (extra: Record<string, unknown> = {}) => ({
+      ref_id: newRef("doc"),
+      profile_id: TRADING,
+      market: "BTCUSD",
+      side: "BUY",
+      base_amount: "0.01",
+      strategy: "TWAP",
+      duration_seconds: 60,
+      slices: 2,
+      limit_price: "65000",
+      ...extra,
+    });
+    const asked = twap();
+    const started = await d.as.trader.call("POST", parents, asked);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const { id } = expectDocumented(started, "post", parents).parent_order;
+    const replay = await d.as.trader.call("POST", parents, asked);
+    expect(replay.status).toBe(200);
+    expectDocumented(replay, "post", parents);
+    // 2 BTC at 65,000: over the order rule's threshold (100,000 USD), held for one approval of the whole.
+    const held = await d.as.trader.call("POST", parents, twap({ base_amount: "2" }));
+    expect(held.status, JSON.stringify(held.body)).toBe(202);
+    expect(expectDocumented(held, "post", parents).approval.kind).toBe("parent_order");
+
+    expectDocumented(await d.as.viewer.call("GET", parents), "get", parents);
+    expectDocumented(await d.as.viewer.call("GET", `${parents}/${id}`), "get", "/api/parent-orders/{id}");
+    for (const action of ["pause", "resume", "cancel"]) {
+      const res = await d.as.trader.call("POST", `${parents}/${id}/${action}`);
+      expect(res.status, `${action}: ${JSON.stringify(res.body)}`).toBe(200);
+      expectDocumented(res, "post", `/api/parent-orders/{id}/${action}`);
+    }
+    const again = await d.as.trader.call("POST", `${parents}/${id}/cancel`);
+    expect(again.status).toBe(409);
+    expectDocumented(again, "post", "/api/parent-orders/{id}/cancel");
+
+    const quality = "/api/orders/{order_id}/quality";
+    const parentQuality = expectDocumented(await d.as.viewer.call("GET", `/api/orders/${id}/quality`), "get", quality);
+    expect(parentQuality.order_id).toBe(id);
+    const placed = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(newRef("doc")));
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const orderQuality = expectDocumented(
+      await d.as.viewer.call("GET", `/api/orders/${placed.body.id}/quality`),
+      "get",
+      quality,
+    );
+    expect(orderQuality.arrival_mid).not.toBeNull();
+    expectDocumented(
+      await d.as.viewer.call("GET", "/api/orders/0190aaaa-0000-7000-8000-000000000000/quality"),
+      "get",
+      quality,
+    );
+  });
+
   it("a problem's", async () => {
     const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, { market: "nowhere" });
     expect(res.status).toBe(400);

@@ -116,6 +116,7 @@ export interface JournalItem {
   kind: string;
   ref_id: string;
   status: "pending" | "succeeded" | "failed" | "declined";
+  created_at: string;
   duplicate_of: string | null;
   http_status: number | null;
   user_email: string;

@@ -164,6 +164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{order_id}/quality": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order's execution quality: its fills against the mid it arrived at, and the market over its life
+         * @description A session whose role may `read`, or a personal API token with the `read` scope (its owner's role now, narrowed by the scope).
+         */
+        get: operations["getApiOrdersOrderIdQuality"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/orders": {
         parameters: {
             query?: never;
@@ -426,6 +446,110 @@ export interface paths {
         get: operations["getApiBatchesIdResultsCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/parent-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The parent orders, newest first, with their children and execution quality
+         * @description A session whose role may `read`, or a personal API token with the `read` scope (its owner's role now, narrowed by the scope).
+         */
+        get: operations["getApiParentOrders"];
+        put?: never;
+        /**
+         * Create a TWAP parent order, worked over time in LIMIT IOC slices
+         * @description A session whose role may `orders:create`, or a personal API token with the `trade` scope (its owner's role now, narrowed by the scope).
+         */
+        post: operations["postApiParentOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/parent-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One parent order: its children and its execution quality
+         * @description A session whose role may `read`, or a personal API token with the `read` scope (its owner's role now, narrowed by the scope).
+         */
+        get: operations["getApiParentOrdersId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/parent-orders/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a working parent order: no child is sent until it resumes (its requester or an admin)
+         * @description A session whose role may `orders:create`, or a personal API token with the `trade` scope (its owner's role now, narrowed by the scope).
+         */
+        post: operations["postApiParentOrdersIdPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/parent-orders/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused parent order: what is still scheduled moves on by the pause (its requester or an admin)
+         * @description A session whose role may `orders:create`, or a personal API token with the `trade` scope (its owner's role now, narrowed by the scope).
+         */
+        post: operations["postApiParentOrdersIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/parent-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a parent order: the slices not yet sent are skipped (its requester or an admin)
+         * @description A session whose role may `orders:create`, or a personal API token with the `trade` scope (its owner's role now, narrowed by the scope).
+         */
+        post: operations["postApiParentOrdersIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1092,6 +1216,20 @@ export interface components {
             };
             duplicate_of: string;
         };
+        ParentOrderRequest: {
+            ref_id?: string;
+            profile_id: string;
+            /** @enum {string} */
+            market: "ETHEUR" | "ETHSGD" | "ETHUSD" | "BTCEUR" | "BTCSGD" | "BTCUSD" | "GOLDUSD" | "BCHUSD" | "LTCUSD" | "USDPUSD" | "LINKUSD" | "MATICUSD" | "AAVEUSD" | "UNIUSD";
+            /** @enum {string} */
+            side: "BUY" | "SELL";
+            base_amount: string;
+            /** @constant */
+            strategy: "TWAP";
+            duration_seconds: number;
+            slices: number;
+            limit_price: string;
+        };
         Order: {
             id: string;
             profile_id: string;
@@ -1197,7 +1335,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED" | "WITHDRAWN";
             /** @enum {string} */
-            kind: "order" | "transfer" | "batch" | "policy";
+            kind: "order" | "transfer" | "batch" | "parent_order" | "policy";
             request: {
                 [key: string]: unknown;
             };
@@ -1325,6 +1463,65 @@ export interface components {
             scan_cap: number;
             held?: components["schemas"]["HeldTransfer"][];
         };
+        OrderQuality: {
+            order_id: string;
+            arrival_mid: string | null;
+            arrival_at: string | null;
+            filled: string;
+            fill_vwap: string | null;
+            slippage_bps: string | null;
+            market_vwap: string | null;
+            window_start: string;
+            window_end: string;
+        };
+        ParentOrderChild: {
+            n: number;
+            ref_id: string;
+            order_id: string | null;
+            scheduled_at: string;
+            sent_at: string | null;
+            base_amount: string | null;
+            price: string | null;
+            status: string;
+            amount_filled: string;
+            average_price: string;
+        };
+        ParentOrder: {
+            id: string;
+            ref_id: string;
+            profile_id: string;
+            market: string;
+            /** @enum {string} */
+            side: "BUY" | "SELL";
+            base_amount: string;
+            limit_price: string;
+            /** @constant */
+            strategy: "TWAP";
+            duration_seconds: number;
+            slices: number;
+            /** @enum {string} */
+            status: "AWAITING_APPROVAL" | "WORKING" | "PAUSED" | "COMPLETED" | "CANCELLED" | "REJECTED" | "EXPIRED";
+            requested_by: string;
+            created_at: string;
+            approval_id: string | null;
+            value_usd: string;
+            filled_base: string;
+            average_price: string;
+            started_at: string | null;
+            ends_at: string | null;
+            children: components["schemas"]["ParentOrderChild"][];
+            quality: components["schemas"]["OrderQuality"];
+        };
+        ParentOrderAnswer: {
+            parent_order: components["schemas"]["ParentOrder"];
+        };
+        ParentOrders: {
+            items: components["schemas"]["ParentOrder"][];
+        };
+        HeldParentOrder: {
+            approval: components["schemas"]["Approval"];
+            parent_order: components["schemas"]["ParentOrder"];
+        };
         ApiToken: {
             id: string;
             name: string;
@@ -1419,7 +1616,7 @@ export interface components {
             seq: number;
             at: string;
             /** @enum {string} */
-            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
             actor_email: string | null;
             actor_role: string | null;
             ip: string | null;
@@ -2158,6 +2355,93 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiOrdersOrderIdQuality: {
+        parameters: {
+            query?: {
+                profile_id?: string;
+            };
+            header?: never;
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quality; `arrival_mid` null for an order the dashboard did not send. A parent order's id: the parent's, over all its children. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderQuality"];
+                };
+            };
+            /** @description The order id or profile_id is malformed, or the query names an unknown parameter. Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service failed. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3469,6 +3753,555 @@ export interface operations {
             };
         };
     };
+    getApiParentOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrders"];
+                };
+            };
+            /** @description Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiParentOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The market, to send an order whose price is far from the market's anyway (the 428 names it). */
+                "Confirm-Price-Guard"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParentOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The ref_id's parent order as it stands (a replay). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrderAnswer"];
+                };
+            };
+            /** @description Weighed whole and started: its first slice is due now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrderAnswer"];
+                };
+            };
+            /** @description Held for one approval of the whole (kind parent_order); it starts only when approved. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldParentOrder"];
+                };
+            };
+            /** @description A field breaks a rule: `meta.errors` names each. Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Past a limit of the desk's controls (the parent weighed whole), or the role may not. Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A profile or account the request names does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The ref_id is another parent order's, or one of its children's ref_ids is another order's. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Its limit price is far from the market's (the price guard): send it again with Confirm-Price-Guard naming the market. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service, or a price the controls need, is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiParentOrdersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrderAnswer"];
+                };
+            };
+            /** @description The parent order id is malformed. Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiParentOrdersIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent order as it stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrderAnswer"];
+                };
+            };
+            /** @description The parent order id is malformed. Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the parent order's requester or an admin may. Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in a state to pause: only a working one can be paused. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiParentOrdersIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent order as it stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrderAnswer"];
+                };
+            };
+            /** @description The parent order id is malformed. Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the parent order's requester or an admin may. Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in a state to resume: only a paused one can be resumed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiParentOrdersIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent order as it stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParentOrderAnswer"];
+                };
+            };
+            /** @description The parent order id is malformed. Both a session cookie and a bearer token: one request has one caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only the parent order's requester or an admin may. Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in a state to cancel: it has ended already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: the token's own rate; wait Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiApprovals: {
         parameters: {
             query?: {
@@ -4148,7 +4981,7 @@ export interface operations {
     getApiAudit: {
         parameters: {
             query?: {
-                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -4220,7 +5053,7 @@ export interface operations {
     getApiAuditExportCsv: {
         parameters: {
             query?: {
-                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -5131,7 +5964,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events until the session ends. */
+            /** @description Server-sent events until the session ends, each `data` the record as JSON: `order`, `transfer`, `approval`, `batch`, `parent_order`, `balances`, `ticker`. */
             200: {
                 headers: {
                     [name: string]: unknown;

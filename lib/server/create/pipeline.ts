@@ -2,7 +2,7 @@ import "server-only";
 import type { Kysely } from "kysely";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import type { Role } from "@/lib/shared/roles";
-import { OPERATIONS, problem, ProblemError, type Problem } from "@/lib/spec";
+import { OPERATIONS, problem, ProblemError, trimZeros, type Problem } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { isUniqueViolation } from "../db";
 import type { ApprovalRow } from "../db/approvals";
@@ -255,6 +255,9 @@ async function writeEntry(
     valueUsd,
     repeatOf,
     approvalId: w.approved?.id,
+    // The mid the controls read when the dashboard received the create, for its execution quality
+    // (an approved request's: the mid when it was released, the moment it is sent).
+    arrivalMid: w.facts.quote ? trimZeros(w.facts.quote.mid) : null,
     at: now,
   });
 }

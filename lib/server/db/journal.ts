@@ -207,6 +207,59 @@ export async function findByResultId(db: Db, kind: JournalKind, resultId: string
 }
 
 /**
+ * When the dashboard received an order's create, and the market's mid then (null when none was
+ * read, or the entry predates migration 0014): its execution quality is weighed against it.
+ */
+export interface OrderArrival {
+  order_id: string;
+  profile_id: string;
+  arrival_mid: string | null;
+  /** The journal entry's created_at: when it was asked for (an approved one: when it was released). */
+  arrival_at: string;
+}
+
+/** The arrival of the order `orderId` sent through the dashboard; undefined when it did not send it. */
+export async function arrivalOfOrder(db: Db, orderId: string): Promise<OrderArrival | undefined> {
+  const row = await arrivalColumns(db)
+    .where("result_id", "=", orderId)
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+  return row && arrivalOf(row);
+}
+
+/**
+ * The arrivals of these orders the dashboard sent, by order id, in one query by ref_id (the
+ * journal's key); an entry counts only for the order it made (a ref_id the service let someone
+ * reuse later names another order).
+ */
+export async function arrivalsOfOrders(
+  db: Db,
+  orders: readonly { id: string; ref_id?: string }[],
+): Promise<Map<string, OrderArrival>> {
+  const refIds = [...new Set(orders.flatMap((o) => (o.ref_id ? [o.ref_id] : [])))];
+  if (refIds.length === 0) return new Map();
+  const ids = new Set(orders.map((o) => o.id));
+  const rows = await arrivalColumns(db).where("ref_id", "in", refIds).execute();
+  return new Map(rows.filter((r) => r.result_id && ids.has(r.result_id)).map((r) => [r.result_id!, arrivalOf(r)]));
+}
+
+const arrivalColumns = (db: Db) =>
+  db
+    .selectFrom("journal")
+    .select(["result_id", "profile_id", "arrival_mid", "created_at"])
+    .where("kind", "=", "order")
+    .where("status", "=", "succeeded");
+
+const arrivalOf = (
+  row: Pick<JournalTable, "result_id" | "profile_id" | "arrival_mid" | "created_at">,
+): OrderArrival => ({
+  order_id: row.result_id!,
+  profile_id: row.profile_id,
+  arrival_mid: row.arrival_mid,
+  arrival_at: row.created_at,
+});
+
+/**
  * The creates of `kind` from `profileId` this person sent since `since` with the same request
  * apart from its ref_id, newest first: entries pending or succeeded (a failed or declined
  * create made nothing to repeat). The repeat question reads it.

@@ -42,6 +42,12 @@ export const liveWantsQuerySchema = z.object({
   markets: z.array(marketSchema).max(50, "markets may list at most 50 markets").default([]),
 });
 
+/**
+ * `GET /api/orders/{order_id}/quality`: the order's profile, when the caller knows it (the orders
+ * table does), spares the back end looking for an order the dashboard did not send.
+ */
+export const orderQualityQuerySchema = z.object({ profile_id: z.optional(identifier("profile_id")) });
+
 /** A page of a service list as its relay passes it on: the service's own `limit` and `page_cursor`. */
 const servicePaging = {
   limit: z.optional(z.coerce.number().int().min(1).max(SERVICE_MAX_LIMIT)),

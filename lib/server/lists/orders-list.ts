@@ -10,6 +10,10 @@ import { heldOrders } from "./held-requests";
 import { listPage, nothingAsked, servicePages } from "./list-page";
 import { walkAll } from "./page-walk";
 import { journalByRefId, profileNicknames } from "./record-names";
+import { arrivalsOfOrders } from "../db/journal";
+import { marketTradesOf } from "../quality/market-trades";
+import { qualityOf } from "../quality/order-quality";
+import type { MarketTrade } from "@/lib/shared/order-quality";
 import { limitParam } from "./list-query";
 import type { Runtime } from "../runtime";
 
@@ -120,16 +124,43 @@ async function* orderRows(rt: Runtime, q: OrderFilters, walk: ReturnType<typeof 
     yield lead;
     return;
   }
+  const quality = exportQuality(rt);
   let step = await walk.next();
   while (!step.done) {
-    const submitters = await journalByRefId(
-      rt.db,
-      "order",
-      step.value.map((o) => o.ref_id ?? ""),
-    );
-    yield [...lead, ...orderCsvRows(step.value, nickname, submitters)];
+    const [submitters, qualityOf] = await Promise.all([
+      journalByRefId(
+        rt.db,
+        "order",
+        step.value.map((o) => o.ref_id ?? ""),
+      ),
+      quality(step.value),
+    ]);
+    yield [...lead, ...orderCsvRows(step.value, nickname, submitters, qualityOf)];
     lead = [];
     step = await walk.next();
   }
   yield step.value.truncated ? [...lead, stoppedLine(step.value.scanned, "orders")] : lead;
+}
+
+/**
+ * The execution quality of an export's orders, a page at a time, without a call to the service per
+ * order: arrivals from the journal (one query a page), fills from the order records themselves,
+ * and each market's recent executions read once for the whole export, when a page first needs them.
+ */
+function exportQuality(rt: Runtime) {
+  const trades = new Map<string, Promise<MarketTrade[]>>();
+  const tradesOf = (market: string) => {
+    let read = trades.get(market);
+    if (!read) trades.set(market, (read = marketTradesOf(rt, market)));
+    return read;
+  };
+  const now = new Date(rt.clock.now()).toISOString();
+  return async (orders: readonly Order[]) => {
+    const markets = [...new Set(orders.map((o) => o.market))];
+    const [arrivals, byMarket] = await Promise.all([
+      arrivalsOfOrders(rt.db, orders),
+      Promise.all(markets.map(async (m) => [m, await tradesOf(m)] as const)).then((pairs) => new Map(pairs)),
+    ]);
+    return (o: Order) => qualityOf(o, arrivals.get(o.id), byMarket.get(o.market) ?? [], now);
+  };
 }

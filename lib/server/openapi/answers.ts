@@ -16,6 +16,13 @@ import type { BatchError, BatchRow } from "@/lib/shared/batch-file";
 import type { CreatePreview, HoldPreview } from "@/lib/shared/create-preview";
 import type { HeldRequest } from "@/lib/shared/held-requests";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
+import type { OrderQuality } from "@/lib/shared/order-quality";
+import {
+  PARENT_ORDER_STATUSES,
+  type ParentOrder,
+  type ParentOrderChild,
+  type ParentOrderStatus,
+} from "@/lib/shared/parent-order";
 import { approvalRuleSchema, type ApprovalRule, type CreateKind, type Policy } from "@/lib/shared/policy";
 import type { PriceGuard } from "@/lib/shared/price-guard";
 import type { PlannedTransfer, RebalancePlan, RebalanceTarget, Shortfall } from "@/lib/shared/rebalance-plan";
@@ -168,6 +175,78 @@ const tablePage = (items: z.ZodMiniType, heldRows: z.ZodMiniType) =>
   });
 export const ordersPage = named("OrdersPage", tablePage(orderRecordSchema, heldOrder));
 export const transfersPage = named("TransfersPage", tablePage(transferRecordSchema, heldTransfer));
+
+/** An order's execution quality (GET /api/orders/{order_id}/quality; a parent order's `quality`). */
+export const orderQuality = named(
+  "OrderQuality",
+  z.strictObject({
+    order_id: text,
+    /** The mid when the dashboard received the create; null for an order it did not send. */
+    arrival_mid: nullableText,
+    arrival_at: nullableText,
+    filled: text,
+    fill_vwap: nullableText,
+    /** Against the arrival mid, 2 decimals: positive a cost (paid more on a buy, received less on a sell), negative a saving. */
+    slippage_bps: nullableText,
+    /** The market's trades over the order's life; null when none is known in it. */
+    market_vwap: nullableText,
+    window_start: text,
+    window_end: text,
+  }),
+);
+const orderQualitySchema = orderQuality.schema;
+
+const parentStatus = z.enum(PARENT_ORDER_STATUSES);
+const parentChild = named(
+  "ParentOrderChild",
+  z.strictObject({
+    n: z.int(),
+    ref_id: text,
+    order_id: nullableText,
+    scheduled_at: text,
+    sent_at: nullableText,
+    base_amount: nullableText,
+    price: nullableText,
+    /** SCHEDULED, MERGED, SKIPPED, FAILED, or the service's order status once sent. */
+    status: text,
+    amount_filled: text,
+    average_price: text,
+  }),
+).schema;
+const parentOrder = named(
+  "ParentOrder",
+  z.strictObject({
+    id: text,
+    ref_id: text,
+    profile_id: text,
+    market: text,
+    side: z.enum(["BUY", "SELL"]),
+    base_amount: text,
+    limit_price: text,
+    strategy: z.literal("TWAP"),
+    duration_seconds: z.int(),
+    slices: z.int(),
+    status: parentStatus,
+    requested_by: text,
+    created_at: text,
+    approval_id: nullableText,
+    value_usd: text,
+    filled_base: text,
+    /** "" before any fill. */
+    average_price: text,
+    started_at: nullableText,
+    ends_at: nullableText,
+    children: z.array(parentChild),
+    quality: orderQualitySchema,
+  }),
+).schema;
+export const parentOrderAnswer = named("ParentOrderAnswer", z.strictObject({ parent_order: parentOrder }));
+export const parentOrders = named("ParentOrders", z.strictObject({ items: z.array(parentOrder) }));
+/** A parent order held for one approval of the whole (kind parent_order): 202. */
+export const heldParentOrder = named(
+  "HeldParentOrder",
+  z.strictObject({ approval: approvalSchema, parent_order: parentOrder }),
+);
 
 const apiToken = named(
   "ApiToken",
@@ -421,6 +500,11 @@ const _rule: Mirrors<typeof approvalRule, ApprovalRule> = true;
 const _held: Mirrors<typeof held.schema, Held> = true;
 const _batch: Mirrors<typeof batchSchema, Batch> = true;
 const _batchRow: Mirrors<typeof batchRow, BatchRowView> = true;
+const _orderQuality: Mirrors<typeof orderQualitySchema, OrderQuality> = true;
+const _parentOrder: Mirrors<typeof parentOrder, ParentOrder> = true;
+const _parentChild: Mirrors<typeof parentChild, ParentOrderChild> = true;
+const _parentStatus: Same<z.output<typeof parentStatus>, ParentOrderStatus> = true;
+const _parentSide: Same<z.output<typeof parentOrder>["side"], ParentOrder["side"]> = true;
 const _counts: Mirrors<typeof counts, Batch["counts"]> = true;
 const _heldOrder: Mirrors<typeof heldOrder, HeldRequest<unknown>> = true;
 const _ordersPage: Mirrors<typeof ordersPage.schema, Awaited<ReturnType<typeof listOrders>>> = true;

@@ -5,6 +5,7 @@ import { CONFIRM_REPEAT_HEADER } from "@/lib/shared/repeats";
 import {
   approvalsQuerySchema,
   liveWantsQuerySchema,
+  orderQualityQuerySchema,
   relayedOrdersQuerySchema,
   relayedTransfersQuerySchema,
 } from "@/lib/server/http/route-schemas";
@@ -31,10 +32,14 @@ import {
   endedSession,
   held,
   heldBatch,
+  heldParentOrder,
   journalEntry,
   order,
   orderBook,
+  orderQuality,
   ordersPage,
+  parentOrderAnswer,
+  parentOrders,
   policyAnswer,
   rebalancePlan,
   recentExecutions,
@@ -47,6 +52,7 @@ import {
   transfer,
   transfersPage,
 } from "./answers";
+import { EVENT_ACTION } from "@/lib/server/live/events";
 import type { Named } from "./components";
 import {
   batchCsvQuerySchema,
@@ -55,6 +61,7 @@ import {
   newToken,
   orderPreview,
   orderRequest,
+  parentOrderRequest,
   policy,
   reject,
   targets,
@@ -218,6 +225,26 @@ export const OPERATIONS: Operation[] = [
     query: ordersExportQuery,
     ok: csv("The orders"),
     problems: { 400: INVALID },
+  },
+  {
+    method: "get",
+    path: "/api/orders/{order_id}/quality",
+    summary: "An order's execution quality: its fills against the mid it arrived at, and the market over its life",
+    tag: "orders",
+    access: "read",
+    query: orderQualityQuerySchema,
+    ok: {
+      200: {
+        description:
+          "The quality; `arrival_mid` null for an order the dashboard did not send. A parent order's id: the parent's, over all its children.",
+        answer: orderQuality,
+      },
+    },
+    problems: {
+      400: "The order id or profile_id is malformed, or the query names an unknown parameter.",
+      404: NOT_FOUND,
+      502: CREATE_PROBLEMS[502],
+    },
   },
   {
     method: "get",
@@ -401,6 +428,72 @@ export const OPERATIONS: Operation[] = [
     ok: csv("The batch's rows"),
     problems: id("batch"),
   },
+
+  // TWAP parent orders: weighed whole, worked in slices by the one scheduler.
+  {
+    method: "post",
+    path: "/api/parent-orders",
+    summary: "Create a TWAP parent order, worked over time in LIMIT IOC slices",
+    tag: "parent orders",
+    access: "orders:create",
+    body: parentOrderRequest,
+    headers: [PRICE_GUARD],
+    ok: {
+      200: { description: "The ref_id's parent order as it stands (a replay).", answer: parentOrderAnswer },
+      201: { description: "Weighed whole and started: its first slice is due now.", answer: parentOrderAnswer },
+      202: {
+        description: "Held for one approval of the whole (kind parent_order); it starts only when approved.",
+        answer: heldParentOrder,
+      },
+    },
+    problems: {
+      ...CREATE_PROBLEMS,
+      403: "Past a limit of the desk's controls (the parent weighed whole), or the role may not.",
+      409: "The ref_id is another parent order's, or one of its children's ref_ids is another order's.",
+      428: "Its limit price is far from the market's (the price guard): send it again with Confirm-Price-Guard naming the market.",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/parent-orders",
+    summary: "The parent orders, newest first, with their children and execution quality",
+    tag: "parent orders",
+    access: "read",
+    ok: { 200: { description: "The parent orders.", answer: parentOrders } },
+    problems: {},
+  },
+  {
+    method: "get",
+    path: "/api/parent-orders/{id}",
+    summary: "One parent order: its children and its execution quality",
+    tag: "parent orders",
+    access: "read",
+    ok: { 200: { description: "The parent order.", answer: parentOrderAnswer } },
+    problems: id("parent order"),
+  },
+  ...(
+    [
+      ["pause", "Pause a working parent order: no child is sent until it resumes", "only a working one can be paused"],
+      [
+        "resume",
+        "Resume a paused parent order: what is still scheduled moves on by the pause",
+        "only a paused one can be resumed",
+      ],
+      ["cancel", "Cancel a parent order: the slices not yet sent are skipped", "it has ended already"],
+    ] as const
+  ).map(([action, summary, conflict]): Operation => ({
+    method: "post",
+    path: `/api/parent-orders/{id}/${action}`,
+    summary: `${summary} (its requester or an admin)`,
+    tag: "parent orders",
+    access: "orders:create",
+    ok: { 200: { description: "The parent order as it stands.", answer: parentOrderAnswer } },
+    problems: {
+      ...id("parent order"),
+      403: "Only the parent order's requester or an admin may.",
+      409: `Not in a state to ${action}: ${conflict}.`,
+    },
+  })),
 
   // Approvals: a token reads them; deciding and withdrawing are a person's.
   {
@@ -628,7 +721,16 @@ export const OPERATIONS: Operation[] = [
     tag: "live",
     access: "read",
     query: liveWantsQuerySchema,
-    ok: { 200: { description: "Server-sent events until the session ends.", answer: "event-stream" } },
+    ok: {
+      200: {
+        description: `Server-sent events until the session ends, each \`data\` the record as JSON: ${Object.keys(
+          EVENT_ACTION,
+        )
+          .map((name) => `\`${name}\``)
+          .join(", ")}.`,
+        answer: "event-stream",
+      },
+    },
     problems: { 400: INVALID, 404: "A profile the service does not have." },
   },
 

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { newApiTokenSchema } from "@/lib/shared/api-tokens";
+import { parentOrderRequestSchema } from "@/lib/shared/parent-order";
 import { BATCH_MAX_ROWS, BATCH_REF_ID_MAX_CHARS } from "@/lib/shared/batch-rows";
 import { policySchema } from "@/lib/shared/policy";
 import { rebalanceTargetsSchema } from "@/lib/shared/rebalance-targets";
@@ -70,3 +71,4 @@ export const newToken = named("NewApiToken", newApiTokenSchema);
 export const reject = named("RejectRequest", rejectBodySchema);
 export const orderPreview = named("OrderPreviewRequest", orderPreviewSchema);
 export const declineRepeat = named("DeclineRepeat", declineRepeatBodySchema);
+export const parentOrderRequest = named("ParentOrderRequest", parentOrderRequestSchema);

@@ -106,11 +106,32 @@ describe("orderCsvRows", () => {
     expect(byName.expiration_date).toBe("2026-11-24T00:00:00.500Z");
   });
 
+  const byName = (row: string[] | undefined) => Object.fromEntries(ORDER_CSV_HEADER.map((h, i) => [h, row![i]]));
+
   it("leaves submitted-by blank for an order the journal does not know", () => {
     const [row] = orderCsvRows([order({ ref_id: "made-elsewhere" })], nickname, submitters);
-    expect(row!.slice(-2)).toEqual(["", ""]);
+    expect(byName(row)).toMatchObject({ submitted_by: "", submitted_by_role: "" });
     const [noMap] = orderCsvRows([order()], nickname, undefined);
-    expect(noMap!.slice(-2)).toEqual(["", ""]);
+    expect(byName(noMap)).toMatchObject({ submitted_by: "", submitted_by_role: "" });
+  });
+
+  it("ends with the execution quality's columns, blank where a figure is not known", () => {
+    expect(ORDER_CSV_HEADER.slice(-4)).toEqual(["arrival_mid", "fill_vwap", "slippage_bps", "market_vwap"]);
+    const [row] = orderCsvRows([order()], nickname, submitters, () => ({
+      arrival_mid: "64000",
+      fill_vwap: "64000.25",
+      slippage_bps: "0.04",
+      market_vwap: null,
+    }));
+    expect(row).toHaveLength(ORDER_CSV_HEADER.length);
+    expect(byName(row)).toMatchObject({
+      arrival_mid: "64000",
+      fill_vwap: "64000.25",
+      slippage_bps: "0.04",
+      market_vwap: "",
+    });
+    const [without] = orderCsvRows([order()], nickname, submitters);
+    expect(without!.slice(-4)).toEqual(["", "", "", ""]);
   });
 
   it("survives the trip through toCsv with metadata quoted", () => {

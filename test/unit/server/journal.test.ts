@@ -3,6 +3,8 @@ import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createDb, dbConfigFromEnv, migrateToLatest, type Db, type DbConfig } from "@/lib/server/db";
 import {
+  arrivalOfOrder,
+  arrivalsOfOrders,
   beginEntry,
   completeEntry,
   JournalRefIdTaken,
@@ -295,6 +297,40 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
     expect(await refs({ to: b })).toEqual(["d-0"]);
     expect(await refs({ from: a, to: c })).toEqual(["d-0", "d-1"]);
     expect(await refs({ from: "2100-01-01T00:00:00.000Z" })).toEqual([]);
+  });
+
+  it("keeps an order's arrival mid, found by the order it made, alone or for a page of orders at once", async () => {
+    const at = new Date("2026-01-01T10:00:00.000Z");
+    const kept = await beginEntry(db, order("q-1", { arrivalMid: "60005", at }));
+    await completeEntry(db, kept.id, { status: "succeeded", httpStatus: 200, latencyMs: 2, record: { id: "ord-q1" } });
+    const unpriced = await beginEntry(db, order("q-2", { at }));
+    await completeEntry(db, unpriced.id, {
+      status: "succeeded",
+      httpStatus: 200,
+      latencyMs: 2,
+      record: { id: "ord-q2" },
+    });
+    // Sent but refused: it made no order, so it is no order's arrival.
+    const failed = await beginEntry(db, order("q-3", { arrivalMid: "1", at }));
+    const problem = { type: "about:blank", title: "Forbidden", status: 403 };
+    await completeEntry(db, failed.id, { status: "failed", httpStatus: 403, latencyMs: 2, problem });
+
+    const arrival = { order_id: "ord-q1", profile_id: "prof-a", arrival_mid: "60005", arrival_at: at.toISOString() };
+    expect(await arrivalOfOrder(db, "ord-q1")).toEqual(arrival);
+    expect(await arrivalOfOrder(db, "ord-q2")).toMatchObject({ arrival_mid: null, arrival_at: at.toISOString() });
+    expect(await arrivalOfOrder(db, "ord-elsewhere")).toBeUndefined();
+
+    const page = await arrivalsOfOrders(db, [
+      { id: "ord-q1", ref_id: "q-1" },
+      { id: "ord-q2", ref_id: "q-2" },
+      { id: "ord-q3", ref_id: "q-3" },
+      // The same ref_id on another order (the service lets a ref_id be reused a day after): not its arrival.
+      { id: "ord-reused", ref_id: "q-1" },
+      { id: "ord-no-ref" },
+    ]);
+    expect([...page.keys()].sort()).toEqual(["ord-q1", "ord-q2"]);
+    expect(page.get("ord-q1")).toEqual(arrival);
+    expect(await arrivalsOfOrders(db, [{ id: "ord-no-ref" }])).toEqual(new Map());
   });
 
   it("journals a cancel and finds the order it was for by the create's result", async () => {
