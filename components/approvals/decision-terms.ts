@@ -1,3 +1,4 @@
+import { describeParentOrder, type ParentWordsOf } from "@/components/orders/describe-parent-order";
 import { orderWords, type OrderAsk } from "@/components/notices/notice-words";
 import { moved } from "@/components/transfers/describe-transfer";
 import type { Approval } from "@/lib/shared/approval";
@@ -19,6 +20,10 @@ type Nickname = (id: string) => string;
 export function decisionTerms(a: Approval, nickname: Nickname): string {
   if (a.kind === "policy") return "this change to the desk's policy";
   if (a.kind === "batch") return batchTerms(a, nickname);
+  if (a.kind === "parent_order") {
+    const words = describeParentOrder(a.request as unknown as ParentWordsOf);
+    return `a TWAP parent order to ${words.replace(/^./, (c) => c.toLowerCase())}, from ${nickname(a.profile_id)}`;
+  }
   if (a.kind === "transfer") {
     const t = a.request as unknown as CreateInternalTransferRequest;
     return moved(t.amount, t.asset, { from: nickname(t.from_profile_id), to: nickname(t.to_profile_id) });

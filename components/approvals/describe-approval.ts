@@ -1,4 +1,5 @@
 import { describeOrder } from "@/components/orders/describe-order";
+import { describeParentOrder, type ParentWordsOf } from "@/components/orders/describe-parent-order";
 import { describeTransfer } from "@/components/transfers/describe-transfer";
 import type { Approval } from "@/lib/shared/approval";
 import type { CreateOrderRequest } from "@/lib/spec/order";
@@ -9,6 +10,8 @@ import { describeBatchApproval } from "./batch-words";
 export function describeApproval(a: Approval, nickname: (id: string) => string): string {
   if (a.kind === "policy") return "Change the desk's policy.";
   if (a.kind === "batch") return describeBatchApproval(a, nickname);
+  if (a.kind === "parent_order")
+    return `${describeParentOrder(a.request as unknown as ParentWordsOf)}, from ${nickname(a.profile_id)}.`;
   return a.kind === "order"
     ? describeOrder(a.request as unknown as CreateOrderRequest, nickname(a.profile_id))
     : describeTransfer(a.request as unknown as CreateInternalTransferRequest, {
