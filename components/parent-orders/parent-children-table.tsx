@@ -26,7 +26,7 @@ function childColumns(market: string, base: string): ColumnDef<ParentOrderChild,
       id: "ref_id",
       header: "Ref ID",
       cell: ({ row: { original: c } }) => (
-        <span className="block max-w-72 min-w-40 break-all whitespace-normal">
+        <span className="block max-w-80 min-w-40 break-all whitespace-normal">
           <code className="font-mono text-xs">{c.ref_id}</code>
           {c.order_id && (
             <span className="block text-xs text-ink-muted">

@@ -63,9 +63,20 @@ export function ParentOrderView({ initial, canAct }: { initial: ParentOrder; can
   );
 }
 
-function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+function Figure({
+  label,
+  children,
+  testId,
+  wide = false,
+}: {
+  label: string;
+  children: ReactNode;
+  testId?: string;
+  /** A time: across both columns on a phone, where half the width cannot hold it on one line. */
+  wide?: boolean;
+}) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${wide ? "max-sm:col-span-full" : ""}`}>
       <dt className="text-xs text-ink-muted">{label}</dt>
       <dd className="font-medium break-words tabular-nums" data-testid={testId}>
         {children}
@@ -78,8 +89,7 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
   const { base_asset: base, quote_asset: quote } = assetsOf(p.market);
   const percent = filledPercent(p);
   return (
-    // Two columns where a time fits in one (11rem); one on a phone.
-    <dl className="mt-3 grid grid-cols-[repeat(auto-fit,minmax(11rem,1fr))] gap-x-4 gap-y-3 text-sm">
+    <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
       <Figure label="Filled" testId="parent-filled">
         {formatAmount(p.filled_base)} of {formatAmount(p.base_amount)} {base}
         <span
@@ -102,8 +112,12 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
       <Figure label="Slices" testId="parent-slices">
         {slicesSentWords(p)}
       </Figure>
-      <Figure label="Started">{p.started_at ? <Time iso={p.started_at} /> : "Not yet"}</Figure>
-      <Figure label="Ends">{p.ends_at ? <Time iso={p.ends_at} /> : "—"}</Figure>
+      <Figure label="Started" wide>
+        {p.started_at ? <Time iso={p.started_at} /> : "Not yet"}
+      </Figure>
+      <Figure label="Ends" wide>
+        {p.ends_at ? <Time iso={p.ends_at} /> : "—"}
+      </Figure>
       <Figure label="Duration">{durationWords(p.duration_seconds)}</Figure>
       <Figure label="Requested by">
         <span className="break-all">{p.requested_by}</span>
@@ -144,7 +158,7 @@ function Quality({ parent: p }: { parent: ParentOrder }) {
   const price = (v: string | null) => (v === null ? "—" : `${tickPrice(v, p.market)} ${quote}`);
   return (
     <>
-      <dl className="grid grid-cols-[repeat(auto-fit,minmax(11rem,1fr))] gap-x-4 gap-y-3 text-sm">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
         <Figure label="Arrival mid" testId="quality-arrival-mid">
           {price(q.arrival_mid)}
         </Figure>
