@@ -3,10 +3,18 @@ import { formatMoney } from "@/lib/shared/format";
 import { namedProblem } from "@/lib/shared/named-profiles";
 import type { Problem } from "@/lib/spec/problem";
 
-/** A 400 from the server names fields: show each rule on its own field too. */
-export function showFieldErrors<T extends FieldValues, O>(form: UseFormReturn<T, unknown, O>, problem: Problem): void {
+/**
+ * A 400 from the server names fields: show each rule on its own field too (`fieldOf`: the form's
+ * name for a request field it shows under another, as the form's resolver has it).
+ */
+export function showFieldErrors<T extends FieldValues, O>(
+  form: UseFormReturn<T, unknown, O>,
+  problem: Problem,
+  fieldOf: Readonly<Record<string, string>> = {},
+): void {
   for (const e of (problem.meta?.errors as { field: string; message: string }[] | undefined) ?? []) {
-    const field = e.field.split(".")[0]!;
+    const named = e.field.split(".")[0]!;
+    const field = fieldOf[named] ?? named;
     if (field in form.getValues()) form.setError(field as never, { type: "server", message: e.message });
   }
 }

@@ -7,7 +7,7 @@ export interface FormOutput<Request> {
   request: Request;
 }
 
-export interface SpecResolverParts<Values extends FieldValues, Request, Output extends FormOutput<Request>> {
+export interface SpecResolverParts<Values extends FieldValues, Request, Output extends FormOutput<unknown>> {
   /** The lib/spec schema, imported with `await import()`: zod loads on the first check, not with the page. */
   schema: () => Promise<$ZodType<Request, FieldValues>>;
   /** The request the form would send; malformed text is passed on for the schema to name. */
@@ -22,6 +22,11 @@ export interface SpecResolverParts<Values extends FieldValues, Request, Output e
    * the schema, on the first check.
    */
   checks?: () => Promise<RequestChecks<Values, Request>>;
+  /**
+   * The form's field for a request field it shows under another name (a duration typed in
+   * minutes, sent as `duration_seconds`): the schema's message lands on the field typed in.
+   */
+  fieldOf?: Readonly<Record<string, string>>;
 }
 
 export type RequestChecks<Values extends FieldValues, Request> = (
@@ -35,7 +40,7 @@ export type RequestChecks<Values extends FieldValues, Request> = (
  * the service refuses, on the same field, before anything is sent. The schema is loaded and
  * built once, on the first check, not on every keystroke.
  */
-export function specResolver<Values extends FieldValues, Request, Output extends FormOutput<Request>>(
+export function specResolver<Values extends FieldValues, Request, Output extends FormOutput<unknown>>(
   parts: SpecResolverParts<Values, Request, Output>,
 ): Resolver<Values, unknown, Output> {
   let check: Promise<[Resolver<FieldValues, unknown, Request>, RequestChecks<Values, Request>]> | undefined;
@@ -56,7 +61,10 @@ export function specResolver<Values extends FieldValues, Request, Output extends
       names: undefined,
       shouldUseNativeValidation: false,
     });
-    const errors: FieldErrors<Values> = { ...(result.errors as FieldErrors<Values>), ...parts.formErrors(values) };
+    const errors: FieldErrors<Values> = {
+      ...renamed(result.errors as FieldErrors<Values>, parts.fieldOf),
+      ...parts.formErrors(values),
+    };
     if (Object.keys(errors).length > 0) return { values: {}, errors };
     const checked = checkFacts(result.values as Request, values, context);
     if (Object.keys(checked).length > 0) return { values: {}, errors: checked };
@@ -65,3 +73,12 @@ export function specResolver<Values extends FieldValues, Request, Output extends
 }
 
 const noChecks = () => ({});
+
+/** The errors keyed by the form's fields: each request field in `fieldOf` under the form's name for it. */
+function renamed<Values extends FieldValues>(
+  errors: FieldErrors<Values>,
+  fieldOf: Readonly<Record<string, string>> | undefined,
+): FieldErrors<Values> {
+  if (!fieldOf) return errors;
+  return Object.fromEntries(Object.entries(errors).map(([k, e]) => [fieldOf[k] ?? k, e])) as FieldErrors<Values>;
+}

@@ -42,6 +42,8 @@ export interface CreateFlowParts<Values extends FieldValues, Output, Created> {
   focusAfterSend: () => Path<Values>;
   /** A rule that can break while the review is open (a GTT expiry), checked again at Confirm. */
   recheck?: (output: Output) => { field: Path<Values>; message: string } | undefined;
+  /** The form's field for a request field it shows under another name, for the server's field errors (spec-resolver.ts). */
+  fieldOf?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -101,7 +103,7 @@ export function useCreateFlow<
     const problem = problemOf(error);
     // A refusal (4xx) ends the review: the problem on its fields, a new ref_id for the next attempt.
     if (afterRefusal(problem).phase === "problem") {
-      showFieldErrors(form, problem);
+      showFieldErrors(form, problem, parts.fieldOf);
       renewRefId();
       const refused = Object.keys(form.formState.errors)[0] as Path<Values> | undefined;
       focusTo.current = refused ?? parts.focusAfterSend();

@@ -14,16 +14,7 @@ import { useRecentExecutions } from "@/lib/client/queries";
 import { useDarkTheme } from "@/lib/client/theme";
 import { useTimeZone } from "@/lib/client/time-zone";
 import type { Market } from "@/lib/spec/enums";
-
-/** A theme colour as the canvas needs it: the CSS variable resolved to rgb() on the page as it is now. */
-function themeColor(token: string, alpha = 1): string {
-  const probe = document.createElement("span");
-  probe.style.color = `var(--color-${token})`;
-  document.body.append(probe);
-  const rgb = getComputedStyle(probe).color;
-  probe.remove();
-  return alpha === 1 ? rgb : rgb.replace(/^rgb\((.*)\)$/, `rgba($1, ${alpha})`);
-}
+import { themeColor } from "./theme-color";
 
 /** The market's recent trades as a line, redrawn as trades arrive. */
 export function PriceChart({ market }: { market: Market }) {

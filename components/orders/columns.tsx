@@ -1,6 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
+import Link from "next/link";
 import { AssetAmount } from "@/components/ui/asset-amount";
 import { HeldIdentity, HeldStatus } from "@/components/ui/held-status";
 import { RowIdentity } from "@/components/ui/row-details";
@@ -8,6 +9,14 @@ import { SideBadge, StatusBadge } from "@/components/ui/status-badge";
 import { formatAmount, formatAsset } from "@/lib/shared/format";
 import { AWAITING_APPROVAL, heldRowKey, isHeldRow, type HeldOrder } from "@/lib/shared/held-requests";
 import { hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/shared/order-rows";
+import {
+  filledPercent,
+  isParentRow,
+  parentOrderHref,
+  parentRowKey,
+  slicesSentWords,
+  type ParentRow,
+} from "@/lib/shared/parent-order-rows";
 import { amountIfSet } from "@/lib/spec/decimal";
 import { ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";
@@ -15,6 +24,8 @@ import type { Order } from "@/lib/spec/order";
 import type { Problem } from "@/lib/spec/problem";
 import { CancelOrder, CancellingButton } from "./cancel-order";
 import { ShortId } from "../ui/short-id";
+import { parentChildRowIds } from "./parent-child-rows";
+import { tickPrice } from "./describe-parent-order";
 
 /**
  * The orders table's columns: what a desk reads at a glance (the order, its amount, price,
@@ -23,15 +34,19 @@ import { ShortId } from "../ui/short-id";
  * is a row too, on top: its request, "Awaiting approval", who asked, its expiry and its approval.
  */
 
-/** A row of the orders table: the service's order, or a held one not sent yet. */
-export type OrderRow = Order | HeldOrder;
+/**
+ * A row of the orders table: the service's order, a held one not sent yet, or a TWAP parent
+ * order (issue 29), its children beneath it.
+ */
+export type OrderRow = Order | HeldOrder | ParentRow;
 
-export const orderRowKey = (r: OrderRow): string => (isHeldRow<HeldOrder>(r) ? heldRowKey(r) : r.id);
+export const orderRowKey = (r: OrderRow): string =>
+  isParentRow(r) ? parentRowKey(r.parent) : isHeldRow<HeldOrder>(r) ? heldRowKey(r) : r.id;
 
 export interface OrderColumnsContext {
   nickname: (profileId: string) => string;
-  isOpen: (order: Order) => boolean;
-  toggle: (order: Order) => void;
+  isOpen: (row: Order | ParentRow) => boolean;
+  toggle: (row: Order | ParentRow) => void;
   /** Null: the person may not cancel, and there is no action column. */
   cancel: null | {
     cancelling: ReadonlySet<string>;
@@ -56,6 +71,8 @@ export function orderColumns({
       header: "Order",
       meta: { sticky: "left", label: "", sortHint: "Newest first" },
       cell: ({ row: { original: o } }) => {
+        if (isParentRow(o))
+          return <ParentIdentity row={o} nickname={nickname} open={isOpen(o)} toggle={() => toggle(o)} />;
         if (isHeldRow<HeldOrder>(o)) return <HeldOrderIdentity held={o} nickname={nickname} />;
         const open = isOpen(o);
         const what = `the details of order ${o.id.slice(0, 8)}`;
@@ -71,19 +88,35 @@ export function orderColumns({
       },
     },
     { id: "amount", header: "Amount", ...sortable, cell: ({ row }) => <AmountCell order={asked(row.original)} /> },
-    { id: "price", header: "Price", ...sortable, cell: ({ row }) => <PriceCell order={asked(row.original)} /> },
+    {
+      id: "price",
+      header: "Price",
+      ...sortable,
+      cell: ({ row: { original: o } }) => (isParentRow(o) ? <CapCell row={o} /> : <PriceCell order={asked(o)} />),
+    },
     {
       id: "filled",
       header: "Filled",
       ...sortable,
       cell: ({ row: { original: o } }) =>
-        isHeldRow<HeldOrder>(o) ? <Code>{undefined}</Code> : <FilledCell order={o} />,
+        isParentRow(o) ? (
+          <ParentFilledCell row={o} />
+        ) : isHeldRow<HeldOrder>(o) ? (
+          <Code>{undefined}</Code>
+        ) : (
+          <FilledCell order={o} />
+        ),
     },
     {
       id: "status",
       header: "Status",
       cell: ({ row: { original: o } }) =>
-        isHeldRow<HeldOrder>(o) ? (
+        isParentRow(o) ? (
+          <span className="inline-flex flex-col items-start gap-0.5">
+            <StatusBadge status={o.parent.status} />
+            <span className="text-xs text-ink-muted">{slicesSentWords(o.parent)}</span>
+          </span>
+        ) : isHeldRow<HeldOrder>(o) ? (
           <HeldStatus held={o} />
         ) : (
           <span className="inline-flex flex-col items-start gap-0.5">
@@ -101,7 +134,8 @@ export function orderColumns({
     meta: { sticky: "right", label: "", width: "sm:w-32 sm:min-w-32" },
     cell: ({ row: { original: o } }) => {
       // A held order is not the service's yet: its requester withdraws it on the approvals page.
-      if (isHeldRow<HeldOrder>(o)) return null;
+      // A parent order is paused, resumed or cancelled on its own page.
+      if (isParentRow(o) || isHeldRow<HeldOrder>(o)) return null;
       // A market the spec does not name is shown read-only: the dashboard does not trade it.
       if (!isCancellable(o) || !isMarket(o.market)) return null;
       if (cancel.cancelling.has(o.id)) return <CancellingButton />;
@@ -119,21 +153,109 @@ export function orderColumns({
 
 /** The service's exact values, for whoever compares the screen with the service's answers. */
 export const ORDER_TECHNICAL_COLUMNS: ColumnDef<OrderRow, unknown>[] = [
-  { id: "service_type", header: "Type code", cell: ({ row }) => <Code>{asked(row.original).type}</Code> },
+  {
+    id: "service_type",
+    header: "Type code",
+    cell: ({ row: { original: o } }) => <Code>{isParentRow(o) ? o.parent.strategy : asked(o).type}</Code>,
+  },
   {
     id: "service_status",
     header: "Status code",
-    cell: ({ row: { original: o } }) => <Code>{isHeldRow(o) ? AWAITING_APPROVAL : o.status}</Code>,
+    cell: ({ row: { original: o } }) => (
+      <Code>{isParentRow(o) ? o.parent.status : isHeldRow<HeldOrder>(o) ? AWAITING_APPROVAL : o.status}</Code>
+    ),
   },
   {
     id: "order_id",
     header: "Order ID",
-    cell: ({ row: { original: o } }) => <Code>{isHeldRow(o) ? undefined : o.id}</Code>,
+    cell: ({ row: { original: o } }) => (
+      <Code>{isParentRow(o) ? o.parent.id : isHeldRow<HeldOrder>(o) ? undefined : o.id}</Code>
+    ),
   },
 ];
 
-/** What the row asks of the market: the service's order, or a held order's request. */
-const asked = (o: OrderRow) => (isHeldRow<HeldOrder>(o) ? o.request : o);
+/** What the row asks of the market: the service's order, a held order's request, or a parent's whole at its cap. */
+const asked = (o: Order | HeldOrder | ParentRow): Asked & { type?: string } =>
+  isParentRow(o)
+    ? { market: o.parent.market as Order["market"], base_amount: o.parent.base_amount, price: o.parent.limit_price }
+    : isHeldRow<HeldOrder>(o)
+      ? o.request
+      : o;
+
+/**
+ * A parent order's identity: when it was asked, what, and the way to its page; its ▸ shows the
+ * children it has sent beneath it.
+ */
+function ParentIdentity({
+  row,
+  nickname,
+  open,
+  toggle,
+}: {
+  row: ParentRow;
+  nickname: (profileId: string) => string;
+  open: boolean;
+  toggle: () => void;
+}) {
+  const p = row.parent;
+  const id = p.id.slice(0, 8);
+  const expand = {
+    open,
+    controls: parentChildRowIds(row).join(" "),
+    label: `${open ? "Hide" : "Show"} the slices of parent order ${id}`,
+    onClick: toggle,
+  };
+  return (
+    <RowIdentity at={p.created_at} expand={expand}>
+      {nickname(p.profile_id)} · {marketLabel(p.market)} · <SideBadge side={p.side} />
+      <span className="block text-ink-muted">
+        TWAP, {p.slices.toLocaleString("en-US")} slices ·{" "}
+        <Link
+          href={parentOrderHref(p.id)}
+          aria-label={`Open parent order ${id}`}
+          className="text-brand underline underline-offset-2"
+        >
+          <ShortId id={p.id} />
+        </Link>
+      </span>
+    </RowIdentity>
+  );
+}
+
+/** A parent's cap: the worst price any child may fill at. */
+function CapCell({ row }: { row: ParentRow }) {
+  return (
+    <>
+      {formatAmount(row.parent.limit_price, { min: 2 })}
+      <span className="block text-xs text-ink-muted">cap</span>
+    </>
+  );
+}
+
+/** What a parent's children filled, added up exactly, its average price, and a bar of how far it has come. */
+function ParentFilledCell({ row }: { row: ParentRow }) {
+  const p = row.parent;
+  const base = marketAssets(p.market)?.base_asset;
+  const percent = filledPercent(p);
+  return (
+    <>
+      <AssetAmount text={formatAmount(p.filled_base)} asset={base} />
+      {hasFill(p.filled_base) && (
+        <span className="block text-xs text-ink-muted">avg {tickPrice(p.average_price, p.market)}</span>
+      )}
+      <span
+        role="progressbar"
+        aria-label={`Parent order ${p.id.slice(0, 8)} filled`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="mt-1 ml-auto block h-1 w-16 overflow-hidden rounded-full bg-surface-sunken"
+      >
+        <span className="block h-full bg-buy" style={{ width: `${percent}%` }} />
+      </span>
+    </>
+  );
+}
 
 /** A held order's identity: when it was asked, and what. */
 function HeldOrderIdentity({ held, nickname }: { held: HeldOrder; nickname: (profileId: string) => string }) {

@@ -22,9 +22,20 @@ import { FractionButtons } from "../forms/fraction-buttons";
 import { useFundsContext } from "../forms/funds-context";
 import { MetadataEditor } from "../forms/lazy-metadata-editor";
 import { newRefId } from "@/lib/shared/ref-id";
+import { createParentOrder, type ParentOrderAnswer } from "@/lib/client/parent-orders";
+import {
+  PARENT_DURATION_MAX_SECONDS,
+  PARENT_DURATION_MIN_SECONDS,
+  PARENT_SLICE_MIN_SECONDS,
+  PARENT_SLICES_MAX,
+  PARENT_SLICES_MIN,
+} from "@/lib/shared/parent-order";
+import { formatCount } from "@/lib/shared/format";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Card } from "../ui/card";
 import { describeOrder } from "./describe-order";
+import { describeParentOrder, durationWords } from "@/lib/shared/parent-order-words";
+import { durationSecondsOf, DURATION_UNITS, sliceEvery, slicesOf } from "./describe-parent-order";
 import { MarketPanel } from "./market-panel";
 import { useOrderMids } from "./market-prices";
 import {
@@ -32,6 +43,7 @@ import {
   estimateWorthUsd,
   expiryInBothZones,
   fillsFromBalance,
+  PARENT_FIELD_OF,
   sideForKey,
   staleExpiry,
   stopTriggersAtOnce,
@@ -41,6 +53,8 @@ import {
   type TicketOutput,
   type TimeInForceChoices,
   type TicketValues,
+  wholeOrderOf,
+  worksOverTime,
 } from "./ticket-form";
 
 const TIF_LABELS = {
@@ -51,6 +65,15 @@ const TIF_LABELS = {
 };
 /** The result card loads with the first send, not with the page (the first-load budget). */
 const OrderResult = dynamic(() => import("./order-result").then((m) => m.OrderResult));
+const ParentResult = dynamic(() => import("./parent-result").then((m) => m.ParentResult));
+
+/** What the ticket's send answers: the service's order, or a TWAP parent order (and its approval when held). */
+type Placed = Order | ParentOrderAnswer;
+const isParentAnswer = (answer: unknown): answer is ParentOrderAnswer =>
+  typeof answer === "object" && answer !== null && "parent_order" in answer;
+/** The card for what was placed: the order followed at the service, or the parent followed as it is worked. */
+const placedCard = (placed: unknown) =>
+  isParentAnswer(placed) ? <ParentResult parent={placed.parent_order} /> : <OrderResult order={placed as Order} />;
 
 /** Quantity fields in the order a trader reads them. */
 const QUANTITY_ORDER: QuantityField[] = ["stop_price", "price", "base_amount", "quote_amount"];
@@ -76,21 +99,31 @@ export function OrderTicket({ email, controlsLine }: { email: string; controlsLi
     // The balance the order must fit, for the funds check before the review.
     context: funds,
   });
-  const flow = useCreateFlow(form, {
-    send: ({ profileId: id, request }, headers) =>
-      api<Order>(`/api/v2/profiles/${encodeURIComponent(id)}/orders`, { method: "POST", body: request, headers }),
-    decline: ({ profileId: id, request }, repeatOf) =>
-      api("/api/activity/declined", {
-        method: "POST",
-        body: { kind: "order", profile_id: id, request, duplicate_of: repeatOf },
-      }),
-    refresh: ["orders", "balances", "activity", "submitters", "approvals"],
+  const flow = useCreateFlow<TicketValues, TicketOutput, Placed>(form, {
+    send: (output, headers) =>
+      output.kind === "parent"
+        ? createParentOrder(output.request, headers)
+        : api<Order>(`/api/v2/profiles/${encodeURIComponent(output.profileId)}/orders`, {
+            method: "POST",
+            body: output.request,
+            headers,
+          }),
+    // Only an order is asked whether it repeats one sent moments ago.
+    decline: (output, repeatOf) =>
+      output.kind === "parent"
+        ? Promise.resolve()
+        : api("/api/activity/declined", {
+            method: "POST",
+            body: { kind: "order", profile_id: output.profileId, request: output.request, duplicate_of: repeatOf },
+          }),
+    refresh: ["orders", "parent-orders", "balances", "activity", "submitters", "approvals"],
     clearAfterSend: ["base_amount", "quote_amount"],
     focusAfterSend: () => firstAmountField(form.getValues()),
-    recheck: ({ request }) => {
-      const message = staleExpiry(request);
+    recheck: (output) => {
+      const message = output.kind === "order" ? staleExpiry(output.request) : undefined;
       return message ? { field: "expiration_date", message } : undefined;
     },
+    fieldOf: PARENT_FIELD_OF,
   });
   useSideShortcuts(form, flow.review !== null);
 
@@ -104,20 +137,37 @@ export function OrderTicket({ email, controlsLine }: { email: string; controlsLi
           <CreateFooter
             what="order"
             flow={flow}
-            describe={({ profileId, request }) => ({
-              sentence: describeOrder(request, nickname(profileId), {
-                recipientName: request.recipient_profile_id && nickname(request.recipient_profile_id),
-                zone,
-              }),
-              details: [
-                ["ref_id", request.ref_id],
-                ["expiration_date", request.expiration_date],
-              ],
-              preview: { kind: "order", profileId, request },
-            })}
+            describe={(output) =>
+              output.kind === "parent"
+                ? {
+                    sentence: `${describeParentOrder(output.request, nickname(output.profileId))}.`,
+                    details: [
+                      ["ref_id", output.request.ref_id],
+                      [
+                        "children",
+                        output.request.ref_id &&
+                          `LIMIT IOC ${output.request.ref_id}-1 … ${output.request.ref_id}-${output.request.slices}`,
+                      ],
+                    ],
+                    // The controls weigh the parent whole: its full amount at its cap.
+                    preview: { kind: "order", profileId: output.profileId, request: wholeOrderOf(output.request) },
+                  }
+                : {
+                    sentence: describeOrder(output.request, nickname(output.profileId), {
+                      recipientName:
+                        output.request.recipient_profile_id && nickname(output.request.recipient_profile_id),
+                      zone,
+                    }),
+                    details: [
+                      ["ref_id", output.request.ref_id],
+                      ["expiration_date", output.request.expiration_date],
+                    ],
+                    preview: { kind: "order", profileId: output.profileId, request: output.request },
+                  }
+            }
             controlsLine={controlsLine}
-            result={(order) => <OrderResult order={order} />}
-            sent={(order) => <OrderResult order={order as Order} />}
+            result={placedCard}
+            sent={placedCard}
           />
         </form>
       </FormProvider>
@@ -166,6 +216,7 @@ function TicketFields({
   const rule = quantityRuleFor(type, side);
   const shown = QUANTITY_ORDER.filter((f) => rule.required.includes(f));
   const stopWarning = stopTriggersAtOnce(values, levelPrice(ticker.data?.last_execution));
+  const overTime = worksOverTime(values);
   const priceHint = (field: QuantityField) => (
     <>
       Tick size {MARKET_DETAILS[market].tick_rate}
@@ -221,14 +272,27 @@ function TicketFields({
         />
       </div>
       <SideChoice type={type} side={side} error={errors.side?.message} register={register} />
+      {type === "LIMIT" && <OverTimeChoice register={register} />}
 
       {shown.map((field) => (
         <div key={field}>
           <TextField
             name={field}
-            label={`${FIELD_LABELS[field]} (${field === "base_amount" ? base : quote})`}
+            label={
+              overTime && field === "price"
+                ? `Cap: limit price (${quote})`
+                : `${FIELD_LABELS[field]} (${field === "base_amount" ? base : quote})`
+            }
             inputMode="decimal"
-            hint={field.endsWith("price") ? priceHint(field) : undefined}
+            hint={
+              overTime && field === "price" ? (
+                <>
+                  No slice {side === "BUY" ? "buys above" : "sells below"} it. {priceHint(field)}
+                </>
+              ) : field.endsWith("price") ? (
+                priceHint(field)
+              ) : undefined
+            }
           />
           {fillsFromBalance(field, values) && (
             <FractionButtons field={FIELD_LABELS[field]} onPick={(percent) => fill(field, percent)} />
@@ -236,68 +300,127 @@ function TicketFields({
         </div>
       ))}
 
-      <div className={tif === "GTT" ? "grid grid-cols-2 gap-3" : ""}>
-        {/* One select per order type, drawn with that type's choices: a select kept across types would
+      {overTime ? (
+        <OverTimeFields values={values} />
+      ) : (
+        <div className={tif === "GTT" ? "grid grid-cols-2 gap-3" : ""}>
+          {/* One select per order type, drawn with that type's choices: a select kept across types would
             show its first choice for a value its old choices lacked, not the value sent. */}
-        <SelectField
-          key={type}
-          name="time_in_force"
-          label="Time in force"
-          options={timeInForceFor(type).valid.map((t) => ({
-            value: t,
-            label: `${TIF_LABELS[t]}${t === timeInForceFor(type).default ? " (default)" : ""}`,
-          }))}
-          registerOptions={{
-            onChange: (e: { target: { value: TicketValues["time_in_force"] } }) => {
-              tifChoices.current = { ...tifChoices.current, [form.getValues("type")]: e.target.value };
-            },
-          }}
-        />
-        {tif === "GTT" && (
-          <TextField
-            name="expiration_date"
-            label="Expires (your local time)"
-            type="datetime-local"
-            step={1}
-            hint={
-              (values.expiration_date && expiryInBothZones(values.expiration_date)) ?? "More than 10 seconds from now"
-            }
+          <SelectField
+            key={type}
+            name="time_in_force"
+            label="Time in force"
+            options={timeInForceFor(type).valid.map((t) => ({
+              value: t,
+              label: `${TIF_LABELS[t]}${t === timeInForceFor(type).default ? " (default)" : ""}`,
+            }))}
+            registerOptions={{
+              onChange: (e: { target: { value: TicketValues["time_in_force"] } }) => {
+                tifChoices.current = { ...tifChoices.current, [form.getValues("type")]: e.target.value };
+              },
+            }}
           />
-        )}
-      </div>
+          {tif === "GTT" && (
+            <TextField
+              name="expiration_date"
+              label="Expires (your local time)"
+              type="datetime-local"
+              step={1}
+              hint={
+                (values.expiration_date && expiryInBothZones(values.expiration_date)) ?? "More than 10 seconds from now"
+              }
+            />
+          )}
+        </div>
+      )}
 
       <MarketPanel market={market} profileId={profileId} worthUsd={reviewing ? null : estimateWorthUsd(values, mids)} />
 
       <details className="rounded-md border border-slate-200 p-3">
         <summary className="cursor-pointer text-sm font-semibold">Advanced</summary>
         <div className="mt-3 space-y-3">
-          <RefIdField what="order" fresh={newRefId} />
-          <MetadataEditor name="metadata" label="Metadata" />
-          <div className="grid grid-cols-2 gap-3">
-            <TextField name="identity_id" label="Identity ID" />
-            <TextField name="identity_account_id" label="Identity account ID" />
-          </div>
-          <SelectField
-            name="recipient_profile_id"
-            label="Recipient profile"
-            hint={`Receives the ${side === "BUY" ? base : quote} this order settles.`}
-            options={profileOptions}
-            placeholder="The ordering profile"
-          />
-          <TextField
-            name="self_match_prevention_id"
-            label="Self-match prevention ID"
-            hint={`At most ${SELF_MATCH_PREVENTION_ID_MAX_CHARS} characters.`}
-          />
-          <TextField
-            name="await_fill_millis"
-            label="Wait for fill (ms)"
-            inputMode="numeric"
-            hint={`0 to ${AWAIT_FILL_MAX_MILLIS}: the service answers once filled or when the wait ends.`}
-          />
+          <RefIdField what={overTime ? "parent order" : "order"} fresh={newRefId} />
+          {/* A parent order's children are the dashboard's own LIMIT IOC orders: none of these is sent with them. */}
+          {!overTime && (
+            <>
+              <MetadataEditor name="metadata" label="Metadata" />
+              <div className="grid grid-cols-2 gap-3">
+                <TextField name="identity_id" label="Identity ID" />
+                <TextField name="identity_account_id" label="Identity account ID" />
+              </div>
+              <SelectField
+                name="recipient_profile_id"
+                label="Recipient profile"
+                hint={`Receives the ${side === "BUY" ? base : quote} this order settles.`}
+                options={profileOptions}
+                placeholder="The ordering profile"
+              />
+              <TextField
+                name="self_match_prevention_id"
+                label="Self-match prevention ID"
+                hint={`At most ${SELF_MATCH_PREVENTION_ID_MAX_CHARS} characters.`}
+              />
+              <TextField
+                name="await_fill_millis"
+                label="Wait for fill (ms)"
+                inputMode="numeric"
+                hint={`0 to ${AWAIT_FILL_MAX_MILLIS}: the service answers once filled or when the wait ends.`}
+              />
+            </>
+          )}
         </div>
       </details>
     </>
+  );
+}
+
+/** The choice to work a limit order over time: a TWAP parent order, sent in slices (issue 29). */
+function OverTimeChoice({ register }: { register: UseFormReturn<TicketValues, unknown, TicketOutput>["register"] }) {
+  return (
+    <label className="flex min-h-9 cursor-pointer items-center gap-2 text-sm font-medium">
+      <input type="checkbox" className="size-4" {...register("over_time")} />
+      Work over time (TWAP)
+    </label>
+  );
+}
+
+const DURATION_UNIT_OPTIONS = (Object.keys(DURATION_UNITS) as (keyof typeof DURATION_UNITS)[]).map((u) => ({
+  value: u,
+  label: u,
+}));
+
+/**
+ * A parent order's schedule: how long to work it (in minutes, seconds or hours) and in how many
+ * slices; each slice a limit order, immediate or cancel, at the best price capped by the price above.
+ */
+function OverTimeFields({ values }: { values: TicketValues }) {
+  const every = sliceEvery(durationSecondsOf(values.duration, values.duration_unit), slicesOf(values.slices));
+  return (
+    <div className="space-y-3" data-testid="over-time-fields">
+      <div className="grid grid-cols-2 gap-3">
+        <TextField
+          name="duration"
+          label="Duration"
+          inputMode="decimal"
+          hint={`${durationWords(PARENT_DURATION_MIN_SECONDS)} to ${durationWords(PARENT_DURATION_MAX_SECONDS)} (${formatCount(PARENT_DURATION_MIN_SECONDS)} to ${formatCount(PARENT_DURATION_MAX_SECONDS)} seconds)`}
+        />
+        <SelectField name="duration_unit" label="Duration unit" options={DURATION_UNIT_OPTIONS} />
+      </div>
+      <TextField
+        name="slices"
+        label="Slices"
+        inputMode="numeric"
+        hint={
+          every
+            ? `${every.replace(/^./, (c) => c.toUpperCase())}.`
+            : `${PARENT_SLICES_MIN} to ${PARENT_SLICES_MAX}, at least ${PARENT_SLICE_MIN_SECONDS} seconds apart.`
+        }
+      />
+      <p className="text-xs text-ink-muted">
+        Each slice is a limit order, immediate or cancel, at the best price on its side, never past the cap; what one
+        leaves unfilled goes with the next.
+      </p>
+    </div>
   );
 }
 

@@ -7,6 +7,8 @@ import { ProblemAlert } from "@/components/ui/problem-alert";
 import { useOpenRows } from "@/components/ui/row-details";
 import { sortFilters, TECHNICAL_VIEW, useListPage, type ListPageState } from "@/lib/client/list-page";
 import { anyOrderLive } from "@/lib/shared/order-rows";
+import { isParentRow, withParentRows } from "@/lib/shared/parent-order-rows";
+import { useParentOrders } from "@/lib/client/parent-orders";
 import { AWAITING_APPROVAL, isHeldRow, type HeldOrder, type PageWithHeld } from "@/lib/shared/held-requests";
 import { useHeldRefresh } from "@/lib/client/held-refresh";
 import { useProfileNames } from "@/lib/client/profile-names";
@@ -20,6 +22,7 @@ import type { Order } from "@/lib/spec/order";
 import { useCancels } from "./cancel-order";
 import { ORDER_TECHNICAL_COLUMNS, orderColumns, orderDetailsRowId, orderRowKey, type OrderRow } from "./columns";
 import { OrderDetails } from "./order-details";
+import { ParentChildRows } from "./parent-child-rows";
 
 /** The service's statuses, and the dashboard's own for orders held for four eyes. */
 const ORDER_STATUS_FILTER = [...ORDER_STATUSES, AWAITING_APPROVAL] as const;
@@ -35,7 +38,7 @@ const STATUSES = ORDER_STATUS_FILTER.map((s) => ({ value: s, label: statusWords(
 
 /** A page of GET /api/orders: the first carries the held orders that match, drawn on top. */
 type OrdersPage = PageWithHeld<Order, HeldOrder>;
-const isOrder = (r: OrderRow): r is Order => !isHeldRow(r);
+const isOrder = (r: OrderRow): r is Order => !isHeldRow(r) && !isParentRow(r);
 
 const SPEC = {
   filters: FILTERS,
@@ -67,11 +70,20 @@ const SPEC = {
 } as const;
 
 /**
- * The service's orders, and on top the held ones waiting for four eyes: filters across every page,
+ * The service's orders, and on top the held ones waiting for four eyes and the desk's TWAP parent
+ * orders, each with the children it sent beneath it (issue 29): filters across every page,
  * sorting within one market, CSV of every match, cancel.
  */
 export function OrdersTable({ canCancel }: { canCancel: boolean }) {
-  const list = useListPage<keyof typeof FILTERS, OrdersPage, OrderRow>(SPEC);
+  const listed = useListPage<keyof typeof FILTERS, OrdersPage, OrderRow>(SPEC);
+  const parents = useParentOrders();
+  const { rows: pageRows, filters, pager } = listed;
+  const rows = useMemo(
+    () => pageRows && withParentRows(pageRows, parents.data ?? [], { filters, firstPage: pager.page === 1, isOrder }),
+    [pageRows, parents.data, filters, pager.page],
+  );
+  // The page's rows with the parents among them; the summary still counts the service's orders.
+  const list = { ...listed, rows };
   useHeldRefresh("order", list.data?.held, list.list.refetch);
   const { nickname } = useProfileNames();
   const { isOpen, toggle } = useOpenRows<OrderRow>(orderRowKey);
@@ -102,11 +114,16 @@ export function OrdersTable({ canCancel }: { canCancel: boolean }) {
         )
       }
       columns={columns}
+      waiting={parents.isPending}
       renderSubRows={(o, width) =>
-        isOrder(o) && (
-          <SubRow id={orderDetailsRowId(o)} hidden={!isOpen(o)} width={width}>
-            <OrderDetails order={o} submitter={o.ref_id ? submitters.data?.get(o.ref_id) : undefined} />
-          </SubRow>
+        isParentRow(o) ? (
+          <ParentChildRows row={o} hidden={!isOpen(o)} width={width} />
+        ) : (
+          isOrder(o) && (
+            <SubRow id={orderDetailsRowId(o)} hidden={!isOpen(o)} width={width}>
+              <OrderDetails order={o} submitter={o.ref_id ? submitters.data?.get(o.ref_id) : undefined} />
+            </SubRow>
+          )
         )
       }
     />

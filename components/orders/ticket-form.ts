@@ -1,16 +1,18 @@
-import type { FieldErrors } from "react-hook-form";
+import type { FieldErrors, Resolver } from "react-hook-form";
 import { formatAmount, formatTime, toUnixMillis } from "@/lib/shared/format";
 import { compareDecimal, decimalProblem, divideDecimalDown, percentOfDown } from "@/lib/spec/decimal";
 import type { Market, OrderSide, OrderType, TimeInForce } from "@/lib/spec/enums";
 import { GTT_MIN_LEAD_MILLIS } from "@/lib/spec/limits";
 import { BASE_AMOUNT_SCALE, MARKET_DETAILS, QUOTE_AMOUNT_SCALE } from "@/lib/spec/markets";
 import type { CreateOrderRequest } from "@/lib/spec/order";
+import type { ParentOrderRequest } from "@/lib/shared/parent-order";
 import { quantityRuleFor, type QuantityField } from "@/lib/spec/order-rules";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
 import { orderValueInUsd, type Mids } from "@/lib/spec/valuation";
 import { newRefId } from "@/lib/shared/ref-id";
 import { duplicateKey, metadataOf, type MetadataRow } from "../forms/metadata";
-import { specResolver, type FormOutput } from "../forms/spec-resolver";
+import { specResolver } from "../forms/spec-resolver";
+import { durationSecondsOf, slicesOf, type DurationUnit } from "./describe-parent-order";
 
 /** The ticket's fields as the browser holds them: text, named like the request's fields. */
 export interface TicketValues {
@@ -32,12 +34,21 @@ export interface TicketValues {
   recipient_profile_id: string;
   self_match_prevention_id: string;
   await_fill_millis: string;
+  /** "Work over time": a limit order worked as a TWAP parent order in slices (issue 29). */
+  over_time: boolean;
+  /** The parent's duration as typed, in `duration_unit`; sent as whole seconds. */
+  duration: string;
+  duration_unit: DurationUnit;
+  slices: string;
 }
 
-/** What the ticket hands over: the request, and the profile whose path it is sent to. */
-export interface TicketOutput extends FormOutput<CreateOrderRequest> {
-  profileId: string;
-}
+/**
+ * What the ticket hands over: an order's request and the profile whose path it is sent to, or
+ * a TWAP parent order's request (POST /api/parent-orders), its profile inside it.
+ */
+export type TicketOutput =
+  | { kind: "order"; profileId: string; request: CreateOrderRequest }
+  | { kind: "parent"; profileId: string; request: ParentOrderRequest };
 
 export const ticketDefaults = (): TicketValues => ({
   profile_id: "",
@@ -57,6 +68,10 @@ export const ticketDefaults = (): TicketValues => ({
   recipient_profile_id: "",
   self_match_prevention_id: "",
   await_fill_millis: "",
+  over_time: false,
+  duration: "",
+  duration_unit: "minutes",
+  slices: "",
 });
 
 const OPTIONAL_TEXT = [
@@ -215,14 +230,88 @@ function ticketErrors(v: TicketValues): FieldErrors<TicketValues> {
 }
 
 /** The ticket checked against lib/spec's Create Order schema; it hands over the profile and the request. */
-export const ticketResolver = specResolver<TicketValues, CreateOrderRequest, TicketOutput>({
+const orderResolver = specResolver<TicketValues, CreateOrderRequest, TicketOutput>({
   schema: () => import("@/lib/spec/order").then((m) => m.createOrderRequestSchema()),
   toRequest: toOrderRequest,
   formErrors: ticketErrors,
-  output: (request, v) => ({ profileId: v.profile_id, request }),
+  output: (request, v) => ({ kind: "order", profileId: v.profile_id, request }),
   checks: () =>
     import("../forms/funds").then(({ orderShortfall }) => (request, v, context) => {
       const short = orderShortfall(request, v.profile_id, context);
       return short ? { [short.field]: { type: "funds", message: short.message } } : {};
     }),
 });
+
+// ——— Work over time (issue 29) ———
+
+/** Whether the ticket works its order over time: a limit order with "Work over time" chosen. */
+export const worksOverTime = (v: Pick<TicketValues, "type" | "over_time">): boolean =>
+  v.type === "LIMIT" && v.over_time;
+
+/**
+ * The parent request's fields the ticket shows under other names: the duration is typed in
+ * minutes (or seconds, or hours) and sent in seconds; the cap is the limit order's own price
+ * field. A rule refused in the browser or by the server lands on the field the person typed in.
+ */
+export const PARENT_FIELD_OF: Readonly<Record<string, keyof TicketValues>> = {
+  duration_seconds: "duration",
+  limit_price: "price",
+};
+
+/**
+ * The TWAP parent order the ticket would send (POST /api/parent-orders): the limit order's
+ * market, side, amount and price (the cap), the duration in whole seconds and the slices.
+ * Malformed text is passed on for the schema to name.
+ */
+export function toParentRequest(v: TicketValues): Record<string, unknown> {
+  const request: Record<string, unknown> = {
+    profile_id: v.profile_id,
+    market: v.market,
+    side: v.side,
+    strategy: "TWAP",
+  };
+  const set = (field: string, value: unknown) => {
+    if (value !== undefined && value !== "") request[field] = value;
+  };
+  set("base_amount", v.base_amount.trim());
+  set("limit_price", v.price.trim());
+  set("duration_seconds", durationSecondsOf(v.duration, v.duration_unit));
+  set("slices", slicesOf(v.slices));
+  set("ref_id", v.ref_id.trim());
+  return request;
+}
+
+/**
+ * The parent as the controls weigh it, and as the review's dry run asks about it: one limit
+ * order of its whole amount at its cap, immediate or cancel, as each child is
+ * (lib/server/parent-orders/create.ts, wholeOf).
+ */
+export const wholeOrderOf = (r: ParentOrderRequest): CreateOrderRequest => ({
+  market: r.market,
+  side: r.side,
+  type: "LIMIT",
+  time_in_force: "IOC",
+  base_amount: r.base_amount,
+  price: r.limit_price,
+});
+
+/** "Work over time" checked against the parent order's own schema, the one the server parses with. */
+const parentResolver = specResolver<TicketValues, ParentOrderRequest, TicketOutput>({
+  schema: () => import("@/lib/shared/parent-order").then((m) => m.parentOrderRequestSchema),
+  toRequest: toParentRequest,
+  formErrors: (v) => {
+    const { profile_id } = ticketErrors(v);
+    return profile_id ? { profile_id } : {};
+  },
+  output: (request, v) => ({ kind: "parent", profileId: v.profile_id, request }),
+  fieldOf: PARENT_FIELD_OF,
+  checks: () =>
+    import("../forms/funds").then(({ orderShortfall }) => (request, v, context) => {
+      const short = orderShortfall(wholeOrderOf(request), v.profile_id, context);
+      return short ? { [short.field]: { type: "funds", message: short.message } } : {};
+    }),
+});
+
+/** The ticket's check: a limit order worked over time against the parent's schema, any other order against Create Order's. */
+export const ticketResolver: Resolver<TicketValues, unknown, TicketOutput> = (values, context, options) =>
+  (worksOverTime(values) ? parentResolver : orderResolver)(values, context, options);

@@ -24,6 +24,7 @@ export function ListCard<Row>({
   above,
   columns: own,
   renderSubRows,
+  waiting = false,
 }: {
   list: ListPageState<Row>;
   /** More header actions, before Export CSV. */
@@ -35,12 +36,14 @@ export function ListCard<Row>({
   columns: ColumnDef<Row, unknown>[];
   /** Rows under a row; `width`: how many columns they span, the technical ones included. */
   renderSubRows?: (row: Row, width: number) => ReactNode;
+  /** True while another read the rows are drawn with has not answered (the orders' parents): they wait for it. */
+  waiting?: boolean;
 }) {
   const { data, words } = list;
   // Rows are drawn once the profiles' names are known too: a row drawn with a profile's id and
   // redrawn with its name a moment later changes height, and moves every row under it.
   const names = useProfileNames();
-  const first = list.list.isPending || names.loading;
+  const first = list.list.isPending || names.loading || waiting;
   const days = "from" in list.filters;
   const { technical } = list;
   const shown = technical && (list.filters as Record<string, string>).tech === "1";

@@ -17,7 +17,12 @@ export type BadgeStatus =
   | "SENDING"
   | "WAITING"
   | "SENT"
-  | "SKIPPED";
+  | "SKIPPED"
+  // A TWAP parent order (issue 29) and its slices.
+  | "WORKING"
+  | "PAUSED"
+  | "SCHEDULED"
+  | "MERGED";
 
 const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
@@ -42,23 +47,34 @@ const TONES: Record<BadgeStatus, string> = {
   WAITING: "bg-slate-100 text-slate-700",
   SENT: "bg-buy-soft text-buy",
   SKIPPED: "bg-slate-200 text-slate-700",
+  WORKING: "bg-brand-soft text-brand",
+  // Dashed, like an expiry: a pause is told from a working parent by its outline too.
+  PAUSED: "border border-dashed border-warn bg-warn-soft text-warn",
+  SCHEDULED: "bg-slate-100 text-slate-700",
+  MERGED: "bg-slate-200 text-slate-700",
 };
 
 const TITLES: Partial<Record<BadgeStatus, string>> = {
   EXPIRED: "Cancelled by the service when its good-till-time expiry came",
+  MERGED: "Its time passed while nothing could send it: its share went with the next slice",
 };
+
+/** Whether `status` is one a badge knows; another (a code the service added) is shown plain. */
+export const isBadgeStatus = (status: string): status is BadgeStatus => status in TONES;
 
 /** A status in words and colour; the colour is never the only signal. */
 export function StatusBadge({ status, title }: { status: BadgeStatus; title?: string }) {
   return (
     <span
       title={title ?? TITLES[status]}
-      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status]}`}
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status] ?? PLAIN}`}
     >
       {status.replace(/_/g, " ")}
     </span>
   );
 }
+
+const PLAIN = "bg-slate-100 text-slate-700";
 
 export function SideBadge({ side }: { side: "BUY" | "SELL" }) {
   return <span className={`font-semibold ${side === "BUY" ? "text-buy" : "text-sell"}`}>{side}</span>;

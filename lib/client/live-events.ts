@@ -5,6 +5,9 @@ import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";
 import { setLiveStatus as setStatus } from "./live-status";
 import { isOlderState } from "../shared/record-freshness";
+import { isOlderParent } from "../shared/parent-order-rows";
+import type { ParentOrder } from "../shared/parent-order";
+import { parentOrderKeys } from "./parent-orders";
 import { keys, type Balance } from "./queries";
 
 /**
@@ -106,7 +109,7 @@ function streamUrl(client: QueryClient): string {
   return q ? `/api/events?${q}` : "/api/events";
 }
 
-const STREAMED = new Set(["orders", "transfers", "balances", "ticker", "approvals", "batches"]);
+const STREAMED = new Set(["orders", "transfers", "balances", "ticker", "approvals", "batches", "parent-orders"]);
 const isStreamed = (q: Query) => STREAMED.has(String(q.queryKey[0]));
 
 interface Listed<T> {
@@ -182,6 +185,29 @@ export const HANDLERS: Record<string, (client: QueryClient, data: unknown) => vo
     for (const query of client.getQueryCache().findAll({ queryKey: ["batches"] })) {
       const [, which, of] = query.queryKey;
       if (which !== "one" || of === id) readAgain(client, query);
+    }
+  },
+  // A parent order as it stands (issue 29): its page's, and in the list of parents, in place of
+  // its older self; a list without it (a new parent) is read again.
+  parent_order: (client, data) => {
+    const parent = data as ParentOrder;
+    const one = parentOrderKeys.one(parent.id);
+    const shown = client.getQueryData<ParentOrder>(one);
+    if (!shown || !isOlderParent(parent, shown)) client.setQueryData(one, parent);
+    for (const query of client.getQueryCache().findAll({ queryKey: parentOrderKeys.list, exact: true })) {
+      const items = query.state.data as ParentOrder[] | undefined;
+      if (!items) {
+        if (query.state.fetchStatus === "fetching") readAgain(client, query);
+        continue;
+      }
+      const found = items.find((p) => p.id === parent.id);
+      if (found && !isOlderParent(parent, found)) {
+        client.setQueryData(
+          query.queryKey,
+          items.map((p) => (p.id === parent.id ? parent : p)),
+        );
+      }
+      if (!found || query.state.fetchStatus === "fetching") readAgain(client, query);
     }
   },
   balances: (client, data) => {

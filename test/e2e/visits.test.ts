@@ -18,6 +18,7 @@ import { seedDesk } from "../support/desk-seed";
 import { SETTLEMENT, TREASURY } from "../support/requests";
 import { signIn } from "../support/app-server";
 import { resetApp } from "../support/shared-app";
+import { addDecimal, amountIfSet } from "@/lib/spec/decimal";
 
 /**
  * Every page each role opens, at each width it is tried at, visited once: that one visit
@@ -49,6 +50,13 @@ const { laptop: LAPTOP, phone: PHONE } = WIDTHS;
 /** A laptop's screen, and a phone's. */
 const HEIGHT: Record<number, number> = { [LAPTOP]: 800, [PHONE]: 844 };
 
+/** A TWAP parent order's page (issue 29), for the parent the desk's trader places in beforeAll. */
+const PARENT_PAGE = "/parent-orders/{parent}";
+/** The parent's id, once placed. */
+let parentId = "";
+/** A page's path as the browser opens it: the parent's page with the parent's id. */
+const pathOf = (path: string) => path.replace("{parent}", parentId);
+
 const ALL_PAGES = [
   "/orders",
   "/transfers",
@@ -60,6 +68,7 @@ const ALL_PAGES = [
   "/balances",
   "/sessions",
   "/tokens",
+  PARENT_PAGE,
 ];
 
 /**
@@ -70,12 +79,16 @@ const ALL_PAGES = [
 const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   { role: "admin", width: LAPTOP, paths: ALL_PAGES },
   { role: "admin", width: PHONE, paths: ALL_PAGES },
-  { role: "trader", width: LAPTOP, paths: ["/orders", "/transfers", "/activity", "/balances"] },
+  { role: "trader", width: LAPTOP, paths: ["/orders", "/transfers", "/activity", "/balances", PARENT_PAGE] },
   { role: "approver", width: LAPTOP, paths: ["/approvals", "/orders", "/transfers", "/activity"] },
   { role: "ops", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity"] },
   // A viewer's /tokens offers the scopes a viewer cannot use disabled, each with why. /api-docs is
   // the same for every role and width (its own test covers the phone): one visit here.
-  { role: "viewer", width: LAPTOP, paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens", "/api-docs"] },
+  {
+    role: "viewer",
+    width: LAPTOP,
+    paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens", "/api-docs", PARENT_PAGE],
+  },
   { role: "trader", width: PHONE, paths: ["/orders"] },
   // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
   { role: "viewer", width: PHONE, paths: ["/orders"] },
@@ -176,6 +189,14 @@ async function untilWhole(page: Page, role: Role | null, path: string, width: nu
       return Boolean(total && !total.includes("…"));
     });
     await page.getByRole("table", { name: "Balances of Treasury" }).waitFor({ timeout: 20_000 });
+  }
+  if (path === PARENT_PAGE) {
+    await until(
+      page,
+      "the parent's chart",
+      () => document.querySelectorAll("[data-testid=parent-chart] canvas").length > 0,
+    );
+    await page.getByTestId("parent-order").locator("tr[data-row]").first().waitFor({ timeout: 20_000 });
   }
   if (path === "/approvals") await page.getByRole("tab", { name: "Waiting" }).waitFor({ timeout: 20_000 });
   if (path === "/policies") await page.getByRole("form", { name: "Policy" }).waitFor({ timeout: 20_000 });
@@ -303,9 +324,9 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
   let step = "loading the page";
   try {
     await page.emulateMedia({ colorScheme: "light" });
-    await page.goto(`${app.url}${path}`);
+    await page.goto(`${app.url}${pathOf(path)}`);
     const landed = new URL(page.url()).pathname;
-    if (landed !== new URL(path, app.url).pathname) throw new Error(`sent to ${landed}`);
+    if (landed !== new URL(pathOf(path), app.url).pathname) throw new Error(`sent to ${landed}`);
     step = "waiting for every part of the page";
     await untilWhole(page, role, path, width);
 
@@ -468,6 +489,25 @@ beforeAll(async () => {
   // Sent (201), or held (202) if the seed's transfers brought ops' rolling total to the threshold: a row either way.
   if (batch.status !== 201 && batch.status !== 202)
     throw new Error(`the desk's batch: ${batch.status} ${JSON.stringify(batch.body)}`);
+  // A TWAP parent order of the trader's (issue 29), its first slice sent at once: a row of /orders
+  // with its child beneath it, and a page of its own, with its chart, to visit.
+  const trader = await signIn(app, "trader@example.com");
+  const ticker = (await trader.call("GET", "/api/v2/markets/BTCUSD/ticker")).body as { best_ask?: { price?: string } };
+  const ask = amountIfSet(ticker.best_ask?.price) ?? "65000";
+  const parent = await trader.call("POST", "/api/parent-orders", {
+    ref_id: `twap-month-end-${randomUUID()}`.slice(0, 60),
+    profile_id: TREASURY,
+    market: "BTCUSD",
+    side: "BUY",
+    base_amount: "0.012",
+    strategy: "TWAP",
+    duration_seconds: 3600,
+    slices: 12,
+    limit_price: addDecimal(ask, "500"),
+  });
+  if (parent.status !== 201)
+    throw new Error(`the desk's parent order: ${parent.status} ${JSON.stringify(parent.body)}`);
+  parentId = (parent.body as { parent_order: { id: string } }).parent_order.id;
 
   const run = atMost(AT_ONCE);
   for (const group of GROUPS) {

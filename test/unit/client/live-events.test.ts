@@ -2,6 +2,8 @@ import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { HANDLERS, startLiveEvents } from "@/lib/client/live-events";
 import { keys } from "@/lib/client/queries";
+import { parentOrderKeys } from "@/lib/client/parent-orders";
+import { childFixture, parentFixture } from "../../support/parent-fixture";
 
 const ORDER_ID = "6c9aed2e-8b4f-4edf-8dc4-42a86ba426cf";
 const order = (status: string, modified_at: string) => ({ id: ORDER_ID, status, modified_at, amount_filled: "0" });
@@ -34,6 +36,46 @@ describe("an order event in the cache", () => {
     HANDLERS.order!(client, open);
     expect(client.getQueryData(keys.order(ORDER_ID))).toEqual(open);
     expect(client.getQueryData(keys.transfer(ORDER_ID))).toBeUndefined();
+  });
+});
+
+describe("a parent order event in the cache (issue 29)", () => {
+  const working = parentFixture();
+  const further = parentFixture({
+    filled_base: "0.06666666",
+    children: [
+      ...working.children.slice(0, 2),
+      childFixture(3, { sent_at: "2026-11-27T12:00:20.300Z", status: "FILLED" }),
+      ...working.children.slice(3),
+    ],
+  });
+
+  it("moves the parent's page and the list of parents on, and never back", () => {
+    const client = new QueryClient();
+    client.setQueryData(parentOrderKeys.list, [working]);
+    client.setQueryData(parentOrderKeys.one(working.id), working);
+    HANDLERS.parent_order!(client, further);
+    expect(client.getQueryData(parentOrderKeys.one(working.id))).toEqual(further);
+    expect(client.getQueryData(parentOrderKeys.list)).toEqual([further]);
+    // An older state crossing on the way changes neither.
+    HANDLERS.parent_order!(client, working);
+    expect(client.getQueryData(parentOrderKeys.one(working.id))).toEqual(further);
+    expect(client.getQueryData(parentOrderKeys.list)).toEqual([further]);
+  });
+
+  it("reads the list again for a parent it does not hold yet", async () => {
+    const client = new QueryClient();
+    let reads = 0;
+    const observer = new QueryObserver(client, {
+      queryKey: parentOrderKeys.list,
+      queryFn: async () => (++reads === 1 ? [] : [working]),
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(client.getQueryData(parentOrderKeys.list)).toEqual([]));
+    HANDLERS.parent_order!(client, working);
+    await vi.waitFor(() => expect(client.getQueryData(parentOrderKeys.list)).toEqual([working]));
+    expect(reads).toBe(2);
+    unsubscribe();
   });
 });
 

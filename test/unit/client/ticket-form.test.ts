@@ -151,6 +151,7 @@ describe("the ticket's resolver refuses what the service refuses, on the same fi
     const result = await resolve(ticket({ price: "65000.25", base_amount: "0.5", ref_id: "r-1" }));
     expect(result.errors).toEqual({});
     expect(result.values).toEqual({
+      kind: "order",
       profileId: "trading",
       request: {
         side: "BUY",
