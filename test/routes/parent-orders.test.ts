@@ -110,8 +110,23 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
       },
       10_000,
       "the children in flight to settle",
+      // Each look moves the clock itself: no wall-clock pause between looks.
+      1,
     );
   }
+
+  /** Moves time on, a read-back at a time, until the parent is COMPLETED, and answers it. */
+  const completed = (id: string) =>
+    eventually(
+      async () => {
+        await move(SETTLE_AFTER_MS);
+        const p = await get(id);
+        return p.status === "COMPLETED" ? p : undefined;
+      },
+      10_000,
+      "the parent to complete",
+      1,
+    );
 
   beforeEach(() => clearBook());
 
@@ -157,11 +172,7 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
       const p = await settled(parent.id);
       expect(p.children.filter((c: any) => c.sent_at).length, `slice ${child.n}`).toBe(child.n);
     }
-    const done = await eventually(async () => {
-      await move(SETTLE_AFTER_MS);
-      const p = await get(parent.id);
-      return p.status === "COMPLETED" ? p : undefined;
-    });
+    const done = await completed(parent.id);
     const sent = done.children.map((c: any) => Date.parse(c.sent_at));
     for (let i = 1; i < sent.length; i++) expect(Math.abs(sent[i] - sent[i - 1] - 10_000)).toBeLessThanOrEqual(2000);
     const filled = done.children.reduce((s: string, c: any) => addDecimal(s, c.amount_filled), "0");
@@ -198,11 +209,7 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
     const second = await settled(parent.id);
     // Slice 2: the touch (61,500) is past the cap, so it asks at the cap and nothing fills there.
     expect(second.children[1]).toMatchObject({ base_amount: "0.05", price: "61000", amount_filled: "0" });
-    const done = await eventually(async () => {
-      await move(SETTLE_AFTER_MS);
-      const p = await get(parent.id);
-      return p.status === "COMPLETED" ? p : undefined;
-    });
+    const done = await completed(parent.id);
     expect(done.filled_base).toBe("0.05");
     expect(compareDecimal(done.average_price, "61000")).toBeLessThanOrEqual(0);
   });
@@ -251,11 +258,7 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
     await moveTo(shifted[1].scheduled_at);
     expect((await settled(parent.id)).children[1].sent_at).not.toBeNull();
     await moveTo(shifted[2].scheduled_at);
-    const done = await eventually(async () => {
-      await move(SETTLE_AFTER_MS);
-      const p = await get(parent.id);
-      return p.status === "COMPLETED" ? p : undefined;
-    });
+    const done = await completed(parent.id);
     expect(done.filled_base).toBe("0.2");
   });
 
@@ -413,11 +416,7 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
       await moveTo(child.scheduled_at);
       await settled(parent.id);
     }
-    const done = await eventually(async () => {
-      await move(SETTLE_AFTER_MS);
-      const p = await get(parent.id);
-      return p.status === "COMPLETED" ? p : undefined;
-    });
+    const done = await completed(parent.id);
     expect(done.filled_base).toBe("0.2");
     expect(done.children.filter((c: any) => c.sent_at)).toHaveLength(4);
   });
