@@ -145,7 +145,7 @@ describe("the ticket's Work over time", () => {
     await held.waitFor();
     expect(posts).toHaveLength(1);
     expect(await held.getByTestId("approval-what").textContent()).toBe(
-      "Buy 2 BTC over 30 minutes in 30 slices, never above 66,000.00 USD, from Treasury.",
+      "TWAP: Buy 2 BTC over 30 minutes in 30 slices, never above 66,000.00 USD, from Treasury.",
     );
     await held.getByRole("button", { name: "Withdraw request" }).click();
     await poll(() => held.getAttribute("data-status")).toBe("WITHDRAWN");

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDecimal, compareDecimal, divideDecimalDown, multiplyDecimal } from "@/lib/spec";
+import { addDecimal, amountIfSet, compareDecimal, divideDecimalDown, multiplyDecimal } from "@/lib/spec";
 import { eventually, newRef, sharedDashboard, TRADING, type SharedDashboard } from "../../support/dashboard";
 
 /**
@@ -21,7 +21,9 @@ async function midOf(market: string): Promise<string> {
   const ticker = await eventually(
     async () => {
       const res = await d.as.trader.call("GET", `/api/v2/markets/${market}/ticker`);
-      return res.status === 200 && res.body.best_ask?.price && res.body.best_bid?.price ? res.body : undefined;
+      // An empty side reads "0" (the service's unset amount): the market maker has not quoted yet.
+      const quoted = [res.body?.best_bid?.price, res.body?.best_ask?.price].every((p) => amountIfSet(p));
+      return res.status === 200 && quoted ? res.body : undefined;
     },
     20_000,
     "the market maker's quotes",
