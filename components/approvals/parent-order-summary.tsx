@@ -1,14 +1,10 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { api } from "@/lib/client/api";
+import { useParentOrder } from "@/lib/client/parent-orders";
 import type { Approval } from "@/lib/shared/approval";
-import { isOpenParent, type ParentOrder } from "@/lib/shared/parent-order";
 import { parentOrderHref } from "@/lib/shared/parent-order-words";
 import { parentProgressWords, parentRequestOf, scheduleWords } from "./parent-order-words";
-
-const PROGRESS_EVERY_MS = 2_000;
 
 /**
  * What a held TWAP parent order asks, for anyone who reads its card: its ref_id, its schedule,
@@ -51,17 +47,9 @@ export function ParentOrderSummary({ approval: a }: { approval: Approval }) {
   );
 }
 
-/** The parent now, read while it works (one read once it has ended); none before it is approved and started. */
+/** The parent now, kept current as its page keeps it (one read once it has ended); none before it is approved and started. */
 function ParentProgress({ approval: a, parentId }: { approval: Approval; parentId: string }) {
   const started = a.status === "APPROVED" && a.outcome !== null && a.outcome.status < 300 && Boolean(parentId);
-  const parent = useQuery({
-    queryKey: ["parent-orders", "one", parentId],
-    queryFn: ({ signal }) =>
-      api<{ parent_order: ParentOrder }>(`/api/parent-orders/${encodeURIComponent(parentId)}`, { signal }).then(
-        (res) => res.parent_order,
-      ),
-    enabled: started,
-    refetchInterval: (q) => (q.state.data && !isOpenParent(q.state.data.status) ? false : PROGRESS_EVERY_MS),
-  });
+  const parent = useParentOrder(parentId, undefined, started);
   return <>{parentProgressWords(a, parent.data) ?? (parent.isError ? "Not known now." : "Reading…")}</>;
 }

@@ -45,9 +45,13 @@ export function useParentOrders() {
   });
 }
 
-/** One parent order with its children and its execution quality, kept current while it may still change. */
-export function useParentOrder(id: string, initial?: ParentOrder) {
+/**
+ * One parent order with its children and its execution quality, kept current while it may still
+ * change; `enabled` false reads nothing (an approval's parent before it started).
+ */
+export function useParentOrder(id: string, initial?: ParentOrder, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: parentOrderKeys.one(id),
     queryFn: ({ signal }) =>
       api<{ parent_order: ParentOrder }>(`/api/parent-orders/${encodeURIComponent(id)}`, { signal }).then(
