@@ -70,6 +70,9 @@ async function reviewWords(ticket: Locator): Promise<{ sentence: string; expiry:
   await ticket.getByRole("button", { name: "Review order" }).click();
   const review = ticket.getByTestId("order-review");
   await review.waitFor();
+  // The controls' note grows by a line or two when their answer comes, moving the buttons down:
+  // Edit is clicked once it has come, where it will stay.
+  await ticket.locator('[data-testid="controls-note"]:not([aria-busy])').waitFor();
   const sentence = (await review.textContent()) ?? "";
   const expiryRow = ticket.getByTestId("review").locator("dt", { hasText: "expiration_date" });
   const expiry = (await expiryRow.count())
