@@ -12,11 +12,11 @@ import { hasFill, isCancellable, orderAmount, orderBadgeStatus } from "@/lib/sha
 import {
   filledPercent,
   isParentRow,
-  parentOrderHref,
   parentRowKey,
   slicesSentWords,
   type ParentRow,
 } from "@/lib/shared/parent-order-rows";
+import { parentOrderHref } from "@/lib/shared/parent-order-words";
 import { amountIfSet } from "@/lib/spec/decimal";
 import { ORDER_TYPE_WORDS } from "@/lib/spec/enums";
 import { isMarket, marketAssets, marketLabel } from "@/lib/spec/markets";

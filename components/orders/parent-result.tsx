@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useParentOrder } from "@/lib/client/parent-orders";
-import { parentOrderHref } from "@/lib/shared/parent-order-rows";
+import { parentOrderHref } from "@/lib/shared/parent-order-words";
 import type { ParentOrder } from "@/lib/shared/parent-order";
 import { StatusBadge } from "../ui/status-badge";
 import { describeParentOrder } from "@/lib/shared/parent-order-words";

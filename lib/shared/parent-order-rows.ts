@@ -1,6 +1,6 @@
 import { amountIfSet, compareDecimal, divideDecimalDown, multiplyDecimal } from "@/lib/spec/decimal";
 import type { Order } from "@/lib/spec/order";
-import { isOpenParent, type ParentOrder, type ParentOrderChild } from "./parent-order";
+import { isOpenParent, isUnsettledChild, type ParentOrder, type ParentOrderChild } from "./parent-order";
 
 /**
  * TWAP parent orders (issue 29) in the orders table: a parent is a row of its own and its
@@ -23,9 +23,6 @@ export interface ParentRow {
 export const isParentRow = (row: object): row is ParentRow => "parent" in row && "children" in row;
 
 export const parentRowKey = (p: Pick<ParentOrder, "id">): string => `parent:${p.id}`;
-
-/** The page's link to a parent order. */
-export const parentOrderHref = (id: string): string => `/parent-orders/${encodeURIComponent(id)}`;
 
 /** A child has gone to the service (or was refused by it): it has a time it was sent. */
 export const wasSent = (c: Pick<ParentOrderChild, "sent_at">): boolean => c.sent_at !== null;
@@ -107,9 +104,6 @@ export function filledPercent(p: Pick<ParentOrder, "filled_base" | "base_amount"
   return Math.min(100, Number(percent));
 }
 
-/** A child sent whose order may still fill (the back end's unsettled children). */
-const IN_FLIGHT: readonly string[] = ["SENDING", "PENDING_SUBMISSION", "SUBMITTED", "OPEN"];
-
 /** "3 of 6 slices sent". */
 export const slicesSentWords = (p: Pick<ParentOrder, "children" | "slices">): string =>
   `${p.children.filter(wasSent).length} of ${p.slices.toLocaleString("en-US")} slices sent`;
@@ -124,7 +118,7 @@ export function isOlderParent(incoming: ParentOrder, shown: ParentOrder): boolea
   const progress = (p: ParentOrder) => [
     isOpenParent(p.status) ? 0 : 1,
     p.children.filter(wasSent).length,
-    p.children.filter((c) => c.status !== "SCHEDULED" && !IN_FLIGHT.includes(c.status)).length,
+    p.children.filter((c) => c.status !== "SCHEDULED" && !isUnsettledChild(c)).length,
   ];
   const [a, b] = [progress(incoming), progress(shown)];
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;

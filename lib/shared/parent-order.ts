@@ -36,12 +36,20 @@ export const isOpenParent = (status: ParentOrderStatus): boolean =>
   status === "AWAITING_APPROVAL" || status === "WORKING" || status === "PAUSED";
 
 /**
- * A child's state: SCHEDULED (its time has not come), MERGED (its time passed while nothing
+ * A child's state: SCHEDULED (its time has not come), SENDING (journaled, its answer not yet
+ * known), MERGED (its time passed while nothing
  * could send it: its share went with the next slice), SKIPPED (the parent ended first, or there
  * was nothing left to send), FAILED (the service refused it), or the service's order status
  * once sent (SUBMITTED, OPEN, FILLED, CANCELLED, REJECTED, PENDING_SUBMISSION).
  */
-export type ParentChildStatus = "SCHEDULED" | "MERGED" | "SKIPPED" | "FAILED" | (string & {});
+export type ParentChildStatus = "SCHEDULED" | "SENDING" | "MERGED" | "SKIPPED" | "FAILED" | (string & {});
+
+/** A child sent whose end is not known yet: SENDING (journaled) and the service's open statuses. */
+export const UNSETTLED_CHILD_STATUSES = ["SENDING", "PENDING_SUBMISSION", "SUBMITTED", "OPEN"] as const;
+
+/** True while a child sent may still fill. */
+export const isUnsettledChild = (c: Pick<ParentOrderChild, "status">): boolean =>
+  (UNSETTLED_CHILD_STATUSES as readonly string[]).includes(c.status);
 
 export interface ParentOrderChild {
   n: number;

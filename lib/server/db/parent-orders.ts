@@ -1,6 +1,6 @@
 import "server-only";
 import type { Kysely, Selectable } from "kysely";
-import { isOpenParent, type ParentOrderStatus } from "@/lib/shared/parent-order";
+import { isOpenParent, UNSETTLED_CHILD_STATUSES, type ParentOrderStatus } from "@/lib/shared/parent-order";
 import { divideDecimalDown, multiplyDecimal } from "@/lib/spec";
 import type { Db } from "./index";
 import type { Database, ParentChildTable, ParentOrderTable } from "./schema";
@@ -63,9 +63,6 @@ export const workingParentIds = async (db: Db): Promise<string[]> =>
     await db.selectFrom("parent_orders").select("id").where("status", "=", "WORKING").orderBy("created_at").execute()
   ).map((p) => p.id);
 
-/** Child statuses of an order sent whose end is not known yet: SENDING (journaled) and the service's open ones. */
-export const UNSETTLED_CHILD = ["SENDING", "PENDING_SUBMISSION", "SUBMITTED", "OPEN"] as const;
-
 /** The parents whose children may still fill: those being worked, and any with a child sent and not yet settled. */
 export async function parentsToWork(db: Db): Promise<string[]> {
   const [working, unsettled] = await Promise.all([
@@ -74,7 +71,7 @@ export async function parentsToWork(db: Db): Promise<string[]> {
       .selectFrom("parent_children")
       .select("parent_id")
       .distinct()
-      .where("status", "in", [...UNSETTLED_CHILD])
+      .where("status", "in", [...UNSETTLED_CHILD_STATUSES])
       .execute(),
   ]);
   return [...new Set([...working, ...unsettled.map((r) => r.parent_id)])];

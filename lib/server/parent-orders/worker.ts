@@ -1,5 +1,5 @@
 import "server-only";
-import { childRefId } from "@/lib/shared/parent-order";
+import { childRefId, isUnsettledChild } from "@/lib/shared/parent-order";
 import type { Role } from "@/lib/shared/roles";
 import {
   addDecimal,
@@ -20,7 +20,6 @@ import {
   closeScheduled,
   moveParent,
   parentOfId,
-  UNSETTLED_CHILD,
   updateChild,
   writeParentFills,
   type ChildRecord,
@@ -56,13 +55,13 @@ export async function workParent(rt: Runtime, id: string, onProgress: OnParentPr
   const parent = await parentOfId(rt.db, id);
   if (!parent) return undefined;
   let children = await childrenOf(rt.db, id);
-  const unsettled = children.filter(isUnsettled);
+  const unsettled = children.filter(isUnsettledChild);
   for (const child of unsettled) await settleChild(rt, parent, child);
   if (unsettled.length > 0) children = await childrenOf(rt.db, id);
   // The parent's fills are always read off its children's, never carried: what the next slice asks depends on them.
   const fills = fillsOf(children);
   if (await writeFills(rt, parent, fills)) await onProgress(id);
-  if (children.some(isUnsettled)) return rt.clock.now() + SETTLE_AFTER_MS;
+  if (children.some(isUnsettledChild)) return rt.clock.now() + SETTLE_AFTER_MS;
   if (parent.status !== "WORKING") return undefined;
   const scheduled = children.filter((c) => c.status === "SCHEDULED");
   if (scheduled.length === 0) return complete(rt, parent, onProgress);
@@ -81,8 +80,6 @@ export async function workParent(rt: Runtime, id: string, onProgress: OnParentPr
   await onProgress(id);
   return rt.clock.now() + SETTLE_AFTER_MS;
 }
-
-const isUnsettled = (c: ChildRecord) => (UNSETTLED_CHILD as readonly string[]).includes(c.status);
 
 /** The children's fills added up: the parent's filled amount and its notional. */
 function fillsOf(children: readonly ChildRecord[]): { filled: string; notional: string } {
