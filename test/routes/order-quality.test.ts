@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import { parentsIdle } from "@/lib/server/parent-orders/scheduler";
 import {
   expectProblem,
+  houseOrder,
   inProcessDashboard,
   newRef,
   sandboxTurn,
@@ -34,18 +34,8 @@ describe.each<Database>(["sqlite", "postgres"])("order quality on %s", (database
   });
 
   /** The house rests an order of `size` at `price` on `market`: liquidity of another customer's. */
-  function house(side: "BUY" | "SELL", price: string, size = "1", market: "BTCUSD" | "ETHUSD" = "BTCUSD") {
-    d.app.runtime.sandbox!.run((ex) => {
-      ex.submitOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, {
-        market,
-        type: "LIMIT",
-        side,
-        price,
-        base_amount: size,
-      });
-      ex.processSubmitted();
-    });
-  }
+  const house = (side: "BUY" | "SELL", price: string, size = "1", market: "BTCUSD" | "ETHUSD" = "BTCUSD") =>
+    houseOrder(d.app.runtime.sandbox!, side, price, size, market);
 
   /** Clears every resting order (the house's, and what a test left), so each test sets its own book. */
   function clearBook() {

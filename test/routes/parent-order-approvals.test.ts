@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import { parentsIdle } from "@/lib/server/parent-orders/scheduler";
 import type { ApprovalContext } from "@/lib/shared/approval-context";
 import { addDecimal, compareDecimal, multiplyDecimal } from "@/lib/spec";
 import {
   expectProblem,
+  clearHouseOrders,
+  houseOrder,
   inProcessDashboard,
   newRef,
   sandboxTurn,
@@ -46,32 +47,12 @@ describe.each<Database>(["sqlite", "postgres"])("a parent order's approval on %s
   });
 
   /** The house rests an ask (or a bid) of `size` at `price`: liquidity of another customer's. */
-  function house(side: "BUY" | "SELL", price: string, size: string) {
-    d.app.runtime.sandbox!.run((ex) => {
-      ex.submitOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, {
-        market: "BTCUSD",
-        type: "LIMIT",
-        side,
-        price,
-        base_amount: size,
-      });
-      ex.processSubmitted();
-    });
-  }
+  const house = (side: "BUY" | "SELL", price: string, size: string) =>
+    houseOrder(d.app.runtime.sandbox!, side, price, size);
 
   /** Clears the house's resting BTCUSD orders, then quotes 60,000 / 60,010: the mid 60,005. */
   beforeEach(() => {
-    d.app.runtime.sandbox!.run((ex) => {
-      for (const o of [...ex.orders.values()]) {
-        if (
-          o.profileId === MARKET_MAKER_PROFILE_ID &&
-          o.market === "BTCUSD" &&
-          ["OPEN", "SUBMITTED"].includes(o.status)
-        )
-          ex.cancelOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, o.id);
-      }
-      ex.processSubmitted();
-    });
+    clearHouseOrders(d.app.runtime.sandbox!);
     house("SELL", "60010", "1");
     house("BUY", "60000", "1");
   });

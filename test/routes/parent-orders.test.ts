@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDecimal, compareDecimal } from "@/lib/spec";
-import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import { parentsIdle, scheduleParentsInBackground, stopParentScheduler } from "@/lib/server/parent-orders/scheduler";
 import { SETTLE_AFTER_MS } from "@/lib/server/parent-orders/worker";
 import {
   eventually,
   expectProblem,
+  clearHouseOrders,
+  houseOrder,
   inProcessDashboard,
   newRef,
   sandboxTurn,
@@ -35,34 +36,11 @@ describe.each<Database>(["sqlite", "postgres"])("parent orders on %s", (database
   });
 
   /** The house rests an ask (or a bid) of `size` at `price`: liquidity of another customer's. */
-  function house(side: "BUY" | "SELL", price: string, size: string) {
-    d.app.runtime.sandbox!.run((ex) => {
-      ex.submitOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, {
-        market: "BTCUSD",
-        type: "LIMIT",
-        side,
-        price,
-        base_amount: size,
-      });
-      ex.processSubmitted();
-    });
-  }
+  const house = (side: "BUY" | "SELL", price: string, size: string) =>
+    houseOrder(d.app.runtime.sandbox!, side, price, size);
 
   /** Clears the house's resting BTCUSD orders, so each test sets its own book. */
-  function clearBook() {
-    d.app.runtime.sandbox!.run((ex) => {
-      for (const o of [...ex.orders.values()]) {
-        if (
-          o.profileId === MARKET_MAKER_PROFILE_ID &&
-          o.market === "BTCUSD" &&
-          ["OPEN", "SUBMITTED"].includes(o.status)
-        ) {
-          ex.cancelOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, o.id);
-        }
-      }
-      ex.processSubmitted();
-    });
-  }
+  const clearBook = () => clearHouseOrders(d.app.runtime.sandbox!);
 
   const twap = (extra: Record<string, unknown> = {}) => ({
     ref_id: newRef("twap"),

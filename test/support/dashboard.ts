@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
+import type { SandboxRuntime } from "@/lib/sandbox/runtime";
+import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import type { Role } from "@/lib/shared/roles";
 import { signIn, startApp, type AppServer, type Target } from "./app-server";
 import type { Faults } from "./faults";
@@ -369,3 +371,39 @@ export async function quote(d: Dashboard, market: string, bid: string, ask: stri
  * promises alone, never give it by themselves.
  */
 export const sandboxTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The house (the sandbox's market maker's customer) rests a LIMIT order of `size` at `price`:
+ * liquidity of another customer's, which the demo customer can trade with (it cannot with itself).
+ */
+export function houseOrder(
+  sandbox: SandboxRuntime,
+  side: "BUY" | "SELL",
+  price: string,
+  size: string,
+  market = "BTCUSD",
+) {
+  sandbox.run((ex) => {
+    ex.submitOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, {
+      market: market as "BTCUSD",
+      type: "LIMIT",
+      side,
+      price,
+      base_amount: size,
+    });
+    ex.processSubmitted();
+  });
+}
+
+/** Cancels the house's resting orders on `market`, so a test sets its own book. */
+export function clearHouseOrders(sandbox: SandboxRuntime, market = "BTCUSD") {
+  sandbox.run((ex) => {
+    for (const o of [...ex.orders.values()]) {
+      const resting = o.status === "OPEN" || o.status === "SUBMITTED";
+      if (o.profileId === MARKET_MAKER_PROFILE_ID && o.market === market && resting) {
+        ex.cancelOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, o.id);
+      }
+    }
+    ex.processSubmitted();
+  });
+}

@@ -1,9 +1,8 @@
 import { expect } from "vitest";
-import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import type { Role } from "@/lib/shared/roles";
 import { addDecimal, compareDecimal } from "@/lib/spec";
 import { startApp, type AppServer, type Target } from "./app-server";
-import { eventually, expectProblem, signInAll, type Client, type JournalItem } from "./dashboard";
+import { eventually, expectProblem, houseOrder, signInAll, type Client, type JournalItem } from "./dashboard";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 import { RESERVE, SETTLEMENT, smallOrder, smallTransfer, TRADING, TREASURY, newRef } from "./requests";
 import { sandboxClient, startSandboxServer, testConfig, type SandboxServer } from "./sandbox-server";
@@ -282,21 +281,8 @@ export async function expectBatchSentOnce(
  * test stops the instance while it is worked.
  */
 export async function startTwap(service: Service, instance: Pick<Instance, "as">, prefix: string) {
-  service.sandbox.runtime.run((ex) => {
-    for (const [side, price] of [
-      ["SELL", "60010"],
-      ["BUY", "60000"],
-    ] as const) {
-      ex.submitOrder(MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID, {
-        market: "BTCUSD",
-        type: "LIMIT",
-        side,
-        price,
-        base_amount: "5",
-      });
-    }
-    ex.processSubmitted();
-  });
+  houseOrder(service.sandbox.runtime, "SELL", "60010", "5");
+  houseOrder(service.sandbox.runtime, "BUY", "60000", "5");
   const ref = newRef(prefix);
   const res = await instance.as.trader.call("POST", "/api/parent-orders", {
     ref_id: ref,
