@@ -9,12 +9,13 @@
 import { createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef } from "react";
 import { latestTrade, pricePoints } from "@/lib/shared/executions";
-import { formatClock, formatMarket, formatPrice, formatTime, zoneName } from "@/lib/shared/format";
+import { formatMarket, formatPrice, zoneName } from "@/lib/shared/format";
 import { useRecentExecutions } from "@/lib/client/queries";
 import { useDarkTheme } from "@/lib/client/theme";
 import { useTimeZone } from "@/lib/client/time-zone";
 import type { Market } from "@/lib/spec/enums";
 import { themeColor } from "./theme-color";
+import { ChartCredit, zonedChartOptions } from "./chart-parts";
 
 /** The market's recent trades as a line, redrawn as trades arrive. */
 export function PriceChart({ market }: { market: Market }) {
@@ -55,15 +56,7 @@ export function PriceChart({ market }: { market: Market }) {
   }, [dark]);
 
   useEffect(() => {
-    chart.current?.api.applyOptions({
-      localization: {
-        timeFormatter: (t: UTCTimestamp) => formatTime(t * 1000, zone),
-        // The axis and the crosshair write prices as the ladder does ("65,024.50"). The chart
-        // hands a float it drew with; its shortest decimal string is what is formatted.
-        priceFormatter: (price: number) => formatPrice(String(price)),
-      },
-      timeScale: { tickMarkFormatter: (t: UTCTimestamp) => formatClock(t * 1000, zone) },
-    });
+    chart.current?.api.applyOptions(zonedChartOptions(zone));
   }, [zone]);
 
   const key = points.map((p) => `${p.time}:${p.price}`).join(",");
@@ -100,17 +93,7 @@ export function PriceChart({ market }: { market: Market }) {
       <figcaption className="flex justify-between gap-2 text-xs text-ink-muted">
         {/* The axis's times are in the zone chosen in the header, named as the tables name it. */}
         <span data-testid="chart-zone">Times in {zoneName(zone)}</span>
-        <span>
-          Chart by{" "}
-          <a
-            href="https://www.tradingview.com/"
-            className="underline underline-offset-2"
-            rel="noreferrer"
-            target="_blank"
-          >
-            TradingView
-          </a>
-        </span>
+        <ChartCredit />
       </figcaption>
     </figure>
   );

@@ -19,13 +19,14 @@ import {
   type UTCTimestamp,
 } from "lightweight-charts";
 import { useEffect, useRef } from "react";
-import { formatClock, formatMarket, formatPrice, formatTime } from "@/lib/shared/format";
+import { formatMarket, formatPrice } from "@/lib/shared/format";
 import { parentChartData } from "@/lib/shared/parent-chart";
 import type { ParentOrder } from "@/lib/shared/parent-order";
 import { useRecentExecutions } from "@/lib/client/queries";
 import { useDarkTheme } from "@/lib/client/theme";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { isMarket } from "@/lib/spec/markets";
+import { zonedChartOptions } from "../market/chart-parts";
 import { themeColor } from "../market/theme-color";
 
 interface Drawn {
@@ -117,13 +118,7 @@ export function ParentChartCanvas({ parent }: { parent: ParentOrder }) {
   }, [dark, cap, mid, buy, parent.limit_price]);
 
   useEffect(() => {
-    chart.current?.api.applyOptions({
-      localization: {
-        timeFormatter: (t: UTCTimestamp) => formatTime(t * 1000, zone),
-        priceFormatter: (price: number) => formatPrice(String(price)),
-      },
-      timeScale: { tickMarkFormatter: (t: UTCTimestamp) => formatClock(t * 1000, zone) },
-    });
+    chart.current?.api.applyOptions(zonedChartOptions(zone));
   }, [zone]);
 
   const key = `${points.map((p) => `${p.time}:${p.price}`).join(",")}|${markers.map((m) => `${m.n}@${m.time}`).join(",")}|${dark}`;

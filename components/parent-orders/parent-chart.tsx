@@ -5,6 +5,7 @@ import { zoneName } from "@/lib/shared/format";
 import type { ParentOrder } from "@/lib/shared/parent-order";
 import { useTimeZone } from "@/lib/client/time-zone";
 import { Skeleton } from "../ui/skeleton";
+import { ChartCredit } from "../market/chart-parts";
 
 /** The chart library loads after the page's first script, in its own chunk; the frame keeps its room meanwhile. */
 const ParentChartCanvas = dynamic(() => import("./parent-chart-canvas").then((m) => m.ParentChartCanvas), {
@@ -46,17 +47,7 @@ export function ParentChart({ parent }: { parent: ParentOrder }) {
           )}
         </span>
         <span data-testid="chart-zone">Times in {zoneName(zone)}</span>
-        <span>
-          Chart by{" "}
-          <a
-            href="https://www.tradingview.com/"
-            className="underline underline-offset-2"
-            rel="noreferrer"
-            target="_blank"
-          >
-            TradingView
-          </a>
-        </span>
+        <ChartCredit />
       </figcaption>
     </figure>
   );
