@@ -123,6 +123,20 @@ export const envSchema = z
     SHUTDOWN_GRACE_SECONDS: positiveInt("SHUTDOWN_GRACE_SECONDS")
       .max(3600, "SHUTDOWN_GRACE_SECONDS may be at most 3600")
       .default(20),
+    // Events out (issue 30): hosts a webhook may reach over http:// and at private addresses, comma-separated.
+    WEBHOOK_ALLOW_HOSTS: z.string().optional(),
+    // Email through SMTP (smtp:// or smtps://, credentials in the URL); unset, no email is sent.
+    SMTP_URL: z
+      .string()
+      .regex(
+        /^smtps?:\/\/[^\s]+$/,
+        "SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:pass@mail.example.com:465",
+      )
+      .optional(),
+    MAIL_FROM: z
+      .string()
+      .min(3, "MAIL_FROM must be an address such as Treasury <treasury@example.com>")
+      .default("Treasury dashboard <treasury@localhost>"),
     // Set only by the test harness (test/support/app-server.ts): its secret for the runtime's test
     // control (lib/server/ops/test-control.ts). Unset, no such control exists.
     DASHBOARD_TEST_CONTROL: z

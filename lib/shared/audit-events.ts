@@ -44,6 +44,12 @@ export const AUDIT_ACTIONS = [
   "rebalance.targets_changed",
   "token.created",
   "token.revoked",
+  "webhook.created",
+  "webhook.deleted",
+  "webhook.test_sent",
+  "webhook.delivery_retried",
+  "webhook.disabled",
+  "notifications.changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -90,6 +96,12 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   "rebalance.targets_changed": "Rebalancing targets changed",
   "token.created": "API token created",
   "token.revoked": "API token revoked",
+  "webhook.created": "Webhook added",
+  "webhook.deleted": "Webhook removed",
+  "webhook.test_sent": "Webhook test event sent",
+  "webhook.delivery_retried": "Webhook delivery retried",
+  "webhook.disabled": "Webhook turned off after failing",
+  "notifications.changed": "Email notifications changed",
 };
 
 /** The families, in the words of the Activity page's Event filter. */
@@ -109,6 +121,8 @@ export const AUDIT_FAMILIES = {
   parent_order: "Parent orders",
   rebalance: "Rebalancing targets",
   token: "API tokens",
+  webhook: "Webhooks",
+  notifications: "Email notifications",
 } as const satisfies Record<string, string>;
 
 export type AuditFamily = keyof typeof AUDIT_FAMILIES;

@@ -26,6 +26,10 @@ const PERMISSIONS = {
   "sessions:manage": ["admin"],
   // One's own personal API tokens (issue 28): anyone signed in; only with a session (lib/shared/token-scopes.ts).
   tokens: ["viewer", "trader", "ops", "approver", "admin"],
+  // Webhooks (issue 30): registering receivers of the desk's events, and their deliveries; only with a session.
+  "webhooks:manage": ["admin"],
+  // One's own email notifications (issue 30): anyone signed in; only with a session.
+  notifications: ["viewer", "trader", "ops", "approver", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

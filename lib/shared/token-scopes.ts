@@ -30,6 +30,9 @@ const SCOPE_NEEDED = {
   "metrics:read": null,
   "sessions:manage": null,
   tokens: null,
+  // A webhook's secret and where the desk's events go are a person's decision in a session.
+  "webhooks:manage": null,
+  notifications: null,
 } as const satisfies Record<Action, Needs>;
 
 const READS = new Set(["GET", "HEAD"]);

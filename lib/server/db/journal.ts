@@ -4,7 +4,9 @@ import type { Selectable } from "kysely";
 import type { JournalEntry, JournalKind, JournalStatus } from "@/lib/shared/journal-entry";
 import type { Page } from "@/lib/shared/list-routes";
 import { problem, ProblemError, type Problem } from "@/lib/spec/problem";
+import { finalEventOf, type EventType } from "@/lib/shared/webhooks";
 import { containsText } from "./contains";
+import { recordEvents } from "./outbox";
 import { isUniqueViolation, type Db } from "./index";
 import { requestKey } from "./request-key";
 import type { JournalTable } from "./schema";
@@ -115,6 +117,8 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
     approval_id: input.approvalId ?? null,
     arrival_mid: input.arrivalMid ?? null,
     parent_order_id: input.parentOrderId ?? null,
+    followed_status: null,
+    followed_at: null,
   };
   try {
     await db.insertInto("journal").values(row).execute();
@@ -130,25 +134,49 @@ async function insertEntry(db: Db, input: NewJournalEntry, status: "pending" | "
 /**
  * Completes a pending entry with its outcome. Returns the completed entry, or
  * undefined when it was not pending (already completed, e.g. by reconciliation).
+ * A create that succeeded is reported in the same transaction (the outbox, issue 30):
+ * `order.created` or `transfer.created`, and its final event when the service's answer is final
+ * already (an IOC order filled at once); the record follower reports the others' later.
  */
 export async function completeEntry(db: Db, id: string, outcome: JournalOutcome): Promise<JournalEntry | undefined> {
-  const row = await db
-    .updateTable("journal")
-    .set({
-      status: outcome.status,
-      completed_at: new Date().toISOString(),
-      http_status: outcome.httpStatus,
-      latency_ms: Math.round(outcome.latencyMs),
-      record_json: outcome.status === "succeeded" ? JSON.stringify(outcome.record ?? null) : null,
-      problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
-      result_id: outcome.status === "succeeded" ? (outcome.resultId ?? idOf(outcome.record)) : null,
-    })
-    .where("id", "=", id)
-    .where("status", "=", "pending")
-    .returningAll()
-    .executeTakeFirst();
-  return row && toEntry(row);
+  const succeeded = outcome.status === "succeeded";
+  const status = succeeded ? statusOf(outcome.record) : null;
+  return db.transaction().execute(async (tx) => {
+    const at = new Date();
+    const row = await tx
+      .updateTable("journal")
+      .set({
+        status: outcome.status,
+        completed_at: at.toISOString(),
+        http_status: outcome.httpStatus,
+        latency_ms: Math.round(outcome.latencyMs),
+        record_json: succeeded ? JSON.stringify(outcome.record ?? null) : null,
+        problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
+        result_id: succeeded ? (outcome.resultId ?? idOf(outcome.record)) : null,
+        followed_status: status,
+      })
+      .where("id", "=", id)
+      .where("status", "=", "pending")
+      .returningAll()
+      .executeTakeFirst();
+    if (row && succeeded && (row.kind === "order" || row.kind === "transfer")) {
+      const created: EventType = row.kind === "order" ? "order.created" : "transfer.created";
+      const final = status === null ? undefined : finalEventOf(row.kind, status);
+      const data = { [row.kind]: outcome.record, ref_id: row.ref_id };
+      await recordEvents(
+        tx,
+        [created, ...(final ? [final] : [])].map((type) => ({ type, at, data })),
+      );
+    }
+    return row && toEntry(row);
+  });
 }
+
+/** A record's `status`, when it has one. */
+const statusOf = (record: unknown): string | null => {
+  const status = (record as { status?: unknown } | null)?.status;
+  return typeof status === "string" ? status : null;
+};
 
 /**
  * Puts a failed entry back to pending for another attempt with the same ref_id: a create the

@@ -400,6 +400,98 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("parent_orders").execute();
     },
   },
+  "0015_events_out": {
+    async up(db: Kysely<unknown>) {
+      // The outbox: each event written in the transaction of what it reports (lib/server/events/outbox.ts).
+      await db.schema
+        .createTable("outbox_events")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("at", "text", (c) => c.notNull())
+        .addColumn("data_json", "text", (c) => c.notNull())
+        .addColumn("fanned_at", "text")
+        .execute();
+      await db.schema.createIndex("outbox_events_fan_idx").on("outbox_events").columns(["fanned_at", "at"]).execute();
+      await db.schema
+        .createTable("webhooks")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("url", "text", (c) => c.notNull())
+        .addColumn("events_json", "text", (c) => c.notNull())
+        .addColumn("description", "text", (c) => c.notNull())
+        .addColumn("secret_sealed", "text", (c) => c.notNull())
+        .addColumn("enabled", "integer", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("created_by", "text", (c) => c.notNull())
+        .addColumn("failing_since", "text")
+        .addColumn("disabled_at", "text")
+        .execute();
+      await db.schema
+        .createTable("webhook_deliveries")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("webhook_id", "text", (c) => c.notNull())
+        .addColumn("event_id", "text", (c) => c.notNull())
+        .addColumn("event_type", "text", (c) => c.notNull())
+        .addColumn("body_json", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull())
+        .addColumn("last_status_code", "integer")
+        .addColumn("last_error", "text")
+        .addColumn("response_body", "text")
+        .addColumn("next_attempt_at", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("delivered_at", "text")
+        // One delivery per event and webhook, whoever fans the event out.
+        .addUniqueConstraint("webhook_deliveries_event_unique", ["webhook_id", "event_id"])
+        .execute();
+      await db.schema
+        .createIndex("webhook_deliveries_due_idx")
+        .on("webhook_deliveries")
+        .columns(["status", "next_attempt_at"])
+        .execute();
+      await db.schema
+        .createIndex("webhook_deliveries_webhook_idx")
+        .on("webhook_deliveries")
+        .columns(["webhook_id", "created_at"])
+        .execute();
+      await db.schema
+        .createTable("emails")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("event_id", "text", (c) => c.notNull())
+        .addColumn("to_email", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .addColumn("text_body", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull())
+        .addColumn("last_error", "text")
+        .addColumn("next_attempt_at", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("sent_at", "text")
+        .addUniqueConstraint("emails_event_unique", ["event_id", "to_email"])
+        .execute();
+      await db.schema.createIndex("emails_due_idx").on("emails").columns(["status", "next_attempt_at"]).execute();
+      await db.schema
+        .createTable("mail_preferences")
+        .addColumn("email", "text", (c) => c.primaryKey())
+        .addColumn("approval_emails", "integer", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      // The status of a created order or transfer the record follower last reported (order.filled, ...).
+      await db.schema.alterTable("journal").addColumn("followed_status", "text").execute();
+      await db.schema.alterTable("journal").addColumn("followed_at", "text").execute();
+      await db.schema
+        .createIndex("journal_followed_idx")
+        .on("journal")
+        .columns(["followed_status", "followed_at"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable("journal").dropColumn("followed_at").execute();
+      await db.schema.alterTable("journal").dropColumn("followed_status").execute();
+      for (const table of ["mail_preferences", "emails", "webhook_deliveries", "webhooks", "outbox_events"]) {
+        await db.schema.dropTable(table).execute();
+      }
+    },
+  },
 };
 
 /** The tables no entry leaves: the trail itself, its head and its keyed checkpoint. */

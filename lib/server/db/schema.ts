@@ -41,6 +41,10 @@ export interface JournalTable {
   arrival_mid: string | null;
   /** A parent order's child: the parent it was weighed with (migration 0014). */
   parent_order_id: string | null;
+  /** The record's status the record follower last reported as an event (migration 0015). */
+  followed_status: string | null;
+  /** When the record follower last read the record. */
+  followed_at: string | null;
 }
 
 /** The audit trail: append-only, each entry chained to the one before by a keyed hash. */
@@ -270,7 +274,86 @@ export interface ParentChildTable {
   problem_json: string | null;
 }
 
+/** An event waiting to be fanned out to webhooks and emails (migration 0015): the outbox. */
+export interface OutboxEventTable {
+  id: string;
+  /** lib/shared/webhooks.ts's EVENT_TYPES, or the test event. */
+  type: string;
+  /** When it happened: the body's `timestamp`. */
+  at: string;
+  /** The body's `data`: the records in the service's own shapes. */
+  data_json: string;
+  /** When the leader made its deliveries and emails; null until then. */
+  fanned_at: string | null;
+}
+
+/** A receiver of events (migration 0015). */
+export interface WebhookTable {
+  id: string;
+  url: string;
+  /** A JSON array of event types, or ["*"]. */
+  events_json: string;
+  description: string;
+  /** The signing secret, sealed with a key derived from the auth secret (lib/server/events/secrets.ts). */
+  secret_sealed: string;
+  /** 1 or 0 */
+  enabled: number;
+  created_at: string;
+  created_by: string;
+  failing_since: string | null;
+  disabled_at: string | null;
+}
+
+/** One event for one webhook; its id is the `webhook-id` of every attempt. */
+export interface WebhookDeliveryTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact bytes signed and sent. */
+  body_json: string;
+  /** 'PENDING' | 'DELIVERED' | 'FAILED' */
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  /** At most 1 kB of the receiver's last answer. */
+  response_body: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+/** One email for one person about one event. */
+export interface EmailTable {
+  id: string;
+  event_id: string;
+  to_email: string;
+  subject: string;
+  text_body: string;
+  /** 'PENDING' | 'SENT' | 'FAILED' */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** A person's choice about the emails they get; no row: every email. */
+export interface MailPreferenceTable {
+  email: string;
+  /** 1: emails about requests waiting for them and decisions on theirs; 0: none. */
+  approval_emails: number;
+  updated_at: string;
+}
+
 export interface Database {
+  outbox_events: OutboxEventTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  emails: EmailTable;
+  mail_preferences: MailPreferenceTable;
   parent_orders: ParentOrderTable;
   parent_children: ParentChildTable;
   api_tokens: ApiTokenTable;

@@ -52,13 +52,15 @@ const SECRET_VARIABLES = [
   "DEMO_PASSWORD",
 ];
 
-/** Configured secrets long enough to be told apart from ordinary words, and DATABASE_URL's password. */
+/** Configured secrets long enough to be told apart from ordinary words, and DATABASE_URL's and SMTP_URL's passwords. */
 function secretValues(source: Record<string, string | undefined> = process.env): string[] {
   const values = SECRET_VARIABLES.map((name) => source[name] ?? "");
-  try {
-    if (source.DATABASE_URL) values.push(decodeURIComponent(new URL(source.DATABASE_URL).password));
-  } catch {
-    // not a URL: the configuration check refuses it
+  for (const name of ["DATABASE_URL", "SMTP_URL"]) {
+    try {
+      if (source[name]) values.push(decodeURIComponent(new URL(source[name]).password));
+    } catch {
+      // not a URL: the configuration check refuses it
+    }
   }
   return values.filter((v) => v.length >= 8);
 }

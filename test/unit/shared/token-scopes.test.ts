@@ -18,6 +18,8 @@ const EXPECTED: Record<Action, { GET: TokenScope | null; POST: TokenScope | null
   "metrics:read": { GET: null, POST: null },
   "sessions:manage": { GET: null, POST: null },
   tokens: { GET: null, POST: null },
+  "webhooks:manage": { GET: null, POST: null },
+  notifications: { GET: null, POST: null },
 };
 
 describe("the scope each action needs of a token", () => {
