@@ -25,6 +25,10 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Events the outbox carries for the dashboard's own emails, never to a webhook. */
+export const INTERNAL_EVENT_TYPES = ["webhook.disabled"] as const;
+export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
+
 /** Sent only by "Send test event": no subscription needed. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
@@ -119,7 +123,7 @@ export interface EventBody {
 
 /** Whether a webhook subscribed to `events` receives `type`. */
 export const subscribes = (events: readonly string[], type: string): boolean =>
-  events.includes("*") || events.includes(type);
+  isEventType(type) && (events.includes("*") || events.includes(type));
 
 /** The event a created order or transfer's status reports once final; undefined for the others. */
 export function finalEventOf(kind: string, status: string): EventType | undefined {

@@ -154,6 +154,7 @@ export async function completeEntry(db: Db, id: string, outcome: JournalOutcome)
         problem_json: outcome.status === "failed" ? JSON.stringify(outcome.problem) : null,
         result_id: succeeded ? (outcome.resultId ?? idOf(outcome.record)) : null,
         followed_status: status,
+        followed_at: status === null ? null : at.toISOString(),
       })
       .where("id", "=", id)
       .where("status", "=", "pending")

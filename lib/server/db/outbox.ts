@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { EventType } from "@/lib/shared/webhooks";
+import type { EventType, InternalEventType } from "@/lib/shared/webhooks";
 import type { Database } from "./schema";
 
 /**
@@ -12,7 +12,7 @@ import type { Database } from "./schema";
  */
 
 export interface OutboxEvent {
-  type: EventType;
+  type: EventType | InternalEventType;
   /** When it happened: the delivery body's `timestamp`. */
   at: Date;
   /** The records in the service's own shapes. */

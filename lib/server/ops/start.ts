@@ -2,6 +2,7 @@ import "server-only";
 import { expireInBackground } from "../approvals/decisions";
 import { sendBatchesInBackground } from "../batches/sender";
 import { scheduleParentsInBackground } from "../parent-orders/scheduler";
+import { dispatchEventsInBackground } from "../events/dispatcher";
 import type { RequestWatch } from "../http/incoming";
 import { reconcileInBackground } from "../reconcile";
 import { runtime, type Runtime } from "../runtime";
@@ -12,7 +13,8 @@ import { runtime, type Runtime } from "../runtime";
  * process) are counted in its lifecycle (a shutdown waits for them), journal entries a crash
  * left pending are reconciled with the service, approval requests past their time expire, and
  * the rows of batches being sent go (lib/server/batches/sender.ts), and parent orders are worked
- * slice by slice (lib/server/parent-orders/scheduler.ts).
+ * slice by slice (lib/server/parent-orders/scheduler.ts), and events go out to webhooks and
+ * by email (lib/server/events/dispatcher.ts).
  * That work stops with the runtime's lifecycle (a shutdown, or a test's reset).
  */
 export async function startRuntime(requests?: RequestWatch): Promise<Runtime> {
@@ -22,5 +24,6 @@ export async function startRuntime(requests?: RequestWatch): Promise<Runtime> {
   expireInBackground(rt);
   sendBatchesInBackground(rt);
   scheduleParentsInBackground(rt);
+  dispatchEventsInBackground(rt);
   return rt;
 }
