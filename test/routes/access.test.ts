@@ -31,7 +31,8 @@ let readableOrderId: string;
 let readableTransferId: string;
 
 beforeAll(async () => {
-  d = await inProcessDashboard();
+  // A webhook's receiver is a closed loopback port: each attempt is refused at once.
+  d = await inProcessDashboard({ env: { WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
   // Parent orders are asked for, paused, resumed and cancelled here, never worked: no child is sent.
   await stopParentScheduler(d.app.runtime);
   const order = await d.sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("seed")));
@@ -613,7 +614,64 @@ const ROUTES = [
     },
     local: true,
   },
+  {
+    route: "GET /api/webhooks",
+    action: "webhooks:manage",
+    call: () => ({ method: "GET", path: "/api/webhooks" }),
+    local: true,
+  },
+  {
+    route: "POST /api/webhooks",
+    action: "webhooks:manage",
+    call: () => ({ method: "POST", path: "/api/webhooks", body: { url: HOOK_URL, events: ["policy.changed"] } }),
+    ok: 201,
+    local: true,
+  },
+  {
+    route: "DELETE /api/webhooks/{id}",
+    action: "webhooks:manage",
+    call: async () => ({ method: "DELETE", path: `/api/webhooks/${await newWebhook()}` }),
+    local: true,
+  },
+  {
+    route: "GET /api/webhooks/{id}/deliveries",
+    action: "webhooks:manage",
+    call: async () => ({ method: "GET", path: `/api/webhooks/${await newWebhook()}/deliveries` }),
+    local: true,
+  },
+  {
+    route: "POST /api/webhooks/{id}/test",
+    action: "webhooks:manage",
+    call: async () => ({ method: "POST", path: `/api/webhooks/${await newWebhook()}/test` }),
+    ok: 202,
+    local: true,
+  },
+  {
+    route: "POST /api/webhooks/{id}/deliveries/{delivery_id}/retry",
+    action: "webhooks:manage",
+    call: async () => {
+      const id = await newWebhook();
+      const sent = await d.as.admin.call("POST", `/api/webhooks/${id}/test`);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+      return { method: "POST", path: `/api/webhooks/${id}/deliveries/${sent.body.delivery.id}/retry` };
+    },
+    ok: 202,
+    local: true,
+  },
 ] as const satisfies readonly RouteCase[];
+
+/**
+ * Where this file's webhooks point: a closed port on loopback (allowed here by WEBHOOK_ALLOW_HOSTS).
+ * They listen to no order or transfer event: the record follower would read the service meanwhile.
+ */
+const HOOK_URL = "http://127.0.0.1:1/hooks";
+
+/** A webhook of the admin's, for a route about one. */
+async function newWebhook(): Promise<string> {
+  const res = await d.as.admin.call("POST", "/api/webhooks", { url: HOOK_URL, events: ["policy.changed"] });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.webhook.id as string;
+}
 
 /** Answers that are neither JSON nor CSV. */
 const OTHER_TYPES: Record<string, RegExp> = { "/api/metrics": /^text\/plain; version=0\.0\.4/ };
@@ -685,6 +743,13 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "POST /api/parent-orders/{id}/pause":               { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "POST /api/parent-orders/{id}/resume":              { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "POST /api/parent-orders/{id}/cancel":              { viewer: 403, trader: 200, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/webhooks":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/webhooks":                               { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "DELETE /api/webhooks/{id}":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "GET /api/webhooks/{id}/deliveries":                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/webhooks/{id}/test":                     { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
+  "POST /api/webhooks/{id}/deliveries/{delivery_id}/retry":
+                                                      { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
 };
 
 /**

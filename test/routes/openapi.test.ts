@@ -55,7 +55,7 @@ let doc: {
 };
 
 beforeAll(async () => {
-  d = await inProcessDashboard();
+  d = await inProcessDashboard({ env: { WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
   const res = await rawCall(d.target, "GET", "/api/openapi.json");
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -112,6 +112,8 @@ describe("GET /api/openapi.json", () => {
       ["/api/policies", "put"],
       ["/api/rebalance/targets", "put"],
       ["/api/tokens", "post"],
+      ["/api/webhooks", "post"],
+      ["/api/webhooks", "get"],
       ["/api/sessions/{id}", "delete"],
       ["/api/events", "get"],
     ]) {
@@ -301,6 +303,30 @@ describe("the document's answers", () => {
 
     expectDocumented(await d.as.viewer.call("GET", "/api/policies"), "get", "/api/policies");
     expectDocumented(await d.as.ops.call("GET", "/api/rebalance/targets"), "get", "/api/rebalance/targets");
+
+    // A webhook to a closed port on loopback (allowed here): its test event fails and waits to be retried.
+    const hook = expectDocumented(
+      await d.as.admin.call("POST", "/api/webhooks", { url: "http://127.0.0.1:1/x", events: ["policy.changed"] }),
+      "post",
+      "/api/webhooks",
+    ).webhook;
+    expectDocumented(await d.as.admin.call("GET", "/api/webhooks"), "get", "/api/webhooks");
+    const test = expectDocumented(
+      await d.as.admin.call("POST", `/api/webhooks/${hook.id}/test`),
+      "post",
+      "/api/webhooks/{id}/test",
+    ).delivery;
+    expectDocumented(
+      await d.as.admin.call("POST", `/api/webhooks/${hook.id}/deliveries/${test.id}/retry`),
+      "post",
+      "/api/webhooks/{id}/deliveries/{delivery_id}/retry",
+    );
+    expectDocumented(
+      await d.as.admin.call("GET", `/api/webhooks/${hook.id}/deliveries`),
+      "get",
+      "/api/webhooks/{id}/deliveries",
+    );
+    expectDocumented(await d.as.admin.call("DELETE", `/api/webhooks/${hook.id}`), "delete", "/api/webhooks/{id}");
   });
 
   it("the previews', sent, held and refused, and an approver's context", async () => {

@@ -1088,6 +1088,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhooks (an admin)
+         * @description A session whose role may `webhooks:manage`; never a personal API token.
+         */
+        get: operations["getApiWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook; its signing secret is shown this once
+         * @description A session whose role may `webhooks:manage`; never a personal API token.
+         */
+        post: operations["postApiWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook and its deliveries
+         * @description A session whose role may `webhooks:manage`; never a personal API token.
+         */
+        delete: operations["deleteApiWebhooksId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries, newest first
+         * @description A session whose role may `webhooks:manage`; never a personal API token.
+         */
+        get: operations["getApiWebhooksIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attempt a delivery again now, with the same webhook-id
+         * @description A session whose role may `webhooks:manage`; never a personal API token.
+         */
+        post: operations["postApiWebhooksIdDeliveriesDeliveryIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `webhook.test` event to this webhook
+         * @description A session whose role may `webhooks:manage`; never a personal API token.
+         */
+        post: operations["postApiWebhooksIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1178,6 +1282,11 @@ export interface components {
             name: string;
             scopes: ("read" | "trade" | "transfer" | "batch")[];
             expires_in_days: number;
+        };
+        NewWebhook: {
+            url: string;
+            events: string[];
+            description?: string;
         };
         RejectRequest: {
             reason: string;
@@ -1542,6 +1651,46 @@ export interface components {
         ApiTokenAnswer: {
             token: components["schemas"]["ApiToken"];
         };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string;
+            enabled: boolean;
+            created_at: string;
+            created_by: string;
+            failing_since: string | null;
+            disabled_at: string | null;
+        };
+        Webhooks: {
+            items: components["schemas"]["Webhook"][];
+        };
+        CreatedWebhook: {
+            webhook: components["schemas"]["Webhook"];
+            secret: string;
+        };
+        WebhookAnswer: {
+            webhook: components["schemas"]["Webhook"];
+        };
+        WebhookDelivery: {
+            id: string;
+            webhook_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "PENDING" | "DELIVERED" | "FAILED";
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            created_at: string;
+            delivered_at: string | null;
+        };
+        WebhookDeliveries: {
+            items: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookDeliveryAnswer: {
+            delivery: components["schemas"]["WebhookDelivery"];
+        };
         PolicyAnswer: {
             policy: components["schemas"]["Policy"];
         };
@@ -1616,7 +1765,7 @@ export interface components {
             seq: number;
             at: string;
             /** @enum {string} */
-            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "webhook.test_sent" | "webhook.delivery_retried" | "webhook.disabled" | "notifications.changed";
             actor_email: string | null;
             actor_role: string | null;
             ip: string | null;
@@ -4981,7 +5130,7 @@ export interface operations {
     getApiAudit: {
         parameters: {
             query?: {
-                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "webhook" | "notifications" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "webhook.test_sent" | "webhook.delivery_retried" | "webhook.disabled" | "notifications.changed";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -5053,7 +5202,7 @@ export interface operations {
     getApiAuditExportCsv: {
         parameters: {
             query?: {
-                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "webhook" | "notifications" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "webhook.test_sent" | "webhook.delivery_retried" | "webhook.disabled" | "notifications.changed";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -6290,6 +6439,400 @@ export interface operations {
             };
             /** @description Nothing has that id. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks, newest first; never a secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhook"];
+            };
+        };
+        responses: {
+            /** @description The webhook, and its secret (`whsec_…`), shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description A field breaks a rule: `meta.errors` names each. A URL must be https (but for WEBHOOK_ALLOW_HOSTS) and reach only public addresses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed: nothing more is sent to it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAnswer"];
+                };
+            };
+            /** @description The webhook id is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiWebhooksIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its latest 100 deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            /** @description The webhook id is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiWebhooksIdDeliveriesDeliveryIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Due now: the dispatcher makes the attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryAnswer"];
+                };
+            };
+            /** @description The webhook or delivery id is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The webhook is turned off. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiWebhooksIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Due now: the dispatcher delivers it. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryAnswer"];
+                };
+            };
+            /** @description The webhook id is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing has that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The webhook is turned off. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,8 +36,10 @@ import type {
   Ticker,
 } from "@/lib/shared/service-shapes";
 import { TOKEN_SCOPES } from "@/lib/shared/token-scopes";
+import { DELIVERY_STATUSES, type DeliveryView, type WebhookView } from "@/lib/shared/webhooks";
 import type { AuditVerification } from "@/lib/server/audit-trail";
 import type { createApiToken, revokeApiTokenOf } from "@/lib/server/auth/api-tokens";
+import type { registerWebhook } from "@/lib/server/events/webhooks";
 import type { SessionRow } from "@/lib/server/auth/sessions";
 import type { listOrders } from "@/lib/server/lists/orders-list";
 import type { listTransfers } from "@/lib/server/lists/transfers-list";
@@ -267,6 +269,44 @@ export const apiTokens = named("ApiTokens", z.strictObject({ items: z.array(apiT
 export const createdApiToken = named("CreatedApiToken", z.strictObject({ token: apiToken, secret: text }));
 /** A revoked token: its `revoked_at` set. */
 export const apiTokenAnswer = named("ApiTokenAnswer", z.strictObject({ token: apiToken }));
+
+const webhook = named(
+  "Webhook",
+  z.strictObject({
+    id: text,
+    url: text,
+    /** Event types, or ["*"] for every one. */
+    events: z.array(text),
+    description: text,
+    enabled: z.boolean(),
+    created_at: text,
+    created_by: text,
+    failing_since: nullableText,
+    disabled_at: nullableText,
+  }),
+).schema;
+export const webhooks = named("Webhooks", z.strictObject({ items: z.array(webhook) }));
+/** The secret (`whsec_…`) is shown this once. */
+export const createdWebhook = named("CreatedWebhook", z.strictObject({ webhook, secret: text }));
+export const webhookAnswer = named("WebhookAnswer", z.strictObject({ webhook }));
+const delivery = named(
+  "WebhookDelivery",
+  z.strictObject({
+    /** The `webhook-id` header of every attempt. */
+    id: text,
+    webhook_id: text,
+    event_type: text,
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int(),
+    last_status_code: z.nullable(z.int()),
+    last_error: nullableText,
+    next_attempt_at: nullableText,
+    created_at: text,
+    delivered_at: nullableText,
+  }),
+).schema;
+export const deliveries = named("WebhookDeliveries", z.strictObject({ items: z.array(delivery) }));
+export const deliveryAnswer = named("WebhookDeliveryAnswer", z.strictObject({ delivery }));
 
 export const policyAnswer = named("PolicyAnswer", z.strictObject({ policy: policy.schema }));
 
@@ -512,6 +552,9 @@ const _transfersPage: Mirrors<typeof transfersPage.schema, Awaited<ReturnType<ty
 const _apiToken: Mirrors<typeof apiToken, ApiTokenView> = true;
 const _createdToken: Mirrors<typeof createdApiToken.schema, Awaited<ReturnType<typeof createApiToken>>> = true;
 const _policy: Mirrors<typeof policy.schema, Policy> = true;
+const _webhook: Mirrors<typeof webhook, WebhookView> = true;
+const _createdWebhook: Mirrors<typeof createdWebhook.schema, Awaited<ReturnType<typeof registerWebhook>>> = true;
+const _delivery: Mirrors<typeof delivery, DeliveryView> = true;
 const _activityEntry: Mirrors<typeof activityEntry, ActivityEntry> = true;
 const _journalKind: Same<z.output<typeof journalKind>, ActivityEntry["kind"]> = true;
 const _journalStatus: Same<z.output<typeof journalStatus>, ActivityEntry["status"]> = true;
