@@ -33,6 +33,8 @@ import {
   type Service,
 } from "../../support/instances";
 import { TEST_CONTROL_PATH } from "../../support/test-control";
+import { webhookReceiver } from "../../support/webhook-receiver";
+import { Webhook } from "standardwebhooks";
 
 /**
  * One instance on SQLite, started as production starts it (`next start`, no test control), taken
@@ -62,6 +64,8 @@ beforeAll(async () => {
     // The bursts' creates queue for the machine's two cores: given time enough to reach the service;
     // and the creates the service holds stay pending until the kill.
     SERVICE_TIMEOUT_MS: "60000",
+    // The webhook's receiver is this test's, on loopback.
+    WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
   });
 });
 afterAll(async () => {
@@ -292,6 +296,40 @@ describe("a parent order worked over time, stopped mid-way", () => {
     await d.restart("SIGTERM");
     await expectTwapWorkedOnce(service, () => d, twap, 7);
   }, 180_000);
+});
+
+describe("a webhook delivery cut short by kill -9", () => {
+  it("is made again after the restart, with the same webhook-id, and delivered once the receiver answers", async () => {
+    const receiver = await webhookReceiver();
+    try {
+      // The receiver takes the first attempt and never answers: the kill lands between the create and its delivery.
+      receiver.answer({ status: 200, hang: true });
+      const hook = await d.as.admin.call("POST", "/api/webhooks", { url: receiver.url, events: ["order.created"] });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      const order = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, smallOrder(newRef("wh-kill")));
+      expect(order.status, JSON.stringify(order.body)).toBe(200);
+      await eventually(async () => (receiver.received.length > 0 ? true : undefined), 20_000, "the first attempt");
+      receiver.answer({ status: 200 });
+      await d.restart("SIGKILL");
+      await eventually(
+        async () => (receiver.received.length > 1 ? true : undefined),
+        30_000,
+        "the attempt after the restart",
+      );
+      const ids = new Set(receiver.received.map((r) => r.headers["webhook-id"]));
+      expect(ids.size).toBe(1);
+      const last = receiver.received.at(-1)!;
+      const body = new Webhook(hook.body.secret).verify(last.body, last.headers as Record<string, string>) as any;
+      expect(body).toMatchObject({ type: "order.created", data: { order: { id: order.body.id } } });
+      const [delivery] = await eventually(async () => {
+        const res = await d.as.admin.call("GET", `/api/webhooks/${hook.body.webhook.id}/deliveries`);
+        return res.body.items?.[0]?.status === "DELIVERED" ? res.body.items : undefined;
+      });
+      expect(delivery.id).toBe([...ids][0]);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
 });
 
 /** Journal entries still pending, read from the stopped app's own database. */
