@@ -79,6 +79,7 @@ describe.each([sqlite, postgres])("journal on $name", (backend) => {
       "0012_rebalance_targets",
       "0013_api_tokens",
       "0014_parent_orders",
+      "0015_events_out",
     ]);
   });
 
