@@ -3,7 +3,8 @@
  * with (DATABASE_URL, or SQLite under DATA_DIR) and its key (AUDIT_SECRET, or the one kept in
  * DATA_DIR), as GET /api/audit/verify does, the checkpoints included (the table, and
  * DATA_DIR/audit-checkpoint: run it where the dashboard's DATA_DIR is). Prints {"ok", "entries"}
- * (and the first broken entry); exits 1 when the chain is broken or ends short.
+ * (and the first broken entry); exits 1 when the chain is broken or ends short. It only reads: the
+ * server's verification (GET /api/audit/verify) is the one that records `audit.verify_failed`.
  */
 import { auditCheckpointFile, createAuditTrail } from "@/lib/server/audit-trail";
 import { createDb, dbConfigFromEnv } from "@/lib/server/db";

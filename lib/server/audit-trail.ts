@@ -4,8 +4,10 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Selectable } from "kysely";
 import type { AuditAction, AuditEntryView } from "@/lib/shared/audit-events";
+import type { AuditVerifyFailedData } from "@/lib/shared/event-data";
 import { canonicalJson } from "./canonical-json";
 import { isUniqueViolation, type Db } from "./db";
+import { recordEvent, recordEvents, type OutboxEvent } from "./db/outbox";
 import type { AuditTable } from "./db/schema";
 import { currentRequest } from "./http/request-context";
 import { log } from "./ops/log";
@@ -34,6 +36,11 @@ export interface AuditEvent {
   /** What it is about: a ref_id, an approval id, an order id, a policy. */
   subject?: string | null;
   detail?: Record<string, unknown>;
+  /**
+   * Events to write to the outbox with the entry, when the entry is the only thing the change
+   * writes (a refusal): in the entry's own transaction, so a retried append records them once.
+   */
+  events?: readonly OutboxEvent[];
 }
 
 /**
@@ -63,6 +70,8 @@ export interface AuditTrailOptions {
   now?: () => Date;
   /** This instance's checkpoint file (DATA_DIR/audit-checkpoint); unset: memory and the table only. */
   checkpointFile?: string;
+  /** Records a failed verification as `audit.verify_failed` (the server's runtime; the CLI only reads). */
+  reportFailures?: boolean;
 }
 
 /** How far the trail reached: an entry's seq and hash, keyed so that nobody without the key can make one. */
@@ -154,6 +163,7 @@ export function createAuditTrail(db: Db, key: string, options: AuditTrailOptions
           .values({ id: 1, ...checkpoint })
           .execute();
       }
+      await recordEvents(trx, event.events ?? []);
       return toEntry({ ...fields, prev_hash, hash });
     });
   }
@@ -174,6 +184,52 @@ export function createAuditTrail(db: Db, key: string, options: AuditTrailOptions
     return expected.filter((e) => e.seq > 0);
   }
 
+  /** Walks the chain from its first entry, then checks it reaches every point expected. */
+  async function walk(): Promise<AuditVerification> {
+    let prev = GENESIS;
+    let entries = 0;
+    const broken = (seq: number, reason: string): AuditVerification => ({
+      ok: false,
+      entries,
+      broken: { seq, reason },
+    });
+    const expected = await expectations();
+    if ("forged" in expected) return broken(1, expected.forged);
+    const hashAt = new Map(expected.map((e) => [e.seq, undefined as string | undefined]));
+    for (;;) {
+      const rows = await db
+        .selectFrom("audit")
+        .selectAll()
+        .where("seq", ">", entries)
+        .orderBy("seq")
+        .limit(1000)
+        .execute();
+      for (const row of rows) {
+        if (Number(row.seq) !== entries + 1) return broken(entries + 1, "entry missing");
+        if (row.prev_hash !== prev) return broken(Number(row.seq), "does not follow the entry before it");
+        const { hash, prev_hash: _prev, ...fields } = row;
+        if (!sameHex(hashOf(prev, { ...fields, seq: Number(row.seq) }), hash)) {
+          return broken(Number(row.seq), "entry altered");
+        }
+        prev = hash;
+        entries++;
+        if (hashAt.has(entries)) hashAt.set(entries, hash);
+      }
+      if (rows.length < 1000) break;
+    }
+    for (const e of [...expected].sort((a, b) => b.seq - a.seq)) {
+      if (e.seq > entries) {
+        return broken(
+          entries + 1,
+          `newest entries missing: the trail ends at ${entries}, but ${e.seq} was written (${e.source})`,
+        );
+      }
+      if (hashAt.get(e.seq) !== e.hash) return broken(e.seq, `entry replaced (${e.source} with another hash)`);
+    }
+    reach(entries, prev);
+    return { ok: true, entries };
+  }
+
   return {
     async append(event) {
       for (let attempt = 1; ; attempt++) {
@@ -190,48 +246,15 @@ export function createAuditTrail(db: Db, key: string, options: AuditTrailOptions
     },
 
     async verify() {
-      let prev = GENESIS;
-      let entries = 0;
-      const broken = (seq: number, reason: string): AuditVerification => ({
-        ok: false,
-        entries,
-        broken: { seq, reason },
-      });
-      const expected = await expectations();
-      if ("forged" in expected) return broken(1, expected.forged);
-      const hashAt = new Map(expected.map((e) => [e.seq, undefined as string | undefined]));
-      for (;;) {
-        const rows = await db
-          .selectFrom("audit")
-          .selectAll()
-          .where("seq", ">", entries)
-          .orderBy("seq")
-          .limit(1000)
-          .execute();
-        for (const row of rows) {
-          if (Number(row.seq) !== entries + 1) return broken(entries + 1, "entry missing");
-          if (row.prev_hash !== prev) return broken(Number(row.seq), "does not follow the entry before it");
-          const { hash, prev_hash: _prev, ...fields } = row;
-          if (!sameHex(hashOf(prev, { ...fields, seq: Number(row.seq) }), hash)) {
-            return broken(Number(row.seq), "entry altered");
-          }
-          prev = hash;
-          entries++;
-          if (hashAt.has(entries)) hashAt.set(entries, hash);
-        }
-        if (rows.length < 1000) break;
+      const verification = await walk();
+      if (!verification.ok && options.reportFailures) {
+        const data: AuditVerifyFailedData = { verification };
+        // The answer stands even when the outbox cannot take it: the caller sees it either way.
+        await recordEvent(db, { type: "audit.verify_failed", at: now(), data }).catch((error: unknown) =>
+          log.error({ err: error }, "audit: a failed verification was not recorded in the outbox"),
+        );
       }
-      for (const e of [...expected].sort((a, b) => b.seq - a.seq)) {
-        if (e.seq > entries) {
-          return broken(
-            entries + 1,
-            `newest entries missing: the trail ends at ${entries}, but ${e.seq} was written (${e.source})`,
-          );
-        }
-        if (hashAt.get(e.seq) !== e.hash) return broken(e.seq, `entry replaced (${e.source} with another hash)`);
-      }
-      reach(entries, prev);
-      return { ok: true, entries };
+      return verification;
     },
   };
 }

@@ -82,7 +82,8 @@ export function movableClock({ skipSleeps = false }: { skipSleeps?: boolean } = 
 
   const advance = (ms: number) => {
     if (!(ms >= 0)) throw new RangeError("A clock only moves forward");
-    offset += ms;
+    // Whole milliseconds, as Date.now's: a fractional sleep (a batch's row pace) must not make the time fractional.
+    offset += Math.ceil(ms);
     const due = [...pending].filter((p) => p.due <= now()).sort((a, b) => a.due - b.due);
     for (const entry of due) fire(entry);
   };

@@ -129,6 +129,7 @@ export async function createRuntime(
   const audit = createAuditTrail(db, keptSecret(config.DATA_DIR, "audit-key", config.AUDIT_SECRET), {
     checkpointFile: auditCheckpointFile(config.DATA_DIR),
     now: () => new Date(clock.now()),
+    reportFailures: true,
   });
   // One bus between the instances (LISTEN/NOTIFY on PostgreSQL): live events, and session ends,
   // which every instance refuses at once and closes the streams of.

@@ -48,14 +48,13 @@ export async function replacePolicy(
   const changes = policyChanges(before, next);
   if (!loosensAnything(changes)) return { status: 200, policy: await applyPolicy(rt, user, before, next, ip) };
   const request: PolicyProposal = { before, after: next };
-  const row = await insertApproval(rt.db, user, {
-    at: new Date(rt.clock.now()),
-    kind: "policy",
-    profileId: "",
-    request,
-    valueUsd: null,
-    rule: POLICY_RULE,
-  });
+  const at = new Date(rt.clock.now());
+  // The request and its approval.requested event, together.
+  const row = await rt.db
+    .transaction()
+    .execute((tx) =>
+      insertApproval(tx, user, { at, kind: "policy", profileId: "", request, valueUsd: null, rule: POLICY_RULE }),
+    );
   await rt.audit.append({
     action: "approval.requested",
     actor: user,
@@ -108,7 +107,7 @@ async function applyPolicy(
   ip: string | null,
   approval?: { approval_id: string; approved_by: string },
 ): Promise<Policy> {
-  await storePolicy(rt.db, next, actor.email, new Date());
+  await storePolicy(rt.db, next, { by: actor.email, at: new Date(), ...approval });
   await rt.audit.append({
     action: "policy.changed",
     actor,

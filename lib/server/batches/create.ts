@@ -8,6 +8,7 @@ import { batchRefIds, type BatchError, type BatchRead, type BatchRow } from "@/l
 import { problem, ProblemError, type Problem } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
+import { limitRefusedEvents } from "../create/controls/limit-refused";
 import { totalsOf } from "../create/controls/totals";
 import type { CreateContext, CreateResult } from "../create/create";
 import { requireScopeOf } from "../create/pipeline";
@@ -284,5 +285,10 @@ async function auditRefused(
     ip: ctx.ip,
     subject: read.ref_id,
     detail: { kind: "batch", ref_id: read.ref_id, rows: read.rows.length, value_usd: facts.valueUsd, problem: refusal },
+    events: limitRefusedEvents(
+      action,
+      { kind: "batch", ref_id: read.ref_id, profile_id: null, requested_by: ctx.user.email, problem: refusal },
+      new Date(rt.clock.now()),
+    ),
   });
 }

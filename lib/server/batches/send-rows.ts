@@ -1,4 +1,5 @@
 import "server-only";
+import type { BatchCompletedData } from "@/lib/shared/event-data";
 import type { Role } from "@/lib/shared/roles";
 import type { CreateInternalTransferRequest, Problem } from "@/lib/spec";
 import { refIdTaken } from "../create/bind-ref-id";
@@ -15,10 +16,12 @@ import {
   type BatchRowRecord,
 } from "../db/batches";
 import { beginEntry, JournalRefIdTaken, journalEntryOfRef, type JournalEntry } from "../db/journal";
+import { recordEvent } from "../db/outbox";
 import { log } from "../ops/log";
 import { outsideRequest } from "../http/request-context";
 import { budgetRatesFromEnv, rateOf } from "../upstream/budget-rates";
 import type { Runtime } from "../runtime";
+import { batchView } from "./view";
 
 /**
  * Sends the rows of the batches that are SENDING, one row at a time, each once: a row is an
@@ -181,7 +184,7 @@ export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: On
     if (batch?.status !== "SENDING") return;
     const row = await nextWaitingRow(rt.db, batchId);
     if (!row) {
-      if (await moveBatch(rt.db, batchId, ["SENDING"], "COMPLETED", new Date(rt.clock.now()))) {
+      if (await complete(rt, batch)) {
         await rt.audit.append({
           action: "batch.completed",
           actor: requesterOf(batch),
@@ -196,6 +199,17 @@ export async function sendBatchRows(rt: Runtime, batchId: string, onProgress: On
     await onProgress(batch);
     await rt.clock.sleep(rowIntervalMs(rt));
   }
+}
+
+/** Moves the batch to COMPLETED with its `batch.completed` event; false when it was no longer SENDING. */
+function complete(rt: Runtime, batch: BatchRecord): Promise<boolean> {
+  const at = new Date(rt.clock.now());
+  return rt.db.transaction().execute(async (tx) => {
+    if (!(await moveBatch(tx, batch.id, ["SENDING"], "COMPLETED", at))) return false;
+    const data: BatchCompletedData = { batch: await batchView(tx, { ...batch, status: "COMPLETED" }) };
+    await recordEvent(tx, { type: "batch.completed", at, data });
+    return true;
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ import { UpstreamError, upstreamProblem } from "../upstream/client";
 import { requireScope } from "../upstream/scopes";
 import { bindRefId, refIdTaken } from "./bind-ref-id";
 import { readFacts, readFunds } from "./controls/facts";
+import { limitRefusedEvents } from "./controls/limit-refused";
 import { rightsRefusal } from "./controls/rights";
 import { totalsFor } from "./controls/totals";
 import { verdictOf, type Refusal, type Verdict, type Weighing } from "./controls/verdict";
@@ -303,7 +304,15 @@ async function auditRefusal(
     problem: refusal.problem,
   };
   if (!approvalId || refusal.action === "limit.refused") {
-    await rt.audit.append({ action: refusal.action, actor: user, ip, subject: refIdOf(create), detail });
+    const refused = {
+      kind: create.kind,
+      ref_id: refIdOf(create),
+      profile_id: create.profileId,
+      requested_by: user.email,
+      problem: refusal.problem,
+    };
+    const events = limitRefusedEvents(refusal.action, refused, new Date(rt.clock.now()));
+    await rt.audit.append({ action: refusal.action, actor: user, ip, subject: refIdOf(create), detail, events });
   }
   if (approvalId) {
     await rt.audit.append({ action: "approval.send_refused", actor: user, ip, subject: approvalId, detail });

@@ -2,8 +2,10 @@ import "server-only";
 import type { Kysely, Selectable } from "kysely";
 import { v7 as timeOrderedId } from "uuid";
 import type { Approval, ApprovalKind, ApprovalStatus, PolicyApprovalRule } from "@/lib/shared/approval";
+import type { ApprovalEventData } from "@/lib/shared/event-data";
 import type { ApprovalRule, CreateKind } from "@/lib/shared/policy";
 import { isUniqueViolation, type Db } from "./index";
+import { recordEvent } from "./outbox";
 import { requestKey } from "./request-key";
 import type { ApprovalTable, Database } from "./schema";
 import { isTransferValue, mayBeTransferValue } from "./transfer-value";
@@ -41,7 +43,10 @@ export interface NewApproval {
   at: Date;
 }
 
-/** Inserts a PENDING request; `db` may be the person's locked transaction. Throws on a taken ref_id. */
+/**
+ * Inserts a PENDING request with its `approval.requested` event: pass a transaction (the person's
+ * locked one), so both are written or neither. Throws on a taken ref_id.
+ */
 export async function insertApproval(
   db: Kysely<Database>,
   requester: Requester,
@@ -72,6 +77,8 @@ export async function insertApproval(
     price_guard_json: hold.priceGuard ? JSON.stringify(hold.priceGuard) : null,
   };
   await db.insertInto("approvals").values(row).execute();
+  const data: ApprovalEventData = { approval: toApproval(row, []) };
+  await recordEvent(db, { type: "approval.requested", at: now, data });
   return row;
 }
 
@@ -272,24 +279,33 @@ export async function voteCount(db: Db, approvalId: string): Promise<number> {
   return votes.length;
 }
 
-/** Moves a PENDING request to `status`; false when someone else decided it first. */
+/**
+ * Moves a PENDING request to `status`, with its `approval.decided` event, in a transaction of its
+ * own (pass the database); false when someone else decided it first, who alone records the event.
+ */
 export async function decideApproval(
   db: Db,
   id: string,
   decision: { status: Exclude<ApprovalStatus, "PENDING">; by: string | null; reason: string | null; at: Date },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable("approvals")
-    .set({
-      status: decision.status,
-      decided_at: decision.at.toISOString(),
-      decided_by: decision.by,
-      reason: decision.reason,
-    })
-    .where("id", "=", id)
-    .where("status", "=", "PENDING")
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return db.transaction().execute(async (tx) => {
+    const result = await tx
+      .updateTable("approvals")
+      .set({
+        status: decision.status,
+        decided_at: decision.at.toISOString(),
+        decided_by: decision.by,
+        reason: decision.reason,
+      })
+      .where("id", "=", id)
+      .where("status", "=", "PENDING")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    const row = await approvalRowOf(tx, id);
+    const data: ApprovalEventData = { approval: await approvalView(tx, row!) };
+    await recordEvent(tx, { type: "approval.decided", at: decision.at, data });
+    return true;
+  });
 }
 
 /** The PENDING requests whose time is up at `now`. */

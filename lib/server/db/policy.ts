@@ -1,6 +1,8 @@
 import "server-only";
+import type { PolicyChangedData } from "@/lib/shared/event-data";
 import { DEFAULT_POLICY, withDefaults, type Policy } from "@/lib/shared/policy";
 import type { Db } from "./index";
+import { recordEvent } from "./outbox";
 
 /**
  * The desk's policy as stored (table `policy`, one row): read by the create path's controls and
@@ -13,12 +15,29 @@ export async function currentPolicy(db: Db): Promise<Policy> {
   return row ? withDefaults(JSON.parse(row.document_json) as Policy) : DEFAULT_POLICY;
 }
 
-/** Puts `policy` in force, as changed by `by` at `at`. */
-export async function storePolicy(db: Db, policy: Policy, by: string, at: Date): Promise<void> {
+/** Who changed the policy, when, and the approval it was applied under, if any. */
+export interface PolicyChange {
+  by: string;
+  at: Date;
+  approval_id?: string;
+  approved_by?: string;
+}
+
+/**
+ * Puts `policy` in force with its `policy.changed` event, in a transaction of its own (pass the
+ * database): the event's `previous` is the policy this very write replaced.
+ */
+export async function storePolicy(db: Db, policy: Policy, change: PolicyChange): Promise<void> {
+  const { by, at, ...approval } = change;
   const row = { document_json: JSON.stringify(policy), updated_at: at.toISOString(), updated_by: by };
-  await db
-    .insertInto("policy")
-    .values({ id: 1, ...row })
-    .onConflict((oc) => oc.column("id").doUpdateSet(row))
-    .execute();
+  await db.transaction().execute(async (tx) => {
+    const previous = await currentPolicy(tx);
+    await tx
+      .insertInto("policy")
+      .values({ id: 1, ...row })
+      .onConflict((oc) => oc.column("id").doUpdateSet(row))
+      .execute();
+    const data: PolicyChangedData = { policy: withDefaults(policy), previous, changed_by: by, ...approval };
+    await recordEvent(tx, { type: "policy.changed", at, data });
+  });
 }

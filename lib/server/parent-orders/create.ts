@@ -13,6 +13,7 @@ import { problem, ProblemError, trimZeros, type Problem } from "@/lib/spec";
 import type { SignedInUser } from "../auth/session";
 import { canonicalJson } from "../canonical-json";
 import { readFacts, readFunds, type Facts } from "../create/controls/facts";
+import { limitRefusedEvents } from "../create/controls/limit-refused";
 import { totalsOf } from "../create/controls/totals";
 import { verdictOf, type Verdict } from "../create/controls/verdict";
 import type { Create, CreateContext, CreateResult } from "../create/create";
@@ -278,5 +279,16 @@ async function auditRefused(
     ip: ctx.ip,
     subject: asked.ref_id,
     detail: { kind: "parent_order", ref_id: asked.ref_id, request: asked, problem: refusal },
+    events: limitRefusedEvents(
+      action,
+      {
+        kind: "parent_order",
+        ref_id: asked.ref_id,
+        profile_id: asked.profile_id,
+        requested_by: ctx.user.email,
+        problem: refusal,
+      },
+      new Date(rt.clock.now()),
+    ),
   });
 }

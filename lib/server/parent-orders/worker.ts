@@ -1,4 +1,5 @@
 import "server-only";
+import type { ParentOrderCompletedData } from "@/lib/shared/event-data";
 import { childRefId, isUnsettledChild } from "@/lib/shared/parent-order";
 import type { Role } from "@/lib/shared/roles";
 import {
@@ -15,6 +16,7 @@ import { storedCreate } from "../create/parse";
 import { sendOnce } from "../create/send-once";
 import { tickersOf } from "../create/controls/facts";
 import { beginEntry, journalEntryOfRef, type JournalEntry } from "../db/journal";
+import { recordEvent } from "../db/outbox";
 import {
   childrenOf,
   closeScheduled,
@@ -25,8 +27,10 @@ import {
   type ChildRecord,
   type ParentRecord,
 } from "../db/parent-orders";
+import { marketTradesOf } from "../quality/market-trades";
 import type { Runtime } from "../runtime";
 import { childAmount, childPrice } from "./schedule";
+import { viewOf } from "./view";
 
 /**
  * Works one TWAP parent (lib/server/parent-orders/scheduler.ts runs it on the leader): settles
@@ -105,17 +109,36 @@ async function writeFills(rt: Runtime, parent: ParentRecord, fills: { filled: st
 
 /** No slice left and every child settled: the parent is done; what is still unfilled is reported, not chased. */
 async function complete(rt: Runtime, parent: ParentRecord, onProgress: OnParentProgress): Promise<undefined> {
-  if (await moveParent(rt.db, parent.id, ["WORKING"], "COMPLETED", new Date(rt.clock.now()))) {
-    const done = await parentOfId(rt.db, parent.id);
+  const done = await completeWithEvent(rt, parent);
+  if (done) {
     await rt.audit.append({
       action: "parent_order.completed",
       actor: requesterOf(parent),
       subject: parent.ref_id,
-      detail: { parent_order_id: parent.id, filled_base: done?.filled_base ?? parent.filled_base },
+      detail: { parent_order_id: parent.id, filled_base: done.filled_base },
     });
     await onProgress(parent.id);
   }
   return undefined;
+}
+
+/**
+ * Moves the parent to COMPLETED with its `parent_order.completed` event, in one transaction; the
+ * parent as it ends, or undefined when it was no longer WORKING. The market's trades (for its
+ * execution quality) are read from the service first: never inside the transaction.
+ */
+async function completeWithEvent(rt: Runtime, parent: ParentRecord): Promise<ParentRecord | undefined> {
+  const trades = await marketTradesOf(rt, parent.market);
+  const at = new Date(rt.clock.now());
+  return rt.db.transaction().execute(async (tx) => {
+    if (!(await moveParent(tx, parent.id, ["WORKING"], "COMPLETED", at))) return undefined;
+    const done = (await parentOfId(tx, parent.id))!;
+    const data: ParentOrderCompletedData = {
+      parent_order: viewOf(done, await childrenOf(tx, parent.id), trades, at.toISOString()),
+    };
+    await recordEvent(tx, { type: "parent_order.completed", at, data });
+    return done;
+  });
 }
 
 /**
