@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { DISABLE_AFTER_MS, EVENTS_SWEEP_MS, eventsIdle, RETRY_DELAYS_MS } from "@/lib/server/events/dispatcher";
+import {
+  DISABLE_AFTER_MS,
+  EVENTS_SWEEP_MS,
+  eventsIdle,
+  FANNED_KEPT_MS,
+  RETRY_DELAYS_MS,
+} from "@/lib/server/events/dispatcher";
 import { FOLLOW_EVERY_MS } from "@/lib/server/events/follower";
 import {
   eventually,
@@ -294,6 +300,29 @@ describe.each<Database>(["sqlite", "postgres"])("webhooks on %s", (database) => 
     expect((await as.admin.call("DELETE", `${HOOKS}/${webhook.id}`)).status).toBe(200);
     expectProblem(await as.admin.call("GET", `${HOOKS}/${webhook.id}/deliveries`), 404);
     expectProblem(await as.admin.call("DELETE", `${HOOKS}/${webhook.id}`), 404);
+  });
+
+  it("keeps an event fanned out for a day, then only its deliveries", async () => {
+    const { webhook } = await register(["order.created"]);
+    await placeOrder();
+    const [delivery] = await eventually(async () => {
+      const items = await deliveries(webhook.id);
+      return items[0]?.status === "DELIVERED" ? items : (await move(), undefined);
+    });
+    const eventOf = () =>
+      d.app.runtime.db
+        .selectFrom("webhook_deliveries")
+        .innerJoin("outbox_events", "outbox_events.id", "webhook_deliveries.event_id")
+        .select("outbox_events.id")
+        .where("webhook_deliveries.id", "=", delivery!.id)
+        .executeTakeFirst();
+    expect(await eventOf()).toBeDefined();
+    await move(FANNED_KEPT_MS / 2);
+    expect(await eventOf()).toBeDefined();
+    await move(FANNED_KEPT_MS / 2 + 3_600_000);
+    await eventually(async () => ((await eventOf()) === undefined ? true : (await move(0), undefined)));
+    await freshSessions();
+    expect((await deliveries(webhook.id))[0]).toMatchObject({ id: delivery!.id, status: "DELIVERED" });
   });
 
   it("follows an order it created to its end: order.cancelled once, whoever reads it", async () => {

@@ -160,3 +160,13 @@ export async function setApprovalEmails(db: Q, email: string, on: boolean, at: D
     .onConflict((oc) => oc.column("email").doUpdateSet(values))
     .execute();
 }
+
+/** Removes the events fanned out before `before`: their deliveries and emails carry what they said. */
+export async function pruneFannedEvents(db: Q, before: Date): Promise<number> {
+  const gone = await db
+    .deleteFrom("outbox_events")
+    .where("fanned_at", "is not", null)
+    .where("fanned_at", "<", before.toISOString())
+    .executeTakeFirst();
+  return Number(gone.numDeletedRows);
+}

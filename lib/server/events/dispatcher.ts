@@ -9,6 +9,7 @@ import {
   insertEmails,
   markFanned,
   nextDue,
+  pruneFannedEvents,
   unfannedEvents,
   updateDelivery,
   updateWebhook,
@@ -50,6 +51,8 @@ export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000
 export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
 /** Attempts made at once in a pass: a receiver that never answers holds up at most this many. */
 const ATTEMPTS_PER_PASS = 10;
+/** An event fanned out is kept this long (its deliveries and emails keep what it said), then removed. */
+export const FANNED_KEPT_MS = 24 * 3_600_000;
 const EVENTS_PER_PASS = 100;
 
 const SLOT = Symbol.for("treasury-dashboard.event-dispatchers");
@@ -107,10 +110,17 @@ function eventDispatcher(rt: Runtime): Dispatcher {
       });
   };
   const cancelSweep = rt.clock.every(EVENTS_SWEEP_MS, kick);
+  const cancelPrune = rt.clock.every(FANNED_KEPT_MS / 24, () => {
+    if (!rt.live.leading) return;
+    void pruneFannedEvents(rt.db, new Date(rt.clock.now() - FANNED_KEPT_MS)).catch((error: unknown) =>
+      log.warn({ err: error }, "events: the fanned-out events were not pruned"),
+    );
+  });
   rt.lifecycle.signal.addEventListener(
     "abort",
     () => {
       cancelSweep();
+      cancelPrune();
       cancelWake();
     },
     { once: true },
