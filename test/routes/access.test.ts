@@ -613,6 +613,19 @@ const ROUTES = [
     },
     local: true,
   },
+  {
+    route: "GET /api/notifications",
+    action: "notifications",
+    call: () => ({ method: "GET", path: "/api/notifications" }),
+    local: true,
+  },
+  {
+    route: "PUT /api/notifications",
+    action: "notifications",
+    // Each caller's own, left on.
+    call: () => ({ method: "PUT", path: "/api/notifications", body: { approval_emails: true } }),
+    local: true,
+  },
 ] as const satisfies readonly RouteCase[];
 
 /** Answers that are neither JSON nor CSV. */
@@ -663,6 +676,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/tokens":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/tokens":                                 { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "DELETE /api/tokens/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/notifications":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "PUT /api/notifications":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/{order_id}/quality":               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

@@ -1088,6 +1088,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One's own email notifications
+         * @description A session whose role may `notifications`; never a personal API token.
+         */
+        get: operations["getApiNotifications"];
+        /**
+         * Turn one's own emails about approvals on or off
+         * @description A session whose role may `notifications`; never a personal API token.
+         */
+        put: operations["putApiNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1178,6 +1202,9 @@ export interface components {
             name: string;
             scopes: ("read" | "trade" | "transfer" | "batch")[];
             expires_in_days: number;
+        };
+        NotificationSettings: {
+            approval_emails: boolean;
         };
         RejectRequest: {
             reason: string;
@@ -1616,7 +1643,7 @@ export interface components {
             seq: number;
             at: string;
             /** @enum {string} */
-            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+            action: "sign-in" | "sign-in.failed" | "sign-out" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "webhook.test_sent" | "webhook.delivery_retried" | "webhook.disabled" | "notifications.changed";
             actor_email: string | null;
             actor_role: string | null;
             ip: string | null;
@@ -4981,7 +5008,7 @@ export interface operations {
     getApiAudit: {
         parameters: {
             query?: {
-                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "webhook" | "notifications" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "webhook.test_sent" | "webhook.delivery_retried" | "webhook.disabled" | "notifications.changed";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -5053,7 +5080,7 @@ export interface operations {
     getApiAuditExportCsv: {
         parameters: {
             query?: {
-                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked";
+                event?: "sign-in" | "sign-out" | "access" | "create" | "approval" | "cancel" | "policy" | "limit" | "price-guard" | "price_guard" | "export" | "batch" | "parent_order" | "rebalance" | "token" | "webhook" | "notifications" | "sign-in.failed" | "session.revoked" | "access.denied" | "create.requested" | "create.succeeded" | "create.failed" | "create.duplicate-confirmed" | "create.duplicate-declined" | "create.declined" | "create.refused" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.withdrawn" | "approval.expired" | "approval.self_refused" | "approval.send_refused" | "cancel.requested" | "cancel.succeeded" | "cancel.failed" | "policy.changed" | "limit.refused" | "price-guard.confirmed" | "price_guard.confirm_asked" | "export.csv" | "batch.requested" | "batch.row_sent" | "batch.row_failed" | "batch.completed" | "batch.cancelled" | "parent_order.requested" | "parent_order.paused" | "parent_order.resumed" | "parent_order.cancelled" | "parent_order.completed" | "rebalance.targets_changed" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "webhook.test_sent" | "webhook.delivery_retried" | "webhook.disabled" | "notifications.changed";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -6290,6 +6317,113 @@ export interface operations {
             };
             /** @description Nothing has that id. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether one is emailed about requests waiting for one's decision and about decisions on one's own requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettings"];
+            };
+        };
+        responses: {
+            /** @description Kept (a change audited): the settings as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            /** @description A field breaks a rule: `meta.errors` names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no live session or token (a revoked or expired one, a token outside Authorization). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: the role (or the token's scopes) may not; a change from another origin. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -59,6 +59,7 @@ import {
   batchRequest,
   declineRepeat,
   newToken,
+  notificationSettings,
   orderPreview,
   orderRequest,
   parentOrderRequest,
@@ -780,5 +781,32 @@ export const OPERATIONS: Operation[] = [
     access: "tokens",
     ok: { 200: { description: "Revoked: the token, its `revoked_at` set.", answer: apiTokenAnswer } },
     problems: id("token"),
+  },
+  {
+    method: "get",
+    path: "/api/notifications",
+    summary: "One's own email notifications",
+    tag: "people",
+    access: "notifications",
+    ok: {
+      200: {
+        description:
+          "Whether one is emailed about requests waiting for one's decision and about decisions on one's own requests.",
+        answer: notificationSettings,
+      },
+    },
+    problems: {},
+  },
+  {
+    method: "put",
+    path: "/api/notifications",
+    summary: "Turn one's own emails about approvals on or off",
+    tag: "people",
+    access: "notifications",
+    body: notificationSettings,
+    ok: {
+      200: { description: "Kept (a change audited): the settings as they are now.", answer: notificationSettings },
+    },
+    problems: { 400: INVALID },
   },
 ];
