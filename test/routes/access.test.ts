@@ -31,8 +31,7 @@ let readableOrderId: string;
 let readableTransferId: string;
 
 beforeAll(async () => {
-  // Webhooks to a loopback receiver that never answers: registered, never delivered.
-  d = await inProcessDashboard({ env: { WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
+  d = await inProcessDashboard();
   // Parent orders are asked for, paused, resumed and cancelled here, never worked: no child is sent.
   await stopParentScheduler(d.app.runtime);
   const order = await d.sandbox.call("POST", `/profiles/${TRADING}/orders`, smallOrder(newRef("seed")));
@@ -51,16 +50,6 @@ interface Call {
   method: string;
   path: string;
   body?: unknown;
-}
-
-/** A webhook the routes may register: to a loopback address WEBHOOK_ALLOW_HOSTS allows, for an event no test makes. */
-const NEW_WEBHOOK = { url: "http://127.0.0.1:9/hooks", events: ["audit.verify_failed"], description: "access" };
-
-/** A fresh webhook registered by an admin: its id. */
-async function adminWebhook(): Promise<string> {
-  const res = await d.as.admin.call("POST", "/api/webhooks", NEW_WEBHOOK);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.webhook.id;
 }
 
 /** A call as `who`: a signed-in role's client, or no cookie at all (with the right Origin). */
@@ -625,52 +614,6 @@ const ROUTES = [
     local: true,
   },
   {
-    route: "GET /api/webhooks",
-    action: "webhooks:manage",
-    call: () => ({ method: "GET", path: "/api/webhooks" }),
-    local: true,
-  },
-  {
-    route: "POST /api/webhooks",
-    action: "webhooks:manage",
-    call: () => ({ method: "POST", path: "/api/webhooks", body: NEW_WEBHOOK }),
-    ok: 201,
-    local: true,
-  },
-  {
-    route: "DELETE /api/webhooks/{id}",
-    action: "webhooks:manage",
-    // A webhook of its own to remove, registered by an admin.
-    call: async () => ({ method: "DELETE", path: `/api/webhooks/${await adminWebhook()}` }),
-    local: true,
-  },
-  {
-    route: "GET /api/webhooks/{id}/deliveries",
-    action: "webhooks:manage",
-    call: async () => ({ method: "GET", path: `/api/webhooks/${await adminWebhook()}/deliveries` }),
-    local: true,
-  },
-  {
-    route: "POST /api/webhooks/{id}/test",
-    action: "webhooks:manage",
-    call: async () => ({ method: "POST", path: `/api/webhooks/${await adminWebhook()}/test` }),
-    ok: 202,
-    local: true,
-  },
-  {
-    route: "POST /api/webhooks/{id}/deliveries/{delivery_id}/retry",
-    action: "webhooks:manage",
-    // A delivery to retry: the test event of an admin's webhook.
-    call: async () => {
-      const id = await adminWebhook();
-      const sent = await d.as.admin.call("POST", `/api/webhooks/${id}/test`);
-      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
-      return { method: "POST", path: `/api/webhooks/${id}/deliveries/${sent.body.delivery.id}/retry` };
-    },
-    ok: 202,
-    local: true,
-  },
-  {
     route: "GET /api/notifications",
     action: "notifications",
     call: () => ({ method: "GET", path: "/api/notifications" }),
@@ -733,13 +676,6 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/tokens":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/tokens":                                 { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "DELETE /api/tokens/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
-  "GET /api/webhooks":                                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
-  "POST /api/webhooks":                               { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
-  "DELETE /api/webhooks/{id}":                        { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
-  "GET /api/webhooks/{id}/deliveries":                { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
-  "POST /api/webhooks/{id}/test":                     { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
-  "POST /api/webhooks/{id}/deliveries/{delivery_id}/retry":
-                                                      { viewer: 403, trader: 403, ops: 403, approver: 403, admin: 200, anonymous: 401 },
   "GET /api/notifications":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "PUT /api/notifications":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

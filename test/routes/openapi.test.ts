@@ -34,9 +34,9 @@ import { routeFiles } from "../support/in-process";
  * caller, and every one a route does not offer answers 405. Its query parameters are those each
  * handler takes, and real answers (creates sent, replayed and held, the tables' pages, approvals,
  * batches, tokens, the policy, the previews, an approver's context, a repeat declined, a cancel,
- * the audit trail's verification, the rebalancing plan, sessions, webhooks, one's email
- * notifications, the service's market data and profiles relayed, a problem) pass the schema it
- * names for their status (ajv).
+ * the audit trail's verification, the rebalancing plan, sessions, one's email notifications, the
+ * service's market data and profiles relayed, a problem) pass the schema it names for their
+ * status (ajv).
  */
 
 interface Parameter {
@@ -56,8 +56,7 @@ let doc: {
 };
 
 beforeAll(async () => {
-  // Webhooks to a loopback receiver that never answers: registered, never delivered.
-  d = await inProcessDashboard({ env: { WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
+  d = await inProcessDashboard();
   const res = await rawCall(d.target, "GET", "/api/openapi.json");
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -428,33 +427,6 @@ describe("the document's answers", () => {
       "/api/tokens/{id}",
     );
     expect(revoked.token.revoked_at).not.toBeNull();
-  });
-
-  it("the webhooks', an admin's: registered, listed, tested, retried, removed", async () => {
-    const hooks = "/api/webhooks";
-    const one = "/api/webhooks/{id}";
-    const registered = await d.as.admin.call("POST", hooks, {
-      url: "http://127.0.0.1:9/hooks",
-      events: ["audit.verify_failed"],
-      description: "doc",
-    });
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    const { webhook } = expectDocumented(registered, "post", hooks);
-    const refused = await d.as.admin.call("POST", hooks, { url: "https://10.0.0.1/hooks", events: ["*"] });
-    expect(refused.status).toBe(400);
-    expectDocumented(refused, "post", hooks);
-    expectDocumented(await d.as.admin.call("GET", hooks), "get", hooks);
-    const sent = await d.as.admin.call("POST", `${hooks}/${webhook.id}/test`);
-    expect(sent.status, JSON.stringify(sent.body)).toBe(202);
-    const { delivery } = expectDocumented(sent, "post", `${one}/test`);
-    expectDocumented(await d.as.admin.call("GET", `${hooks}/${webhook.id}/deliveries`), "get", `${one}/deliveries`);
-    const retried = await d.as.admin.call("POST", `${hooks}/${webhook.id}/deliveries/${delivery.id}/retry`);
-    expect(retried.status, JSON.stringify(retried.body)).toBe(202);
-    expectDocumented(retried, "post", `${one}/deliveries/{delivery_id}/retry`);
-    expectDocumented(await d.as.admin.call("DELETE", `${hooks}/${webhook.id}`), "delete", one);
-    const gone = await d.as.admin.call("DELETE", `${hooks}/${webhook.id}`);
-    expect(gone.status).toBe(404);
-    expectDocumented(gone, "delete", one);
   });
 
   it("one's own email notifications", async () => {

@@ -37,11 +37,9 @@ import type {
   Ticker,
 } from "@/lib/shared/service-shapes";
 import { TOKEN_SCOPES } from "@/lib/shared/token-scopes";
-import { DELIVERY_STATUSES, type DeliveryView, type WebhookView } from "@/lib/shared/webhooks";
 import type { AuditVerification } from "@/lib/server/audit-trail";
 import type { createApiToken, revokeApiTokenOf } from "@/lib/server/auth/api-tokens";
 import type { SessionRow } from "@/lib/server/auth/sessions";
-import type { registerWebhook } from "@/lib/server/events/webhooks";
 import type { listOrders } from "@/lib/server/lists/orders-list";
 import type { listTransfers } from "@/lib/server/lists/transfers-list";
 import { marketSchema, orderRecordSchema, transferRecordSchema } from "@/lib/spec";
@@ -270,44 +268,6 @@ export const apiTokens = named("ApiTokens", z.strictObject({ items: z.array(apiT
 export const createdApiToken = named("CreatedApiToken", z.strictObject({ token: apiToken, secret: text }));
 /** A revoked token: its `revoked_at` set. */
 export const apiTokenAnswer = named("ApiTokenAnswer", z.strictObject({ token: apiToken }));
-
-const webhook = named(
-  "Webhook",
-  z.strictObject({
-    id: text,
-    url: text,
-    /** Event types, or ["*"]. */
-    events: z.array(text),
-    description: text,
-    enabled: z.boolean(),
-    created_at: text,
-    created_by: text,
-    failing_since: nullableText,
-    disabled_at: nullableText,
-  }),
-).schema;
-export const webhooks = named("Webhooks", z.strictObject({ items: z.array(webhook) }));
-/** The secret (`whsec_…`) is shown this once. */
-export const createdWebhook = named("CreatedWebhook", z.strictObject({ webhook, secret: text }));
-/** A webhook removed. */
-export const webhookAnswer = named("WebhookAnswer", z.strictObject({ webhook }));
-const delivery = named(
-  "WebhookDelivery",
-  z.strictObject({
-    id: text,
-    webhook_id: text,
-    event_type: text,
-    status: z.enum(DELIVERY_STATUSES),
-    attempts: z.int(),
-    last_status_code: z.nullable(z.int()),
-    last_error: nullableText,
-    next_attempt_at: nullableText,
-    created_at: text,
-    delivered_at: nullableText,
-  }),
-).schema;
-export const webhookDeliveries = named("WebhookDeliveries", z.strictObject({ items: z.array(delivery) }));
-export const webhookDeliveryAnswer = named("WebhookDeliveryAnswer", z.strictObject({ delivery }));
 
 export const policyAnswer = named("PolicyAnswer", z.strictObject({ policy: policy.schema }));
 
@@ -580,10 +540,6 @@ const _plannedTransfer: Mirrors<typeof plannedTransfer, PlannedTransfer> = true;
 const _shortfall: Mirrors<typeof shortfall, Shortfall> = true;
 const _session: Mirrors<typeof session, SessionRow> = true;
 const _notifications: Mirrors<typeof notificationSettings.schema, NotificationSettings> = true;
-const _webhook: Mirrors<typeof webhook, WebhookView> = true;
-const _createdWebhook: Mirrors<typeof createdWebhook.schema, Awaited<ReturnType<typeof registerWebhook>>> = true;
-const _delivery: Mirrors<typeof delivery, DeliveryView> = true;
-const _deliveryStatus: Same<z.output<typeof delivery>["status"], DeliveryView["status"]> = true;
 const _listedMarket: MirrorsShape<typeof listedMarket, ListedMarket> = true;
 const _bookLevel: MirrorsShape<typeof bookLevel, BookLevel> = true;
 const _ticker: MirrorsShape<typeof ticker.schema, Ticker> = true;

@@ -51,11 +51,6 @@ import {
   ticker,
   transfer,
   transfersPage,
-  webhookAnswer,
-  webhookDeliveries,
-  webhookDeliveryAnswer,
-  webhooks,
-  createdWebhook,
 } from "./answers";
 import { EVENT_ACTION } from "@/lib/server/live/events";
 import type { Named } from "./components";
@@ -64,7 +59,6 @@ import {
   batchRequest,
   declineRepeat,
   newToken,
-  newWebhook,
   notificationSettings,
   orderPreview,
   orderRequest,
@@ -814,66 +808,5 @@ export const OPERATIONS: Operation[] = [
       200: { description: "Kept (a change audited): the settings as they are now.", answer: notificationSettings },
     },
     problems: { 400: INVALID },
-  },
-
-  // Events out: the desk's other systems' webhooks (an admin's, never by a token).
-  {
-    method: "get",
-    path: "/api/webhooks",
-    summary: "The webhooks (an admin)",
-    tag: "webhooks",
-    access: "webhooks:manage",
-    ok: { 200: { description: "The webhooks, newest first; never a secret.", answer: webhooks } },
-    problems: {},
-  },
-  {
-    method: "post",
-    path: "/api/webhooks",
-    summary: "Register a webhook; its signing secret is shown this once",
-    tag: "webhooks",
-    access: "webhooks:manage",
-    body: newWebhook,
-    ok: {
-      201: { description: "The webhook, and its signing secret (`whsec_…`), shown this once.", answer: createdWebhook },
-    },
-    problems: {
-      400: "A field breaks a rule (an http:// URL, a private, loopback or metadata address): `meta.errors` names each.",
-    },
-  },
-  {
-    method: "delete",
-    path: "/api/webhooks/{id}",
-    summary: "Remove a webhook and its deliveries",
-    tag: "webhooks",
-    access: "webhooks:manage",
-    ok: { 200: { description: "Removed: nothing more is sent to it.", answer: webhookAnswer } },
-    problems: id("webhook"),
-  },
-  {
-    method: "get",
-    path: "/api/webhooks/{id}/deliveries",
-    summary: "A webhook's deliveries",
-    tag: "webhooks",
-    access: "webhooks:manage",
-    ok: { 200: { description: "Its latest deliveries, newest first.", answer: webhookDeliveries } },
-    problems: id("webhook"),
-  },
-  {
-    method: "post",
-    path: "/api/webhooks/{id}/deliveries/{delivery_id}/retry",
-    summary: "Try a delivery again now, with the same webhook-id",
-    tag: "webhooks",
-    access: "webhooks:manage",
-    ok: { 202: { description: "Due now: the delivery, PENDING.", answer: webhookDeliveryAnswer } },
-    problems: { ...id("webhook or delivery"), 409: "The webhook is turned off." },
-  },
-  {
-    method: "post",
-    path: "/api/webhooks/{id}/test",
-    summary: "Send a test event to one webhook",
-    tag: "webhooks",
-    access: "webhooks:manage",
-    ok: { 202: { description: "A `webhook.test` delivery, due now.", answer: webhookDeliveryAnswer } },
-    problems: { ...id("webhook"), 409: "The webhook is turned off." },
   },
 ];

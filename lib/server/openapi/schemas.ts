@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
 import { newApiTokenSchema } from "@/lib/shared/api-tokens";
 import { notificationSettingsSchema } from "@/lib/shared/notifications";
-import { newWebhookSchema } from "@/lib/shared/webhooks";
 import { parentOrderRequestSchema } from "@/lib/shared/parent-order";
 import { BATCH_MAX_ROWS, BATCH_REF_ID_MAX_CHARS } from "@/lib/shared/batch-rows";
 import { policySchema } from "@/lib/shared/policy";
@@ -72,7 +71,6 @@ export const targets = named("RebalanceTargets", rebalanceTargetsSchema);
 export const newToken = named("NewApiToken", newApiTokenSchema);
 /** One's own email notifications: the body PUT /api/notifications takes, and what both its methods answer. */
 export const notificationSettings = named("NotificationSettings", notificationSettingsSchema);
-export const newWebhook = named("NewWebhook", newWebhookSchema);
 export const reject = named("RejectRequest", rejectBodySchema);
 export const orderPreview = named("OrderPreviewRequest", orderPreviewSchema);
 export const declineRepeat = named("DeclineRepeat", declineRepeatBodySchema);
