@@ -21,11 +21,11 @@ import type { Problem } from "@/lib/spec/problem";
 import { decisionWords, decisionTone, ruleWords } from "./decision-words";
 import { ApproverContext } from "./approver-context";
 import { BatchSummary } from "./batch-summary";
-import { batchRequestOf, batchTitle } from "./batch-words";
+import { batchRequestOf, batchTitle } from "@/lib/shared/batch-approval-words";
 import { approveEffect, approveQuestion, approveVerb, needsConfirming } from "./decision-terms";
-import { describeApproval } from "./describe-approval";
+import { describeApproval } from "@/lib/shared/describe-approval";
 import { ParentOrderSummary } from "./parent-order-summary";
-import { PARENT_ORDER_TITLE } from "./parent-order-words";
+import { PARENT_ORDER_TITLE } from "@/lib/shared/parent-approval-words";
 
 type Decision = { verb: "approve" } | { verb: "reject"; reason: string } | { verb: "withdraw" };
 

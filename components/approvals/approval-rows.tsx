@@ -6,7 +6,7 @@ import { useProfileNames } from "@/lib/client/profile-names";
 import { formatUsd } from "@/lib/shared/format";
 import { approvalAnchor } from "@/lib/shared/held-requests";
 import { Button } from "../ui/button";
-import { describeApproval } from "./describe-approval";
+import { describeApproval } from "@/lib/shared/describe-approval";
 
 /**
  * Requests one line each, for a desk with many waiting: what is asked, its worth, who asked and

@@ -12,9 +12,9 @@ import { addDecimal, compareDecimal } from "@/lib/spec/decimal";
 import type { Market } from "@/lib/spec/enums";
 import { marketLabel } from "@/lib/spec/markets";
 import { referencePriceOf } from "@/lib/spec/valuation";
-import { batchFundsWords } from "./batch-words";
+import { batchFundsWords } from "@/lib/shared/batch-approval-words";
 import { distanceWords } from "./decision-words";
-import { parentRequestOf } from "./parent-order-words";
+import { parentRequestOf } from "@/lib/shared/parent-approval-words";
 
 const usd = (value: string) => `${formatAmount(value, { min: 2, max: 2 })} USD`;
 const CONTEXT_EVERY_MS = 10_000;

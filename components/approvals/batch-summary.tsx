@@ -7,7 +7,7 @@ import type { Approval } from "@/lib/shared/approval";
 import { isOpenBatch, type Batch } from "@/lib/shared/batch";
 import { formatAsset, formatCount, formatUsd } from "@/lib/shared/format";
 import { AssetAmount } from "../ui/asset-amount";
-import { batchHref, batchProgressWords, batchRequestOf } from "./batch-words";
+import { batchHref, batchProgressWords, batchRequestOf } from "@/lib/shared/batch-approval-words";
 
 const PROGRESS_EVERY_MS = 2_000;
 

@@ -1,10 +1,10 @@
 import { orderWords, type OrderAsk } from "@/components/notices/notice-words";
-import { moved } from "@/components/transfers/describe-transfer";
+import { moved } from "@/lib/shared/describe-transfer";
 import type { Approval } from "@/lib/shared/approval";
 import { compareDecimal } from "@/lib/spec/decimal";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
-import { batchTerms } from "./batch-words";
-import { parentTerms } from "./parent-order-words";
+import { batchTerms } from "@/lib/shared/batch-approval-words";
+import { parentTerms } from "@/lib/shared/parent-approval-words";
 
 /**
  * What an approver decides, restated beside the button that decides it (issue 26): the amount

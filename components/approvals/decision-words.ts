@@ -2,8 +2,8 @@ import type { Approval } from "@/lib/client/approval-feed";
 import { formatAmount, formatUsd } from "@/lib/shared/format";
 import { nameProfiles, type Nickname } from "@/lib/shared/named-profiles";
 import { compareDecimal, divideDecimalHalfUp, multiplyDecimal, subtractDecimal } from "@/lib/spec/decimal";
-import { batchApprovedWords } from "./batch-words";
-import { parentApprovedWords } from "./parent-order-words";
+import { batchApprovedWords } from "@/lib/shared/batch-approval-words";
+import { parentApprovedWords } from "@/lib/shared/parent-approval-words";
 
 /**
  * A request's state in the desk's words, the same on the card, in its history and in the

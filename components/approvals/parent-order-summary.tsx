@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useParentOrder } from "@/lib/client/parent-orders";
 import type { Approval } from "@/lib/shared/approval";
 import { parentOrderHref } from "@/lib/shared/parent-order-words";
-import { parentProgressWords, parentRequestOf, scheduleWords } from "./parent-order-words";
+import { parentProgressWords, parentRequestOf, scheduleWords } from "@/lib/shared/parent-approval-words";
 
 /**
  * What a held TWAP parent order asks, for anyone who reads its card: its ref_id, its schedule,

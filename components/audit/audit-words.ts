@@ -1,5 +1,5 @@
-import { internalTransfers, sendersWords } from "@/components/approvals/batch-words";
-import { totalsInWords } from "@/components/batches/describe-batch";
+import { internalTransfers, sendersWords } from "@/lib/shared/batch-approval-words";
+import { totalsInWords } from "@/lib/shared/describe-batch";
 import { formatMarket, formatMoney, formatPrice, formatUsd } from "@/lib/shared/format";
 import { nameProfiles } from "@/lib/shared/named-profiles";
 import { withDefaults, type ApprovalRule, type Policy } from "@/lib/shared/policy";

@@ -27,7 +27,7 @@ import { Field, inputClass } from "../ui/field";
 import { ProblemAlert } from "../ui/problem-alert";
 import { linesOfCsv, linesOfPlan, placeErrors, withRowsRead, type BatchLine } from "./batch-lines";
 import { BatchPreviewPanel } from "./batch-preview";
-import { describeBatch, transfersCount } from "./describe-batch";
+import { describeBatch, transfersCount } from "@/lib/shared/describe-batch";
 
 /** Where the batch's transfers come from: text pasted (the form's `csv`), a file dropped or chosen, or a rebalancing plan. */
 export type BatchSource =

@@ -8,7 +8,7 @@ import { DECIMAL_PATTERN } from "@/lib/spec/decimal";
 import { DataTable } from "../ui/data-table";
 import { TableMessage } from "../ui/table-message";
 import { cellKey, LINE_COLUMNS, shownLines, type BatchLine, type LineColumn, type PlacedErrors } from "./batch-lines";
-import { shortBy, transfersCount } from "./describe-batch";
+import { shortBy, transfersCount } from "@/lib/shared/describe-batch";
 
 /**
  * The batch as the back end read it, before anything is sent: what is wrong with the file as a

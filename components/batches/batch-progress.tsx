@@ -21,7 +21,7 @@ import { ShortId } from "../ui/short-id";
 import { StatusBadge } from "../ui/status-badge";
 import { TableMessage } from "../ui/table-message";
 import { useToast } from "../ui/toasts";
-import { BATCH_STATUS_WORDS, doneRows, totalsInWords, transfersCount } from "./describe-batch";
+import { BATCH_STATUS_WORDS, doneRows, totalsInWords, transfersCount } from "@/lib/shared/describe-batch";
 
 /**
  * One batch, followed as it is sent: a progress bar of the rows done, the counts as they move

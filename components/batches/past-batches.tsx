@@ -12,7 +12,7 @@ import { DataTable } from "../ui/data-table";
 import { LiveIndicator } from "../ui/live-indicator";
 import { StatusBadge } from "../ui/status-badge";
 import { TableError, TableMessage } from "../ui/table-message";
-import { totalsInWords } from "./describe-batch";
+import { totalsInWords } from "@/lib/shared/describe-batch";
 
 /**
  * The batches, newest first, each with what came of it: its status, its rows sent, failed and

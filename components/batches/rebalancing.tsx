@@ -17,7 +17,7 @@ import { inputClass } from "../ui/field";
 import { ProblemAlert } from "../ui/problem-alert";
 import { TableError, TableMessage } from "../ui/table-message";
 import { useToast } from "../ui/toasts";
-import { transfersCount } from "./describe-batch";
+import { transfersCount } from "@/lib/shared/describe-batch";
 
 /**
  * Rebalancing to target balances: the targets (a profile's wanted balance of an asset, and how

@@ -9,7 +9,7 @@ import { streamUp } from "@/lib/client/live-status";
 import { useProfileNames } from "@/lib/client/profile-names";
 import { Time } from "@/lib/client/time-zone";
 import { isProblem } from "@/lib/spec/problem";
-import { describeApproval } from "../approvals/describe-approval";
+import { describeApproval } from "@/lib/shared/describe-approval";
 import { Button } from "../ui/button";
 import { ProblemAlert } from "../ui/problem-alert";
 

@@ -1,13 +1,13 @@
-import { batchRefusalWords, batchRequestOf, internalTransfers } from "@/components/approvals/batch-words";
+import { batchRefusalWords, batchRequestOf, internalTransfers } from "@/lib/shared/batch-approval-words";
 import {
   parentHeldWords,
   parentRefusalWords,
   scheduleWords,
   parentRequestOf,
-} from "@/components/approvals/parent-order-words";
-import { totalsInWords } from "@/components/batches/describe-batch";
-import { amount, priceIn } from "@/components/orders/describe-order";
-import { moved, type TransferNames } from "@/components/transfers/describe-transfer";
+} from "@/lib/shared/parent-approval-words";
+import { totalsInWords } from "@/lib/shared/describe-batch";
+import { amount, priceIn } from "@/lib/shared/describe-order";
+import { moved, type TransferNames } from "@/lib/shared/describe-transfer";
 import type { NoticeWords } from "@/lib/client/notice-log";
 import type { Approval } from "@/lib/shared/approval";
 import { amountIfSet } from "@/lib/spec/decimal";

@@ -4,7 +4,7 @@ import { durationWords } from "@/lib/shared/parent-order-words";
 import { slicesSentWords } from "@/lib/shared/parent-order-rows";
 import { DECIMAL_PATTERN, multiplyDecimal, trimZeros } from "@/lib/spec/decimal";
 import { isMarket, marketAssets } from "@/lib/spec/markets";
-import { amount } from "./describe-order";
+import { amount } from "@/lib/shared/describe-order";
 
 /**
  * The ticket's "Work over time" inputs read as the request takes them, and a parent's progress in

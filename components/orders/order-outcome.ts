@@ -4,7 +4,7 @@ import { MARKET_DETAILS } from "@/lib/spec/markets";
 import type { Order } from "@/lib/spec/order";
 import { detailOf, orderEndKey, orderWords, refWords } from "@/components/notices/notice-words";
 import type { NoticeWords } from "@/lib/client/notice-log";
-import { amount, priceIn } from "./describe-order";
+import { amount, priceIn } from "@/lib/shared/describe-order";
 
 /** A GTT order the service closed because its time ran out, not one someone cancelled. */
 export const expiredGtt = (o: Order): boolean =>

@@ -33,7 +33,7 @@ import {
 import { formatCount } from "@/lib/shared/format";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Card } from "../ui/card";
-import { describeOrder } from "./describe-order";
+import { describeOrder } from "@/lib/shared/describe-order";
 import { describeParentOrder, durationWords } from "@/lib/shared/parent-order-words";
 import { durationSecondsOf, DURATION_UNITS, sliceEvery, slicesOf } from "./describe-parent-order";
 import { MarketPanel } from "./market-panel";

@@ -19,7 +19,7 @@ import { MetadataEditor } from "../forms/lazy-metadata-editor";
 import { newRefId } from "@/lib/shared/ref-id";
 import { useCreateFlow } from "../forms/use-create-flow";
 import { Card } from "../ui/card";
-import { describeTransfer, type TransferNames } from "./describe-transfer";
+import { describeTransfer, type TransferNames } from "@/lib/shared/describe-transfer";
 import { transferDefaults, transferResolver, type TransferOutput, type TransferValues } from "./transfer-form-values";
 
 /** The result card loads with the first send, not with the page (the first-load budget). */

@@ -10,7 +10,7 @@ import { useFollowRecord } from "../forms/use-follow-record";
 import { transferEndNotice } from "../notices/notice-words";
 import { StatusBadge } from "../ui/status-badge";
 import { useToast } from "../ui/toasts";
-import { describeTransferOutcome, type TransferNames } from "./describe-transfer";
+import { describeTransferOutcome, type TransferNames } from "@/lib/shared/describe-transfer";
 
 const isFinal = (status: string) => FINAL_TRANSFER_STATUSES.includes(status as TransferStatus);
 

@@ -1,4 +1,5 @@
 import type { ApprovalRule, CreateKind, Policy } from "./policy";
+import { can, type Role } from "./roles";
 
 /**
  * A request held for four eyes, as `GET /api/approvals/{id}` answers it: a create (an order or
@@ -73,6 +74,14 @@ export const isHeld = (answer: unknown): answer is Held =>
 
 export const isPolicyApproval = (a: Approval): a is Approval & { kind: "policy"; rule: PolicyApprovalRule } =>
   a.kind === "policy";
+
+/**
+ * Whether this person may decide the request, approve it or reject it: a role that approves
+ * (`withRole("approve")` on the routes), and never the person who asked for it, four eyes
+ * (lib/server/approvals/decisions.ts). A policy change alike: an approver or another admin.
+ */
+export const mayDecide = (a: Pick<Approval, "requested_by">, person: { email: string; role: Role }): boolean =>
+  can(person.role, "approve") && person.email.toLowerCase() !== a.requested_by.toLowerCase();
 
 /** The words for a held create whose asset no market prices in USD. */
 export const NO_USD_PRICE = "no USD price";

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TIF_WORDS } from "@/components/orders/describe-order";
+import { TIF_WORDS } from "@/lib/shared/describe-order";
 import { formatTime } from "@/lib/shared/format";
 import { ORDER_TYPES, type OrderType, type TimeInForce } from "@/lib/spec/enums";
 import { timeInForceFor } from "@/lib/spec/time-in-force";

@@ -658,6 +658,19 @@ const ROUTES = [
     ok: 202,
     local: true,
   },
+  {
+    route: "GET /api/notifications",
+    action: "notifications",
+    call: () => ({ method: "GET", path: "/api/notifications" }),
+    local: true,
+  },
+  {
+    route: "PUT /api/notifications",
+    action: "notifications",
+    // Each caller's own, left on.
+    call: () => ({ method: "PUT", path: "/api/notifications", body: { approval_emails: true } }),
+    local: true,
+  },
 ] as const satisfies readonly RouteCase[];
 
 /**
@@ -721,6 +734,8 @@ const ACCESS: Record<RouteName, Record<Who, Status>> = {
   "GET /api/tokens":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "POST /api/tokens":                                 { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "DELETE /api/tokens/{id}":                          { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "GET /api/notifications":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
+  "PUT /api/notifications":                           { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/activity/export.csv":                     { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders":                                  { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },
   "GET /api/orders/{order_id}/quality":               { viewer: 200, trader: 200, ops: 200, approver: 200, admin: 200, anonymous: 401 },

@@ -34,8 +34,9 @@ import { routeFiles } from "../support/in-process";
  * caller, and every one a route does not offer answers 405. Its query parameters are those each
  * handler takes, and real answers (creates sent, replayed and held, the tables' pages, approvals,
  * batches, tokens, the policy, the previews, an approver's context, a repeat declined, a cancel,
- * the audit trail's verification, the rebalancing plan, sessions, the service's market data and
- * profiles relayed, a problem) pass the schema it names for their status (ajv).
+ * the audit trail's verification, the rebalancing plan, sessions, one's email notifications, the
+ * service's market data and profiles relayed, a problem) pass the schema it names for their
+ * status (ajv).
  */
 
 interface Parameter {
@@ -452,6 +453,17 @@ describe("the document's answers", () => {
       "/api/tokens/{id}",
     );
     expect(revoked.token.revoked_at).not.toBeNull();
+  });
+
+  it("one's own email notifications", async () => {
+    const path = "/api/notifications";
+    expect(expectDocumented(await d.as.viewer.call("GET", path), "get", path)).toEqual({ approval_emails: true });
+    const off = await d.as.viewer.call("PUT", path, { approval_emails: false });
+    expect(expectDocumented(off, "put", path)).toEqual({ approval_emails: false });
+    const refused = await d.as.viewer.call("PUT", path, { approval_emails: "no" });
+    expect(refused.status).toBe(400);
+    expectDocumented(refused, "put", path);
+    expect((await d.as.viewer.call("PUT", path, { approval_emails: true })).status).toBe(200);
   });
 
   it("the service's markets and profiles, relayed", async () => {

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import { isRole, type Role } from "@/lib/shared/roles";
 import { systemClock, type Clock } from "../clock";
 import type { Db } from "../db";
@@ -255,4 +256,27 @@ export async function latestRole(db: Db, email: string): Promise<Role | null> {
     .orderBy("started_at", "desc")
     .executeTakeFirst();
   return row && isRole(row.user_role) ? row.user_role : null;
+}
+
+/**
+ * Everyone who ever signed in, each once with their role as it is now (their newest sign-in's, as
+ * `latestRole` reads it): one query, whatever the number of sign-ins. Who may be told of a request
+ * waiting for them (lib/server/events/mail-recipients.ts).
+ */
+export async function signedInPeople(db: Db): Promise<{ email: string; role: Role }[]> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("sessions")
+        .select([
+          "user_email",
+          "user_role",
+          sql<number>`row_number() over (partition by user_email order by started_at desc, id desc)`.as("newest"),
+        ])
+        .as("s"),
+    )
+    .select(["user_email", "user_role"])
+    .where("newest", "=", 1)
+    .execute();
+  return rows.flatMap((r) => (isRole(r.user_role) ? [{ email: r.user_email, role: r.user_role }] : []));
 }

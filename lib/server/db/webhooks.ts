@@ -138,6 +138,22 @@ export const dueEmails = (db: Q, now: Date, limit: number): Promise<EmailRow[]> 
     .limit(limit)
     .execute();
 
+/**
+ * Takes a due email for one sending: its next attempt moved to `until` unless someone moved it
+ * first (another pass, an instance that led a moment ago): whether this call took it. Should the
+ * sender die before it records the outcome, the email falls due again at `until`.
+ */
+export async function claimEmail(db: Q, row: EmailRow, until: Date): Promise<boolean> {
+  const done = await db
+    .updateTable("emails")
+    .set({ next_attempt_at: until.toISOString() })
+    .where("id", "=", row.id)
+    .where("status", "=", "PENDING")
+    .where("next_attempt_at", "=", row.next_attempt_at)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
+}
+
 export async function updateEmail(db: Q, id: string, patch: Partial<EmailRow>): Promise<void> {
   await db.updateTable("emails").set(patch).where("id", "=", id).execute();
 }
@@ -150,6 +166,18 @@ export async function wantsApprovalEmails(db: Q, email: string): Promise<boolean
     .where("email", "=", email)
     .executeTakeFirst();
   return row ? Number(row.approval_emails) === 1 : true;
+}
+
+/** Which of `emails` turned the emails about approvals off: one query for them all. */
+export async function approvalEmailsOff(db: Q, emails: readonly string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("mail_preferences")
+    .select("email")
+    .where("email", "in", [...emails])
+    .where("approval_emails", "=", 0)
+    .execute();
+  return new Set(rows.map((r) => r.email));
 }
 
 export async function setApprovalEmails(db: Q, email: string, on: boolean, at: Date): Promise<void> {

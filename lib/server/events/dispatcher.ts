@@ -24,7 +24,7 @@ import type { Runtime } from "../runtime";
 import { AddressRefused, allowedHosts, resolveWebhookAddress } from "./address-guard";
 import { attemptDelivery, type AttemptResult } from "./deliver";
 import { followRecords } from "./follower";
-import { emailsOfEvent, sendDueEmails } from "./mail";
+import { emailsOfEvent, prepareEmails, sendDueEmails } from "./mail";
 import { openSecret } from "./secrets";
 import { newDelivery } from "./deliveries";
 
@@ -136,6 +136,7 @@ async function fanOut(rt: Runtime): Promise<void> {
   for (;;) {
     const events = await unfannedEvents(rt.db, EVENTS_PER_PASS);
     if (events.length === 0) return;
+    await prepareEmails(rt, events);
     for (const event of events) await fanOutOne(rt, event);
     if (events.length < EVENTS_PER_PASS) return;
   }

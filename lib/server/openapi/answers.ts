@@ -16,6 +16,7 @@ import type { BatchError, BatchRow } from "@/lib/shared/batch-file";
 import type { CreatePreview, HoldPreview } from "@/lib/shared/create-preview";
 import type { HeldRequest } from "@/lib/shared/held-requests";
 import type { JournalEntry } from "@/lib/shared/journal-entry";
+import type { NotificationSettings } from "@/lib/shared/notifications";
 import type { OrderQuality } from "@/lib/shared/order-quality";
 import {
   PARENT_ORDER_STATUSES,
@@ -45,7 +46,7 @@ import type { listOrders } from "@/lib/server/lists/orders-list";
 import type { listTransfers } from "@/lib/server/lists/transfers-list";
 import { marketSchema, orderRecordSchema, transferRecordSchema } from "@/lib/spec";
 import { named } from "./components";
-import { orderRequest, policy, problem, targets, transferRequest } from "./schemas";
+import { notificationSettings, orderRequest, policy, problem, targets, transferRequest } from "./schemas";
 
 /**
  * What the routes answer, as the document names it: the service's records (lib/spec's own
@@ -581,6 +582,7 @@ const _rebalancePlan: Mirrors<typeof rebalancePlan.schema, RebalancePlan> = true
 const _plannedTransfer: Mirrors<typeof plannedTransfer, PlannedTransfer> = true;
 const _shortfall: Mirrors<typeof shortfall, Shortfall> = true;
 const _session: Mirrors<typeof session, SessionRow> = true;
+const _notifications: Mirrors<typeof notificationSettings.schema, NotificationSettings> = true;
 const _listedMarket: MirrorsShape<typeof listedMarket, ListedMarket> = true;
 const _bookLevel: MirrorsShape<typeof bookLevel, BookLevel> = true;
 const _ticker: MirrorsShape<typeof ticker.schema, Ticker> = true;

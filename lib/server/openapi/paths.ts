@@ -65,6 +65,7 @@ import {
   declineRepeat,
   newToken,
   newWebhook,
+  notificationSettings,
   orderPreview,
   orderRequest,
   parentOrderRequest,
@@ -845,5 +846,32 @@ export const OPERATIONS: Operation[] = [
     access: "webhooks:manage",
     ok: { 202: { description: "Due now: the dispatcher delivers it.", answer: deliveryAnswer } },
     problems: { ...id("webhook"), 409: "The webhook is turned off." },
+  },
+  {
+    method: "get",
+    path: "/api/notifications",
+    summary: "One's own email notifications",
+    tag: "people",
+    access: "notifications",
+    ok: {
+      200: {
+        description:
+          "Whether one is emailed about requests waiting for one's decision and about decisions on one's own requests.",
+        answer: notificationSettings,
+      },
+    },
+    problems: {},
+  },
+  {
+    method: "put",
+    path: "/api/notifications",
+    summary: "Turn one's own emails about approvals on or off",
+    tag: "people",
+    access: "notifications",
+    body: notificationSettings,
+    ok: {
+      200: { description: "Kept (a change audited): the settings as they are now.", answer: notificationSettings },
+    },
+    problems: { 400: INVALID },
   },
 ];

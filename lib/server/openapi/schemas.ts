@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { newApiTokenSchema } from "@/lib/shared/api-tokens";
 import { newWebhookSchema } from "@/lib/shared/webhooks";
+import { notificationSettingsSchema } from "@/lib/shared/notifications";
 import { parentOrderRequestSchema } from "@/lib/shared/parent-order";
 import { BATCH_MAX_ROWS, BATCH_REF_ID_MAX_CHARS } from "@/lib/shared/batch-rows";
 import { policySchema } from "@/lib/shared/policy";
@@ -70,6 +71,8 @@ export const policy = named("Policy", policySchema);
 export const targets = named("RebalanceTargets", rebalanceTargetsSchema);
 export const newToken = named("NewApiToken", newApiTokenSchema);
 export const newWebhook = named("NewWebhook", newWebhookSchema);
+/** One's own email notifications: the body PUT /api/notifications takes, and what both its methods answer. */
+export const notificationSettings = named("NotificationSettings", notificationSettingsSchema);
 export const reject = named("RejectRequest", rejectBodySchema);
 export const orderPreview = named("OrderPreviewRequest", orderPreviewSchema);
 export const declineRepeat = named("DeclineRepeat", declineRepeatBodySchema);

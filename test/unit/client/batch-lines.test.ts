@@ -8,7 +8,7 @@ import {
   shownLines,
   withRowsRead,
 } from "@/components/batches/batch-lines";
-import { describeBatch, shortBy, totalsInWords } from "@/components/batches/describe-batch";
+import { describeBatch, shortBy, totalsInWords } from "@/lib/shared/describe-batch";
 import { batchKeys } from "@/lib/client/batches";
 import { HANDLERS } from "@/lib/client/live-events";
 

@@ -5,9 +5,9 @@ import {
   batchRefusalWords,
   batchTitle,
   sendersWords,
-} from "@/components/approvals/batch-words";
-import { shortBy, totalsInWords } from "@/components/batches/describe-batch";
-import { describeApproval } from "@/components/approvals/describe-approval";
+} from "@/lib/shared/batch-approval-words";
+import { shortBy, totalsInWords } from "@/lib/shared/describe-batch";
+import { describeApproval } from "@/lib/shared/describe-approval";
 import type { Approval } from "@/lib/shared/approval";
 import type { BatchApprovalRequest } from "@/lib/shared/batch";
 

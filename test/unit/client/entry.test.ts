@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { orderShortfall, transferShortfall, type FundsContext } from "@/components/forms/funds";
 import { canRetry, inDeskWords } from "@/components/forms/server-problem";
-import { describeOrder } from "@/components/orders/describe-order";
+import { describeOrder } from "@/lib/shared/describe-order";
 import { describeOutcome } from "@/components/orders/order-outcome";
 import {
   expiryInBothZones,
@@ -12,7 +12,7 @@ import {
   ticketResolver,
   type TicketValues,
 } from "@/components/orders/ticket-form";
-import { describeTransfer, describeTransferOutcome } from "@/components/transfers/describe-transfer";
+import { describeTransfer, describeTransferOutcome } from "@/lib/shared/describe-transfer";
 import { transferDefaults, transferResolver } from "@/components/transfers/transfer-form-values";
 import type { Order } from "@/lib/spec/order";
 import type { Transfer } from "@/lib/spec/transfer";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { describeApproval } from "@/components/approvals/describe-approval";
+import { describeApproval } from "@/lib/shared/describe-approval";
 import { approveEffect, approveQuestion, approveVerb, decisionTerms } from "@/components/approvals/decision-terms";
 import { decisionTone, decisionWords } from "@/components/approvals/decision-words";
-import { parentProgressWords } from "@/components/approvals/parent-order-words";
+import { parentProgressWords } from "@/lib/shared/parent-approval-words";
 import { auditDetailWords } from "@/components/audit/audit-words";
 import { approvalNotice } from "@/components/notices/notice-words";
 import type { Approval } from "@/lib/shared/approval";

@@ -15,7 +15,7 @@ import {
   worksOverTime,
   type TicketValues,
 } from "@/components/orders/ticket-form";
-import { describeApproval } from "@/components/approvals/describe-approval";
+import { describeApproval } from "@/lib/shared/describe-approval";
 import { parentOrderRequestSchema } from "@/lib/shared/parent-order";
 import type { Approval } from "@/lib/shared/approval";
 import { parentFixture } from "../../support/parent-fixture";

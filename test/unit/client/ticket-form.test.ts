@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeOrder, TIF_WORDS } from "@/components/orders/describe-order";
+import { describeOrder, TIF_WORDS } from "@/lib/shared/describe-order";
 import {
   amountFromBalance,
   estimateWorthUsd,

@@ -2,7 +2,7 @@ import type { Approval } from "@/lib/shared/approval";
 import type { Batch, BatchApprovalRequest, BatchFunds } from "@/lib/shared/batch";
 import { formatCount, formatMoney, formatUsd } from "@/lib/shared/format";
 import { nameProfiles } from "@/lib/shared/named-profiles";
-import { shortBy, totalsInWords } from "@/components/batches/describe-batch";
+import { shortBy, totalsInWords } from "@/lib/shared/describe-batch";
 
 /**
  * A held batch of internal transfers (an approval of kind "batch": one approval of the whole) in

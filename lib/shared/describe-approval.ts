@@ -1,10 +1,10 @@
-import { describeOrder } from "@/components/orders/describe-order";
-import { describeTransfer } from "@/components/transfers/describe-transfer";
+import { describeOrder } from "@/lib/shared/describe-order";
+import { describeTransfer } from "@/lib/shared/describe-transfer";
 import type { Approval } from "@/lib/shared/approval";
 import type { CreateOrderRequest } from "@/lib/spec/order";
 import type { CreateInternalTransferRequest } from "@/lib/spec/transfer";
-import { describeBatchApproval } from "./batch-words";
-import { describeParentApproval } from "./parent-order-words";
+import { describeBatchApproval } from "./batch-approval-words";
+import { describeParentApproval } from "./parent-approval-words";
 
 /** The request in the words of its review step, with the profiles' nicknames; a policy change's own words. */
 export function describeApproval(a: Approval, nickname: (id: string) => string): string {
