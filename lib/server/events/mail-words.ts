@@ -54,10 +54,11 @@ function valueLines(a: Approval): string[] {
   return [`Value: ${a.value_usd === null ? "not known: no market prices it in USD" : formatUsd(a.value_usd)}`];
 }
 
-const FOOTER = [
+/** Where each person turns these emails off: their own Notifications page. */
+const footer = (baseUrl: string) => [
   "",
   "--",
-  "Sent by the treasury dashboard. To stop emails about approvals, turn them off in your email notifications in the dashboard.",
+  `Sent by the treasury dashboard. To stop emails about approvals, turn them off on your Notifications page: ${baseUrl}/notifications`,
 ];
 
 /** To each person who may decide it: what, how much, who asked, until when, and where to decide. */
@@ -78,7 +79,7 @@ export function approvalRequestedWords(a: Approval, ctx: WordsContext): EmailWor
     requestLink(a, ctx.baseUrl),
     "",
     "This email cannot approve or reject anything: the decision is made on the request's page only.",
-    ...FOOTER,
+    ...footer(ctx.baseUrl),
   ];
   return { subject: `Approval needed: ${headline}`, text: lines.join("\n") };
 }
@@ -131,7 +132,7 @@ export function approvalDecidedWords(a: Approval, ctx: WordsContext): EmailWords
   }
   return {
     subject: `${SUBJECTS[a.status]}: ${headline}`,
-    text: [...lines, requestLink(a, ctx.baseUrl), ...FOOTER].join("\n"),
+    text: [...lines, requestLink(a, ctx.baseUrl), ...footer(ctx.baseUrl)].join("\n"),
   };
 }
 

@@ -49,8 +49,7 @@ const transfer: Approval = {
   outcome: null,
 };
 
-const FOOTER =
-  "--\nSent by the treasury dashboard. To stop emails about approvals, turn them off in your email notifications in the dashboard.";
+const FOOTER = `--\nSent by the treasury dashboard. To stop emails about approvals, turn them off on your Notifications page: ${ctx.baseUrl}/notifications`;
 
 describe("the email to those who may decide a request", () => {
   it("says what, how much, who asked, when it expires, and links to its page", () => {
@@ -77,9 +76,12 @@ describe("the email to those who may decide a request", () => {
     );
   });
 
-  it("carries one link, the request's page, and no link that decides", () => {
+  it("carries two links, the request's page and one's notifications, and no link that decides", () => {
     const { text } = approvalRequestedWords(transfer, ctx);
-    expect(text.match(/https?:\/\/\S+/g)).toEqual(["https://treasury.example.com/approvals#approval-apr-1"]);
+    expect(text.match(/https?:\/\/\S+/g)).toEqual([
+      "https://treasury.example.com/approvals#approval-apr-1",
+      "https://treasury.example.com/notifications",
+    ]);
     expect(text).not.toMatch(/approve\?|\/approve|\/reject|token=/);
   });
 
