@@ -146,9 +146,12 @@ describe("emails on sqlite", () => {
     expect(mail.text).toContain(approval.expires_at);
     expect(mail.text).toMatch(/Expires: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(/);
     expect(mail.text).toContain(`http://127.0.0.1:3999/approvals#approval-${approval.id}`);
-    // The page only: no link that approves, rejects, or calls the API.
+    // Pages only (the request's, one's notifications): no link that approves, rejects, or calls the API.
     const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
-    expect(links).toEqual([`http://127.0.0.1:3999/approvals#approval-${approval.id}`]);
+    expect(links).toEqual([
+      `http://127.0.0.1:3999/approvals#approval-${approval.id}`,
+      "http://127.0.0.1:3999/notifications",
+    ]);
     expect(mail.text).not.toMatch(/\/approve|\/reject|\/api\//);
     const rows = await h.rowsOf(approval.id);
     expect(rows.map((r) => [r.to_email, r.status, Number(r.attempts)])).toEqual([
