@@ -26,7 +26,7 @@ export const dynamic = "force-dynamic";
  * On a phone it keeps to three short rows (under 120 px): the mark, the badge, Notices and Sign
  * out; the Menu of every page, then the toasts' place; the choices and the role. From `md` up
  * two rows: the pages and Notices; the toasts' place, then the choices, the name, the person's own
- * pages (API tokens, API docs) and Sign out (one Sign out shown at each width; on a phone the person's own
+ * pages (API tokens, Notifications, API docs) and Sign out (one Sign out shown at each width; on a phone the person's own
  * pages end the Menu).
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {

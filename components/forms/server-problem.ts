@@ -19,6 +19,10 @@ export function showFieldErrors<T extends FieldValues, O>(
   }
 }
 
+/** A 400 naming fields: each message is on its field (showFieldErrors), none needs saying again above the button. */
+export const hasFieldErrors = (p: Problem): boolean =>
+  ((p.meta?.errors as unknown[] | undefined) ?? []).length > 0 && p.status === 400;
+
 /** A retry can help after a timeout (504), another 5xx or a lost connection (0); a 4xx is an answer. */
 export const canRetry = (p: Problem): boolean => p.status === 0 || p.status >= 500;
 

@@ -5,9 +5,9 @@ import { ACCOUNT_PAGES } from "./account-pages";
 import { NavLink } from "./nav-link";
 
 /**
- * The person's own pages beside their name and Sign out: API tokens from `md` up, API docs from
- * `lg` (on a tablet's header it would push Sign out onto a row of its own; the API tokens page
- * links to it).
+ * The person's own pages beside their name and Sign out: API tokens from `md` up, Notifications and
+ * API docs from `lg` (on a tablet's header they would push Sign out onto a row of its own; the
+ * phone's Menu has them, and the API tokens page links to the API docs).
  */
 export function AccountLinks() {
   const path = usePathname();

@@ -6,5 +6,6 @@ import type { NavPage } from "./nav-pages";
  */
 export const ACCOUNT_PAGES: NavPage[] = [
   { href: "/tokens", label: "API tokens" },
+  { href: "/notifications", label: "Notifications" },
   { href: "/api-docs", label: "API docs" },
 ];

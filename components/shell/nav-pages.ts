@@ -15,7 +15,8 @@ const PAGES: NavPage[] = [
   { href: "/activity", label: "Activity" },
   { href: "/policies", label: "Policies", admin: true },
   { href: "/sessions", label: "Sessions", admin: true },
+  { href: "/webhooks", label: "Webhooks", admin: true },
 ];
 
-/** The pages `role` may open, in the navigation's order: Policies and Sessions for admins only. */
+/** The pages `role` may open, in the navigation's order: Policies, Sessions and Webhooks for admins only. */
 export const pagesFor = (role: Role): NavPage[] => PAGES.filter((p) => !p.admin || can(role, "policies:edit"));

@@ -13,7 +13,7 @@ const MENU_ID = "page-menu";
  * left to the toasts), which opens every page the person may use under the header, two to a
  * row, each a finger's height, the current one marked. The count of approvals waiting on the
  * person rides on the button, as the unread count on Notices. Escape, the button again, a press
- * outside or a page chosen closes it. The person's own pages (API tokens, API docs), beside their name from
+ * outside or a page chosen closes it. The person's own pages (API tokens, Notifications, API docs), beside their name from
  * `md` up, close the list, apart from the desk's pages.
  */
 export function PageMenu({ pages, path, waiting }: { pages: NavPage[]; path: string; waiting: number }) {
@@ -62,8 +62,17 @@ export function PageMenu({ pages, path, waiting }: { pages: NavPage[]; path: str
             </li>
           ))}
           {ACCOUNT_PAGES.map((page, i) => (
-            // Their own row under a rule, two to a row as the desk's pages.
-            <li key={page.href} className={`mt-1 border-t border-slate-200 pt-2 ${i === 0 ? "col-start-1" : ""}`}>
+            // Their own rows under a rule, two to a row as the desk's pages.
+            <li
+              key={page.href}
+              className={
+                i === 0
+                  ? "col-start-1 mt-1 border-t border-slate-200 pt-2"
+                  : i === 1
+                    ? "mt-1 border-t border-slate-200 pt-2"
+                    : ""
+              }
+            >
               <NavLink
                 page={page}
                 path={path}

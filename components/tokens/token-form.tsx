@@ -2,20 +2,27 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { FormProvider, get, useForm, type FieldErrors } from "react-hook-form";
+import { FormProvider, useForm } from "react-hook-form";
 import { TextField } from "@/components/forms/form-fields";
-import { showFieldErrors } from "@/components/forms/server-problem";
+import { listErrorOf } from "@/components/forms/list-error";
+import { hasFieldErrors, showFieldErrors } from "@/components/forms/server-problem";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { NewSecret } from "@/components/ui/new-secret";
 import { ProblemAlert } from "@/components/ui/problem-alert";
 import { api, problemOf } from "@/lib/client/api";
-import { TOKEN_MAX_DAYS } from "@/lib/shared/api-tokens";
+import { TOKEN_MAX_DAYS, type ApiTokenView } from "@/lib/shared/api-tokens";
 import type { Role } from "@/lib/shared/roles";
 import { scopeUsableBy, TOKEN_SCOPES, type TokenScope } from "@/lib/shared/token-scopes";
 import type { Problem } from "@/lib/spec/problem";
-import { NewSecret, type Created } from "./new-secret";
 import { emptyToken, tokenResolver, type TokenOutput, type TokenValues } from "./token-form-values";
 import { tokenKeys } from "./token-keys";
+
+/** What `POST /api/tokens` answers: the token and its secret, shown this once. */
+interface Created {
+  token: ApiTokenView;
+  secret: string;
+}
 
 /** What each scope opens, in the person's words. */
 const SCOPE_WORDS: Record<TokenScope, string> = {
@@ -29,7 +36,7 @@ const SCOPE_WORDS: Record<TokenScope, string> = {
  * A new personal API token (issue 28): its name, its scopes (a scope the person's role could not
  * use is shown, disabled, with why), its life in days. Each refused field shows its rule, from
  * the shared schema before anything is sent and from the server's 400 after. The secret it
- * answers lives in this component's state only (NewSecret), never in a query's cache: leaving the
+ * answers lives in this component's state only (NewSecret, components/ui), never in a query's cache: leaving the
  * page or dismissing it forgets it.
  */
 export function TokenForm({ role }: { role: Role }) {
@@ -38,7 +45,7 @@ export function TokenForm({ role }: { role: Role }) {
   const form = useForm<TokenValues, unknown, TokenOutput>({ resolver, defaultValues: emptyToken() });
   const [problem, setProblem] = useState<Problem | null>(null);
   const [created, setCreated] = useState<Created | null>(null);
-  const scopesError = scopeErrorOf(form.formState.errors);
+  const scopesError = listErrorOf(form.formState.errors, "scopes");
 
   const submit = form.handleSubmit(async ({ request }) => {
     setProblem(null);
@@ -58,7 +65,7 @@ export function TokenForm({ role }: { role: Role }) {
   return (
     <Card title="New API token">
       <div className="space-y-4">
-        {created && <NewSecret created={created} onDismiss={() => setCreated(null)} />}
+        {created && <TokenSecret created={created} onDismiss={() => setCreated(null)} />}
         <FormProvider {...form}>
           <form aria-label="New API token" noValidate onSubmit={submit} className="space-y-4">
             <p className="text-sm text-ink-muted">
@@ -128,14 +135,23 @@ export function TokenForm({ role }: { role: Role }) {
   );
 }
 
-/** The scopes' message: the list's own rule, or the first refused scope's (the server's "scopes.1"). */
-function scopeErrorOf(errors: FieldErrors<TokenValues>): string | undefined {
-  const own = (get(errors, "scopes") as { message?: string } | undefined)?.message;
-  if (own) return own;
-  const each = errors.scopes as unknown;
-  if (Array.isArray(each)) return (each.find(Boolean) as { message?: string } | undefined)?.message;
-  return undefined;
+/** The new token's secret, shown once, with the curl line that uses it from the page's own origin. */
+function TokenSecret({ created, onDismiss }: { created: Created; onDismiss: () => void }) {
+  // Drawn only after a create in the browser, never on the server: the page's own origin.
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  return (
+    <NewSecret
+      title={`Copy the secret of “${created.token.name}” now: you will not see it again`}
+      secret={created.secret}
+      usage={{
+        intro: "Use it from a script:",
+        line: `curl -H "Authorization: Bearer ${created.secret}" ${origin}/api/orders`,
+        copyLabel: "Copy the curl line",
+      }}
+      onDismiss={onDismiss}
+    >
+      It is stored only as a hash. Keep it where you keep passwords; anyone holding it acts as you, within its scopes,
+      until it expires or is revoked.
+    </NewSecret>
+  );
 }
-
-const hasFieldErrors = (p: Problem): boolean =>
-  ((p.meta?.errors as unknown[] | undefined) ?? []).length > 0 && p.status === 400;

@@ -22,7 +22,9 @@ export type BadgeStatus =
   | "WORKING"
   | "PAUSED"
   | "SCHEDULED"
-  | "MERGED";
+  | "MERGED"
+  // A webhook's delivery (issue 30): PENDING and FAILED as above.
+  | "DELIVERED";
 
 const TONES: Record<BadgeStatus, string> = {
   PENDING_SUBMISSION: "bg-slate-100 text-slate-700",
@@ -52,6 +54,7 @@ const TONES: Record<BadgeStatus, string> = {
   PAUSED: "border border-dashed border-warn bg-warn-soft text-warn",
   SCHEDULED: "bg-slate-100 text-slate-700",
   MERGED: "bg-slate-200 text-slate-700",
+  DELIVERED: "bg-buy-soft text-buy",
 };
 
 const TITLES: Partial<Record<BadgeStatus, string>> = {

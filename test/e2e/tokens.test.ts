@@ -151,9 +151,9 @@ describe.each(LAYOUT_WIDTHS)("the API tokens page at %s width (%i px)", (label, 
     await f.create.click();
     await f.secretBox.waitFor();
     expect(await f.secretBox.getByRole("heading").textContent()).toMatch(/you will not see it again/i);
-    secret = (await page.getByTestId("token-secret").textContent())!;
+    secret = (await page.getByTestId("secret-value").textContent())!;
     expect(secret).toMatch(/^dsk_[A-Za-z0-9_-]{43}$/);
-    expect(await page.getByTestId("token-curl").textContent()).toBe(
+    expect(await page.getByTestId("secret-usage").textContent()).toBe(
       `curl -H "Authorization: Bearer ${secret}" ${new URL(app.url).origin}/api/orders`,
     );
     expect(await f.secretBox.getByRole("button", { name: "Copy", exact: true }).isVisible()).toBe(true);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   afterNextFrames,
   axeViolations,
+  coloursChanged,
   expectAccessible,
   launchBrowser,
   layoutShiftSoFar,
@@ -68,6 +69,8 @@ const ALL_PAGES = [
   "/balances",
   "/sessions",
   "/tokens",
+  "/notifications",
+  "/webhooks",
   PARENT_PAGE,
 ];
 
@@ -87,7 +90,7 @@ const GROUPS: { role: Role | null; width: number; paths: string[] }[] = [
   {
     role: "viewer",
     width: LAPTOP,
-    paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens", "/api-docs", PARENT_PAGE],
+    paths: ["/orders", "/transfers", "/batches", "/activity", "/tokens", "/notifications", "/api-docs", PARENT_PAGE],
   },
   { role: "trader", width: PHONE, paths: ["/orders"] },
   // A reader's /orders differs: the orders first on a wide screen, the market first on a phone.
@@ -205,6 +208,14 @@ async function untilWhole(page: Page, role: Role | null, path: string, width: nu
     await page.getByRole("table", { name: "Batches, newest first" }).waitFor({ timeout: 20_000 });
   // The form; its list is in once no placeholder is left (below).
   if (path === "/tokens") await page.getByRole("form", { name: "New API token" }).waitFor({ timeout: 20_000 });
+  // The person's own setting, read in the browser: the box is there from the first paint, then enabled.
+  if (path === "/notifications")
+    await page.locator('main input[type=checkbox][data-loaded="true"]').waitFor({ timeout: 20_000 });
+  // An admin's: the form, and the desk's webhook (beforeAll) in the list.
+  if (path === "/webhooks") {
+    await page.getByRole("form", { name: "New webhook" }).waitFor({ timeout: 20_000 });
+    await page.getByRole("list", { name: "Webhooks" }).locator("li[data-row]").first().waitFor({ timeout: 20_000 });
+  }
   // The reference, rendered on the server with the page: its title.
   if (path === "/api-docs")
     await page.getByRole("heading", { name: "Treasury dashboard API" }).waitFor({ timeout: 20_000 });
@@ -302,18 +313,6 @@ const FIT_OF: Record<string, { amount: string; status: string }> = {
  * page's elements, names and roles stay as they were; the chart's canvas is no element axe reads).
  */
 const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
-
-/** Until the colours have finished changing: buttons ease theirs (transition-colors), and axe reads them as they are. */
-function coloursChanged(page: Page): Promise<unknown> {
-  return page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a instanceof CSSTransition)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-}
 
 const tableOf = (page: Page, caption: string) =>
   page.locator("table", { has: page.locator(`caption:text-is("${caption}")`) });
@@ -471,9 +470,19 @@ function atMost(n: number) {
 }
 
 beforeAll(async () => {
-  // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
-  app = await resetApp({ SANDBOX_MARKET_MAKER: "on" });
+  // The project's shared app (test/support/shared-app.ts): the market maker quotes there. Its
+  // webhook's receiver is on this machine (no one listens at the discard port: it fails).
+  app = await resetApp({ SANDBOX_MARKET_MAKER: "on", WEBHOOK_ALLOW_HOSTS: "127.0.0.1" });
   browser = await launchBrowser();
+  // A webhook of the desk's (issue 30), added before the seed so the seed's approvals make its
+  // deliveries fail: /webhooks shows a long URL and description, "failing since", to measure.
+  const admin = await signIn(app, "admin@example.com");
+  const webhook = await admin.call("POST", "/api/webhooks", {
+    url: "http://127.0.0.1:9/general-ledger/treasury-desk/events?source=dashboard",
+    events: ["approval.requested", "approval.decided", "policy.changed"],
+    description: "General ledger: approvals asked and decided, and policy changes, for the month-end close",
+  });
+  if (webhook.status !== 201) throw new Error(`the desk's webhook: ${webhook.status} ${JSON.stringify(webhook.body)}`);
   // A desk's worth of records (issue 26): long ref_ids and metadata, approved, rejected and
   // waiting requests, failures; the widest cells and the most rows there are to be measured.
   await seedDesk(app);

@@ -189,6 +189,21 @@ export async function axeViolations(
   );
 }
 
+/**
+ * Until the page's colours have finished changing (after a theme switch): buttons ease theirs
+ * (transition-colors), and axe reads them as they are.
+ */
+export function coloursChanged(page: Page): Promise<unknown> {
+  return page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 /** axe-core on the page as it is now: no serious or critical violation. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   expect(await axeViolations(page), `accessibility of ${what}`).toEqual([]);
