@@ -24,7 +24,7 @@ import { TEST_EVENT_TYPE, WEBHOOK_SECRET_PREFIX } from "@/lib/shared/webhooks";
  * allowed by WEBHOOK_ALLOW_HOSTS as a deployment's own receivers would be): a URL the server refuses
  * shows its rule at the URL field and adds nothing; a webhook added shows its signing secret once;
  * "Send test event" reaches the receiver, signed, and its delivery reads DELIVERED; a receiver
- * answering 500 leaves it PENDING after one attempt, and Retry, once it answers 200, delivers it
+ * answering 500 leaves it PENDING after one attempt (and a second 5 s later), and Retry, once it answers 200, delivers it
  * with the same webhook-id; Remove, confirmed, takes it away. At a phone's 390 px it does not scroll
  * sideways, and axe finds nothing in either theme. And every person's email notifications: turned
  * off on their own page, still off after a reload. The shared app's clock runs in real time and the
@@ -180,7 +180,9 @@ describe("the Webhooks page (admin)", () => {
   });
 
   it("shows a delivery the receiver refused (500) as PENDING after one attempt; Retry, once it answers 200, delivers it", async () => {
-    receiver.answer({ status: 500 });
+    // Refused twice (the first attempt, and the automatic one 5 s later), then taken: Retry is
+    // clicked while the next automatic attempt is 5 minutes away, so it is Retry's attempt that delivers.
+    receiver.answer({ status: 500 }, { status: 500 }, { status: 200 });
     const first = await deliveryRows().first().getAttribute("data-row");
     await item()
       .getByRole("button", { name: `Send test event to ${receiver.url}` })
@@ -194,7 +196,7 @@ describe("the Webhooks page (admin)", () => {
     expect(await retried.getByRole("cell").nth(5).locator("time").count(), "its next attempt's time").toBe(1);
     await screenshot(page, "webhooks-pending-1280");
 
-    receiver.answer({ status: 200 });
+    await poll(() => rowState(retried), { timeout: 20_000 }).toBe("PENDING 2 HTTP 500");
     await retried.getByRole("button", { name: /^Retry/ }).click();
     await poll(() => retried.getAttribute("data-status")).toBe("DELIVERED");
     expect(await retried.getByTestId("last-answer").textContent()).toBe("HTTP 200");

@@ -259,6 +259,8 @@ describe.each<Database>(["sqlite", "postgres"])("webhooks on %s", (database) => 
       return items[0]?.status === "DELIVERED" ? items : (await move(), undefined);
     });
     expect(done).toMatchObject({ id: failed!.id, attempts: RETRY_DELAYS_MS.length + 2, last_status_code: 204 });
+    // Delivered: a retry now (clicked as the last attempt landed) sends nothing again.
+    expectProblem(await as.admin.call("POST", `${HOOKS}/${webhook.id}/deliveries/${failed!.id}/retry`), 409);
     const ids = new Set(verified(secret, "order.created").map((g) => g.r.headers["webhook-id"]));
     expect(ids).toEqual(new Set([failed!.id]));
   });

@@ -6782,7 +6782,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The webhook is turned off. */
+            /** @description The webhook is turned off, or the delivery was delivered. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -114,7 +114,7 @@ export async function deliveryViewsOf(rt: Runtime, id: string): Promise<Delivery
 
 /**
  * `POST …/deliveries/{delivery_id}/retry`: one more attempt now, with the same webhook-id. A
- * delivery already waiting for its next attempt has it brought forward.
+ * delivery already waiting for its next attempt has it brought forward; a delivered one is a 409.
  */
 export async function retryDelivery(
   rt: Runtime,
@@ -130,6 +130,10 @@ export async function retryDelivery(
     throw new ProblemError(
       problem(409, "Conflict", `Webhook ${id} is turned off: add it again to send to ${webhook.url}.`),
     );
+  }
+  // A retry clicked just as the automatic one delivered must not send it again.
+  if (row.status === "DELIVERED") {
+    throw new ProblemError(problem(409, "Conflict", `Delivery ${deliveryId} was delivered at ${row.delivered_at}.`));
   }
   const due = new Date(rt.clock.now()).toISOString();
   await updateDelivery(rt.db, deliveryId, { status: "PENDING", next_attempt_at: due });

@@ -836,7 +836,7 @@ export const OPERATIONS: Operation[] = [
     tag: "webhooks",
     access: "webhooks:manage",
     ok: { 202: { description: "Due now: the dispatcher makes the attempt.", answer: deliveryAnswer } },
-    problems: { ...id("webhook or delivery"), 409: "The webhook is turned off." },
+    problems: { ...id("webhook or delivery"), 409: "The webhook is turned off, or the delivery was delivered." },
   },
   {
     method: "post",
