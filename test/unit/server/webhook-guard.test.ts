@@ -1,5 +1,4 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import {
@@ -99,7 +98,10 @@ describe("resolving a webhook's host", () => {
 
 describe("one attempt", () => {
   it("fails with no answer within its timeout, and never asks the system resolver", async () => {
-    const server = createServer(() => {}); // takes the request, never answers
+    // A bare TCP listener that takes the connection and never answers (no HTTP server: the unit
+    // project shares its process, where another file's server hooks may answer HTTP requests).
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
@@ -113,7 +115,7 @@ describe("one attempt", () => {
       });
       expect(result).toEqual({ error: "no answer within 0.2 s" });
     } finally {
-      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       server.close();
     }
   });
