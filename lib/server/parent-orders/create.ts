@@ -48,7 +48,14 @@ export async function createParentOrder(rt: Runtime, input: unknown, ctx: Create
   const asked: ParentOrderAsked = { ...request, ref_id: request.ref_id ?? newRefId() };
   const replay = await parentOfRef(rt.db, asked.ref_id);
   if (replay) return replayOf(rt, replay, asked, ctx.user);
-  await refuseTakenRefIds(rt.db, asked);
+  try {
+    await refuseTakenRefIds(rt.db, asked);
+  } catch (error) {
+    // A parallel request's parent, written since the look above, holds its children's ref_ids: a replay.
+    const raced = await parentOfRef(rt.db, asked.ref_id);
+    if (raced) return replayOf(rt, raced, asked, ctx.user);
+    throw error;
+  }
   const create = wholeOf(asked);
   const [facts, funds] = await Promise.all([
     readFacts(rt, create, ctx.user.role, ctx.user.email),
