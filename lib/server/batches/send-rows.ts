@@ -17,8 +17,7 @@ import {
 } from "../db/batches";
 import { beginEntry, JournalRefIdTaken, journalEntryOfRef, type JournalEntry } from "../db/journal";
 import { recordEvent } from "../db/outbox";
-import { log } from "../ops/log";
-import { outsideRequest } from "../http/request-context";
+import { leaderPasses, type LeaderPasses } from "../ops/leader-passes";
 import { budgetRatesFromEnv, rateOf } from "../upstream/budget-rates";
 import type { Runtime } from "../runtime";
 import { batchView } from "./view";
@@ -213,50 +212,15 @@ function complete(rt: Runtime, batch: BatchRecord): Promise<boolean> {
 }
 
 /**
- * The process's sender: one pass at a time over every SENDING batch, started when told (a batch
- * created or approved) and every SWEEP_EVERY_MS; it stops with the runtime's lifecycle.
+ * The process's sender: one pass at a time over every SENDING batch (lib/server/ops/leader-passes.ts),
+ * started when told (a batch created or approved) and every SWEEP_EVERY_MS.
  */
-export function batchSender(rt: Runtime, onProgress: OnProgress) {
-  let running: Promise<void> | undefined;
-  let again = false;
-  // The election starts with the sender: an instance learns at once whether it leads.
-  rt.live.start();
-  const pass = async () => {
-    if (!rt.live.leading) return;
-    for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress);
-  };
-  const kick = (): void => {
-    if (rt.lifecycle.stopping) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    // A route's kick only wakes the pass: it is nobody's request (nor its token's, in the audit trail).
-    running = rt.lifecycle
-      .track(outsideRequest(pass))
-      .catch((error: unknown) => log.warn({ err: error }, "batches: a pass stopped; the next one goes on"))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  };
-  const cancel = rt.clock.every(SWEEP_EVERY_MS, kick);
-  let stopped = false;
-  const stop = () => {
-    stopped = true;
-    cancel();
-  };
-  rt.lifecycle.signal.addEventListener("abort", stop, { once: true });
-  return {
-    kick: () => void (stopped || kick()),
-    idle: () => running ?? Promise.resolve(),
-    /** Sends no more (the pass under way finishes): a test that drives sendBatchRows itself. */
-    stop: async () => {
-      stop();
-      await (running ?? Promise.resolve());
+export const batchSender = (rt: Runtime, onProgress: OnProgress): LeaderPasses =>
+  leaderPasses(
+    rt,
+    "batches",
+    async () => {
+      for (const id of await sendingBatchIds(rt.db)) await sendBatchRows(rt, id, onProgress);
     },
-  };
-}
+    SWEEP_EVERY_MS,
+  );

@@ -18,7 +18,7 @@ import {
   type OutboxRow,
   type WebhookRow,
 } from "../db/webhooks";
-import { outsideRequest } from "../http/request-context";
+import { leaderPasses, type LeaderPasses } from "../ops/leader-passes";
 import { log } from "../ops/log";
 import type { Runtime } from "../runtime";
 import { AddressRefused, allowedHosts, resolveWebhookAddress } from "./address-guard";
@@ -76,40 +76,24 @@ export const kickEvents = (rt: Runtime): void => dispatchers.get(rt)?.kick();
 /** Resolves once the pass under way, and one asked for meanwhile, is over: for tests. */
 export const eventsIdle = (rt: Runtime): Promise<void> => dispatchers.get(rt)?.idle() ?? Promise.resolve();
 
+/** One pass at a time (lib/server/ops/leader-passes.ts), woken for the next attempt due, and the outbox pruned. */
 function eventDispatcher(rt: Runtime): Dispatcher {
-  let running: Promise<void> | undefined;
-  let again = false;
   let cancelWake = () => {};
-  rt.live.start();
-  const pass = async () => {
-    if (!rt.live.leading) return;
-    await fanOut(rt);
-    await followRecords(rt);
-    await deliverDue(rt);
-    await sendDueEmails(rt);
-    const next = await nextDue(rt.db);
-    if (next === undefined) return;
-    cancelWake();
-    cancelWake = rt.clock.after(Math.max(0, Date.parse(next) - rt.clock.now()), kick);
-  };
-  const kick = (): void => {
-    if (rt.lifecycle.stopping) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = rt.lifecycle
-      .track(outsideRequest(pass))
-      .catch((error: unknown) => log.warn({ err: error }, "events: a pass stopped; the next one goes on"))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  };
-  const cancelSweep = rt.clock.every(EVENTS_SWEEP_MS, kick);
+  const passes: LeaderPasses = leaderPasses(
+    rt,
+    "events",
+    async () => {
+      await fanOut(rt);
+      await followRecords(rt);
+      await deliverDue(rt);
+      await sendDueEmails(rt);
+      const next = await nextDue(rt.db);
+      if (next === undefined) return;
+      cancelWake();
+      cancelWake = rt.clock.after(Math.max(0, Date.parse(next) - rt.clock.now()), passes.kick);
+    },
+    EVENTS_SWEEP_MS,
+  );
   const cancelPrune = rt.clock.every(FANNED_KEPT_MS / 24, () => {
     if (!rt.live.leading) return;
     void pruneFannedEvents(rt.db, new Date(rt.clock.now() - FANNED_KEPT_MS)).catch((error: unknown) =>
@@ -119,16 +103,12 @@ function eventDispatcher(rt: Runtime): Dispatcher {
   rt.lifecycle.signal.addEventListener(
     "abort",
     () => {
-      cancelSweep();
       cancelPrune();
       cancelWake();
     },
     { once: true },
   );
-  const idle = async (): Promise<void> => {
-    while (running) await running;
-  };
-  return { kick, idle };
+  return { kick: passes.kick, idle: passes.idle };
 }
 
 /** Step 1: each new event's deliveries and emails, written with its mark in one transaction. */

@@ -1,6 +1,5 @@
 import "server-only";
-import { log } from "../ops/log";
-import { outsideRequest } from "../http/request-context";
+import { leaderPasses, type LeaderPasses } from "../ops/leader-passes";
 import { parentOfId, parentsToWork } from "../db/parent-orders";
 import type { Runtime } from "../runtime";
 import { parentView } from "./view";
@@ -51,54 +50,31 @@ export async function announceParent(rt: Runtime, id: string): Promise<void> {
   rt.live.publish({ name: "parent_order", data: await parentView(rt, parent) });
 }
 
+/** One pass at a time (lib/server/ops/leader-passes.ts), woken for the earliest slice due next. */
 function parentScheduler(rt: Runtime): Scheduler {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
   let cancelWake = () => {};
-  // The election starts with the scheduler: an instance learns at once whether it leads.
-  rt.live.start();
-  const pass = async () => {
-    if (!rt.live.leading) return;
-    let next = Infinity;
-    for (const id of await parentsToWork(rt.db)) {
-      const due = await workParent(rt, id, (parentId) => announceParent(rt, parentId));
-      if (due !== undefined) next = Math.min(next, due);
-    }
-    if (next === Infinity || stopped) return;
-    cancelWake();
-    cancelWake = rt.clock.after(Math.max(0, next - rt.clock.now()), kick);
-  };
-  const kick = (): void => {
-    if (stopped || rt.lifecycle.stopping) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = rt.lifecycle
-      .track(outsideRequest(pass))
-      .catch((error: unknown) => log.warn({ err: error }, "parent orders: a pass stopped; the next one goes on"))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  };
-  const cancelSweep = rt.clock.every(PARENT_SWEEP_MS, kick);
-  const stop = () => {
-    stopped = true;
-    cancelSweep();
-    cancelWake();
-  };
-  rt.lifecycle.signal.addEventListener("abort", stop, { once: true });
+  const passes: LeaderPasses = leaderPasses(
+    rt,
+    "parent orders",
+    async () => {
+      let next = Infinity;
+      for (const id of await parentsToWork(rt.db)) {
+        const due = await workParent(rt, id, (parentId) => announceParent(rt, parentId));
+        if (due !== undefined) next = Math.min(next, due);
+      }
+      if (next === Infinity) return;
+      cancelWake();
+      cancelWake = rt.clock.after(Math.max(0, next - rt.clock.now()), passes.kick);
+    },
+    PARENT_SWEEP_MS,
+  );
+  rt.lifecycle.signal.addEventListener("abort", () => cancelWake(), { once: true });
   return {
-    kick,
-    idle: () => running ?? Promise.resolve(),
+    kick: passes.kick,
+    idle: passes.idle,
     stop: async () => {
-      stop();
-      await (running ?? Promise.resolve());
+      await passes.stop();
+      cancelWake();
     },
   };
 }
