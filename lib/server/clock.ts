@@ -96,7 +96,9 @@ export function movableClock({ skipSleeps = false }: { skipSleeps?: boolean } = 
       const end = now() + ms;
       return new Promise((resolve) =>
         setImmediate(() => {
-          if (now() < end) advance(end - now());
+          // One reading: real time may pass between two, leaving a negative (or fractional) rest.
+          const rest = end - now();
+          if (rest > 0) advance(rest);
           resolve();
         }),
       );

@@ -74,6 +74,25 @@ describe("the movable clock", () => {
   });
 });
 
+describe("a clock that skips sleeps", () => {
+  it("ends a sleep at its end, however much real time passes while it is ending", async () => {
+    const clock = movableClock({ skipSleeps: true });
+    let machine = 1_000_000;
+    // Each reading of the machine's time is 2 ms later: a busy machine between two looks.
+    const spy = vi.spyOn(Date, "now").mockImplementation(() => (machine += 2));
+    try {
+      const start = clock.now();
+      await clock.sleep(2.5);
+      expect(clock.now() - start).toBeGreaterThanOrEqual(2.5);
+      await clock.sleep(10_000);
+      expect(clock.now() - start).toBeGreaterThanOrEqual(10_002.5);
+      expect(Number.isInteger(clock.offset)).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
 describe("the system clock", () => {
   it("is the machine's: Date.now, and timers that never keep the process alive", () => {
     vi.useFakeTimers({ now: 1_000_000 });
