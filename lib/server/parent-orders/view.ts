@@ -7,7 +7,7 @@ import {
   type ParentOrderStatus,
 } from "@/lib/shared/parent-order";
 import { marketVwapOf, slippageBps, VWAP_SCALE, type MarketTrade, type OrderQuality } from "@/lib/shared/order-quality";
-import { compareDecimal, divideDecimalHalfUp, trimZeros } from "@/lib/spec";
+import { addDecimal, compareDecimal, divideDecimalHalfUp, multiplyDecimal, trimZeros } from "@/lib/spec";
 import { childrenOf, childrenOfMany, type ChildRecord, type ParentRecord } from "../db/parent-orders";
 import { marketTradesOf } from "../quality/market-trades";
 import type { Runtime } from "../runtime";
@@ -35,7 +35,8 @@ export async function parentViews(rt: Runtime, parents: readonly ParentRecord[])
 
 const now = (rt: Runtime) => new Date(rt.clock.now()).toISOString();
 
-export function viewOf(parent: ParentRecord, children: ChildRecord[], trades: MarketTrade[], at: string): ParentOrder {
+export function viewOf(stored: ParentRecord, children: ChildRecord[], trades: MarketTrade[], at: string): ParentOrder {
+  const parent = withFillsOf(stored, children);
   return {
     id: parent.id,
     ref_id: parent.ref_id,
@@ -59,6 +60,28 @@ export function viewOf(parent: ParentRecord, children: ChildRecord[], trades: Ma
     children: children.map(childView),
     quality: parentQuality(parent, trades, at),
   };
+}
+
+/** The children's fills added up: the parent's filled amount and its notional. */
+export function fillsOf(children: readonly ChildRecord[]): { filled: string; notional: string } {
+  let filled = "0";
+  let notional = "0";
+  for (const c of children) {
+    if (compareDecimal(c.amount_filled || "0", "0") <= 0) continue;
+    filled = addDecimal(filled, c.amount_filled);
+    notional = addDecimal(notional, multiplyDecimal(c.amount_filled, c.average_price || "0"));
+  }
+  return { filled, notional };
+}
+
+/**
+ * The parent with its fills read off `children`, not off its own columns: the worker writes a
+ * child's fill a step before the parent's, and a read between the two must not show the parent
+ * behind the children listed under it.
+ */
+export function withFillsOf(parent: ParentRecord, children: readonly ChildRecord[]): ParentRecord {
+  const { filled, notional } = fillsOf(children);
+  return { ...parent, filled_base: filled, filled_notional: notional };
 }
 
 const childView = (c: ChildRecord): ParentOrderChild => ({

@@ -3,7 +3,6 @@ import type { ParentOrderCompletedData } from "@/lib/shared/event-data";
 import { childRefId, isUnsettledChild } from "@/lib/shared/parent-order";
 import type { Role } from "@/lib/shared/roles";
 import {
-  addDecimal,
   amountIfSet,
   compareDecimal,
   divideDecimalDown,
@@ -30,7 +29,7 @@ import {
 import { marketTradesOf } from "../quality/market-trades";
 import type { Runtime } from "../runtime";
 import { childAmount, childPrice } from "./schedule";
-import { viewOf } from "./view";
+import { fillsOf, viewOf } from "./view";
 
 /**
  * Works one TWAP parent (lib/server/parent-orders/scheduler.ts runs it on the leader): settles
@@ -83,18 +82,6 @@ export async function workParent(rt: Runtime, id: string, onProgress: OnParentPr
   await writeFills(rt, current, fillsOf(await childrenOf(rt.db, id)));
   await onProgress(id);
   return rt.clock.now() + SETTLE_AFTER_MS;
-}
-
-/** The children's fills added up: the parent's filled amount and its notional. */
-function fillsOf(children: readonly ChildRecord[]): { filled: string; notional: string } {
-  let filled = "0";
-  let notional = "0";
-  for (const c of children) {
-    if (compareDecimal(c.amount_filled || "0", "0") <= 0) continue;
-    filled = addDecimal(filled, c.amount_filled);
-    notional = addDecimal(notional, multiplyDecimal(c.amount_filled, c.average_price || "0"));
-  }
-  return { filled, notional };
 }
 
 /** Writes the parent's fills when they changed; true when they did. */

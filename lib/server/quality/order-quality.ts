@@ -3,10 +3,10 @@ import { isoUtc } from "@/lib/shared/order-rows";
 import { marketVwapOf, slippageBps, type MarketTrade, type OrderQuality } from "@/lib/shared/order-quality";
 import { amountIfSet, FINAL_ORDER_STATUSES, problem, ProblemError, trimZeros, type Order } from "@/lib/spec";
 import { arrivalOfOrder, arrivalsOfOrders, type OrderArrival } from "../db/journal";
-import { parentOfId } from "../db/parent-orders";
+import { childrenOf, parentOfId } from "../db/parent-orders";
 import { servicePages } from "../lists/list-page";
 import { SCAN_CAP, SERVICE_MAX_LIMIT, walkPage } from "../lists/page-walk";
-import { parentQuality } from "../parent-orders/view";
+import { parentQuality, withFillsOf } from "../parent-orders/view";
 import type { Runtime } from "../runtime";
 import { marketTradesOf } from "./market-trades";
 
@@ -27,7 +27,10 @@ export type QualityOrder = Pick<
 /** An order's quality, for an order read from the service or a parent order of the dashboard's. */
 export async function orderQuality(rt: Runtime, orderId: string, profileId?: string): Promise<OrderQuality> {
   const parent = await parentOfId(rt.db, orderId);
-  if (parent) return parentQuality(parent, await marketTradesOf(rt, parent.market), nowOf(rt));
+  if (parent) {
+    const children = await childrenOf(rt.db, parent.id);
+    return parentQuality(withFillsOf(parent, children), await marketTradesOf(rt, parent.market), nowOf(rt));
+  }
   // With its profile named, the order is read first and its arrival found by its ref_id (the
   // journal's key); without, the journal says whether the dashboard sent it, and under which profile.
   const journaled = profileId === undefined ? await arrivalOfOrder(rt.db, orderId) : undefined;
