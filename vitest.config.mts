@@ -35,6 +35,10 @@ const builtApp = {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed on each
+    // file's content and the config): a second run transforms only what changed (29 s of
+    // transform and 55 s of import summed fell to 6 s and 24 s on `npm run test:fast`).
+    experimental: { fsModuleCache: true },
     reporters: ["default", "./test/support/summary-reporter.ts"],
     sequence: { sequencer: StartsFirstSequencer },
     projects: [

@@ -2,6 +2,7 @@ import "server-only";
 import { sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { serveSandbox } from "@/lib/sandbox/http/serve";
 import { SandboxRuntime } from "@/lib/sandbox/runtime";
+import { PASSWORD_COST, type PasswordCost } from "./auth/password";
 import { auditCheckpointFile, createAuditTrail, type AuditTrail } from "./audit-trail";
 import { movableClock, systemClock, type Clock } from "./clock";
 import { createDb, dbConfigFromEnv, type Db } from "./db";
@@ -56,6 +57,8 @@ export interface Runtime {
   lifecycle: Lifecycle;
   /** What readiness asks of the service: a token (held, or obtained now) and any lockout in force. */
   service: ServiceAccess;
+  /** What the demo users' password is hashed and checked at: PASSWORD_COST, unless a test made the runtime. */
+  passwordCost: PasswordCost;
 }
 
 export interface ServiceAccess {
@@ -70,12 +73,17 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** What the calls to the service go through before the budget's door; a test's faults (default: as they are). */
   serviceFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  /**
+   * Default: PASSWORD_COST. Only the in-process tests pass a cheaper one: they sign in some 400
+   * times a run, and each check at the full cost is 36 ms of CPU. Never read from the environment.
+   */
+  passwordCost?: PasswordCost;
 }
 
 /** Builds the runtime from the validated configuration. The database first: if it fails, nothing else has started. */
 export async function createRuntime(
   config: Env,
-  { clock = systemClock, serviceFetch = (f) => f }: RuntimeOptions = {},
+  { clock = systemClock, serviceFetch = (f) => f, passwordCost = PASSWORD_COST }: RuntimeOptions = {},
 ): Promise<Runtime> {
   const db = await createDb(dbConfigFromEnv(config));
   const sandbox =
@@ -161,6 +169,7 @@ export async function createRuntime(
     metrics,
     lifecycle,
     service,
+    passwordCost,
   };
 }
 

@@ -14,6 +14,7 @@ import { withCaller } from "@/lib/server/auth/caller";
 import { authOptionsFor } from "@/lib/server/auth/options";
 import { inProcessFetch } from "@/lib/server/upstream/in-process";
 import { faultyFetch, type Faults } from "./faults";
+import { TEST_PASSWORD_COST } from "./runtime";
 
 /**
  * The dashboard's route handlers called in this process, against a runtime made for the test:
@@ -102,7 +103,7 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<In
   const faults = faultyFetch({ now: clock.now, wait: (ms) => new Promise((resolve) => clock.after(ms, resolve)) });
   const service = options.wrapService ? options.wrapService(faults.fetch) : faults.fetch;
   await closeRuntime();
-  const runtime = await install(config, { clock, serviceFetch: () => service });
+  const runtime = await install(config, { clock, serviceFetch: () => service, passwordCost: TEST_PASSWORD_COST });
   // The service's address is this app's own /sandbox: served by the sandbox in this process.
   faults.setTarget(inProcessFetch((request) => serveSandbox(request, runtime.sandbox, "127.0.0.1")));
   await startRuntime();

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Role } from "@/lib/shared/roles";
 import { demoUsersOn, type Env } from "../env-schema";
-import { hashPassword, verifyPassword, type PasswordHash } from "./password";
+import { hashPassword, PASSWORD_COST, verifyPassword, type PasswordCost, type PasswordHash } from "./password";
 
 export interface StaffUser {
   email: string;
@@ -28,11 +28,11 @@ export const demoUsersEnabled = (config: Env): boolean => demoUsersOn(config);
  * password, or null. Only the hash is kept; scrypt's cost makes guessing slow even offline.
  * Always spends the hashing time, off the main thread.
  */
-export function demoUserCheck(demoPassword: string) {
+export function demoUserCheck(demoPassword: string, cost: PasswordCost = PASSWORD_COST) {
   let hash: Promise<PasswordHash> | undefined;
   return async function verifyDemoUser(email: string, password: string): Promise<StaffUser | null> {
     const user = DEMO_USERS.find((u) => u.email === email.trim().toLowerCase());
-    const ok = await verifyPassword(password, await (hash ??= hashPassword(demoPassword)));
+    const ok = await verifyPassword(password, await (hash ??= hashPassword(demoPassword, cost)));
     return user && ok ? user : null;
   };
 }

@@ -32,7 +32,7 @@ function authOptions(rt: Runtime): NextAuthOptions {
   /** Sign-ins, failures and sign-outs go to the audit trail, with the caller's address. */
   const audit = (event: AuditEvent) => rt.audit.append({ ip: callerIp(), ...event });
   const checkCredentials = credentialsCheck({
-    verify: demoUserCheck(config.DEMO_PASSWORD),
+    verify: demoUserCheck(config.DEMO_PASSWORD, rt.passwordCost),
     audit,
     checked: () => rt.metrics.passwordChecks.inc(),
     now: rt.clock.now,

@@ -12,6 +12,7 @@ import { parseEnv } from "@/lib/server/env-schema";
 import type { Runtime } from "@/lib/server/runtime";
 import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 import { fakeService } from "../../support/fake-service";
+import { TEST_PASSWORD_COST } from "../../support/runtime";
 
 const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" as const };
 
@@ -27,6 +28,7 @@ function instance(db: Db, posted: unknown[]): Runtime {
     audit: createAuditTrail(db, "audit-key-for-tests"),
     sessions: createSessionStore(db, { idleMinutes: 30 }),
     authSecret: "a-session-secret-for-the-unit-tests",
+    passwordCost: TEST_PASSWORD_COST,
     live: {
       open: () => ({ close() {} }),
       publish: () => {},

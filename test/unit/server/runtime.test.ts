@@ -43,6 +43,8 @@ describe("the server runtime", () => {
     const reloaded = await import("@/lib/server/runtime");
     expect(await reloaded.runtime()).toBe(a);
     expect(a.sandbox).toBeNull();
+    // A server hashes passwords at OWASP's cost: only a test's runtime is made cheaper.
+    expect(a.passwordCost).toEqual({ N: 2 ** 14, r: 8, p: 1 });
     expect(existsSync(path.join(dataDir, "dashboard.db"))).toBe(true);
     const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(a.db);
     expect(mode.rows[0]?.journal_mode).toBe("wal");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { oidcEmailRefusal, sameOriginPath, signInRedirect } from "@/lib/server/auth/redirects";
-import { hashPassword, PASSWORD_MAX_CHARS, verifyPassword } from "@/lib/server/auth/password";
+import { hashPassword, PASSWORD_COST, PASSWORD_MAX_CHARS, verifyPassword } from "@/lib/server/auth/password";
 import { MAX_FAILURES_PER_IP, SignInThrottle } from "@/lib/server/auth/throttle";
 import { credentialsCheck, SignInLocked } from "@/lib/server/auth/credentials";
 import type { AuditEvent } from "@/lib/server/audit-trail";
@@ -47,6 +47,16 @@ describe("password checks", () => {
     clearInterval(timer);
     expect(results).toEqual([true, false, false]);
     expect(ticks).toBeGreaterThan(0);
+  });
+
+  it("hash at OWASP's cost unless told, and check at the cost the hash was made at", async () => {
+    expect(PASSWORD_COST).toEqual({ N: 2 ** 14, r: 8, p: 1 });
+    const strong = await hashPassword("correct-horse-battery-staple");
+    expect(strong.cost).toEqual(PASSWORD_COST);
+    const cheap = await hashPassword("correct-horse-battery-staple", { N: 2 ** 10, r: 8, p: 1 });
+    expect(await verifyPassword("correct-horse-battery-staple", cheap)).toBe(true);
+    // The same password and salt at another cost is another key: a hash is checked at its own cost.
+    expect(await verifyPassword("correct-horse-battery-staple", { ...cheap, cost: PASSWORD_COST })).toBe(false);
   });
 });
 
