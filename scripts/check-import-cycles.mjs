@@ -10,9 +10,64 @@
 // run time. Tests are left out: nothing imports them, so they close no circle.
 //
 // Run from the project's root (`npm run cycles`): prints each circle as a chain of files and
-// exits 1 if there is any.
-import { cruise } from "dependency-cruiser";
-import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+// exits 1 if there is any. A pass is remembered (node_modules/.cache/import-cycles.json) with a
+// hash of every file it read: while none changed, the next run passes at once without the walk.
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** What the walk reads, as `includeOnly` below says: the app's folders and the files at the root. */
+const FOLDERS = ["app", "components", "lib", "scripts", "types"];
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
+const PASSED = "node_modules/.cache/import-cycles.json";
+
+/** A hash of every file the walk may read, the tsconfig's paths, this script and the walker's version. */
+function fingerprint() {
+  const files = readdirSync(".", { withFileTypes: true })
+    .filter((e) => e.isFile() && (SOURCE.test(e.name) || e.name === "tsconfig.json"))
+    .map((e) => e.name);
+  for (const folder of FOLDERS) {
+    try {
+      for (const e of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+        if (e.isFile() && SOURCE.test(e.name)) files.push(join(e.parentPath, e.name));
+      }
+    } catch {
+      // A project without this folder.
+    }
+  }
+  const hash = createHash("sha256");
+  const self = fileURLToPath(import.meta.url);
+  const walker = join(dirname(self), "../node_modules/dependency-cruiser/package.json");
+  for (const file of [...files.sort(), self, walker]) {
+    hash.update(`${file}\0`);
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update("(none)");
+    }
+  }
+  return hash.digest("hex");
+}
+
+const readPassed = () => {
+  try {
+    return JSON.parse(readFileSync(PASSED, "utf8"));
+  } catch {
+    return undefined;
+  }
+};
+
+const print = fingerprint();
+const passed = readPassed();
+if (passed?.fingerprint === print) {
+  console.log(`No import circle in ${passed.modules} modules (none changed since the last check).`);
+  process.exit(0);
+}
+
+// Loaded only when the walk runs: TypeScript and the walker take a second to load.
+const { cruise } = await import("dependency-cruiser");
+const { default: extractTSConfig } = await import("dependency-cruiser/config-utl/extract-ts-config");
 
 /** @type {import("dependency-cruiser").ICruiseOptions} */
 const options = {
@@ -51,4 +106,6 @@ if (circles.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(`No import circle in ${summary.totalCruised} modules.`);
+  mkdirSync(dirname(PASSED), { recursive: true });
+  writeFileSync(PASSED, JSON.stringify({ fingerprint: print, modules: summary.totalCruised }));
 }

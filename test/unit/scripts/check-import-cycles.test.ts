@@ -14,13 +14,16 @@ const tsconfig = JSON.stringify({
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** The check run at the root of a project made of `files` (path -> source). */
-function check(files: Record<string, string>) {
-  root = mkdtempSync(join(tmpdir(), "import-cycles-"));
-  for (const [path, source] of Object.entries({ "tsconfig.json": tsconfig, ...files })) {
+/** Writes `files` (path -> source) into the project at `root`. */
+function write(files: Record<string, string>) {
+  for (const [path, source] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), source);
   }
+}
+
+/** The check run at the project's root. */
+function run() {
   const result = spawnSync(process.execPath, [script], { cwd: root, encoding: "utf8" });
   const circles = result.stderr
     .split("\n")
@@ -29,17 +32,31 @@ function check(files: Record<string, string>) {
   return { status: result.status, stdout: result.stdout, circles };
 }
 
+/** The check run at the root of a new project made of `files`. */
+function check(files: Record<string, string>) {
+  root = mkdtempSync(join(tmpdir(), "import-cycles-"));
+  write({ "tsconfig.json": tsconfig, ...files });
+  return run();
+}
+
 // Each case starts node and loads TypeScript: a second on its own, far more on a busy machine.
 describe("scripts/check-import-cycles.mjs", { timeout: 60_000 }, () => {
-  it("passes a project whose imports run one way", () => {
+  it("passes a project whose imports run one way, again at once while no file changes, and walks a changed one", () => {
     const { status, stdout, circles } = check({
       "lib/a.ts": 'import { b } from "@/lib/b";\nexport const a = b;\n',
       "lib/b.ts": 'import { c } from "./c";\nexport const b = c;\n',
       "lib/c.ts": "export const c = 1;\n",
     });
     expect(circles).toEqual([]);
-    expect(stdout).toContain("No import circle");
+    expect(stdout).toContain("No import circle in 3 modules.");
     expect(status).toBe(0);
+    // Nothing changed: the pass is remembered.
+    expect(run()).toMatchObject({ status: 0, stdout: expect.stringContaining("none changed since the last check") });
+    // One file changed: walked again, and the circle it closes found.
+    write({ "lib/c.ts": 'import { a } from "@/lib/a";\nexport const c = () => a;\n' });
+    const again = run();
+    expect(again.circles).toEqual(["lib/a.ts -> lib/b.ts -> lib/c.ts -> lib/a.ts"]);
+    expect(again.status).toBe(1);
   });
 
   it("fails on each circle, printed as a chain of files, and passes over types and tests", () => {
