@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { api, problemOf } from "@/lib/client/api";
@@ -26,12 +27,17 @@ export function NotificationSettings() {
     queryKey: KEY,
     queryFn: ({ signal }) => api<NotificationSettingsView>(PATH, { signal }),
   });
+  // What the person last asked for, set in the change itself: react-query tells of a mutation a
+  // tick later, and a controlled box would spring back to the old value meanwhile. A save that
+  // fails forgets it, and the box shows what is saved.
+  const [asked, setAsked] = useState<boolean | null>(null);
   const save = useMutation({
     mutationFn: (next: NotificationSettingsView) => api<NotificationSettingsView>(PATH, { method: "PUT", body: next }),
     onSuccess: (saved) => queryClient.setQueryData(KEY, saved),
+    onError: () => setAsked(null),
   });
   const loaded = settings.data !== undefined;
-  const checked = save.isPending ? Boolean(save.variables?.approval_emails) : Boolean(settings.data?.approval_emails);
+  const checked = asked ?? Boolean(settings.data?.approval_emails);
   const failed = settings.isError && !loaded ? problemOf(settings.error) : null;
 
   return (
@@ -46,7 +52,10 @@ export function NotificationSettings() {
             disabled={!loaded || save.isPending}
             aria-describedby="approval-emails-note"
             data-loaded={loaded}
-            onChange={(e) => save.mutate({ approval_emails: e.target.checked })}
+            onChange={(e) => {
+              setAsked(e.target.checked);
+              save.mutate({ approval_emails: e.target.checked });
+            }}
             className="mt-0.5 size-4 shrink-0"
           />
           <span className="min-w-0">
