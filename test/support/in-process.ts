@@ -14,7 +14,7 @@ import { withCaller } from "@/lib/server/auth/caller";
 import { authOptionsFor } from "@/lib/server/auth/options";
 import { inProcessFetch } from "@/lib/server/upstream/in-process";
 import { faultyFetch, type Faults } from "./faults";
-import { TEST_PASSWORD_COST } from "./runtime";
+import { TEST_PASSWORD_COST } from "@/lib/server/auth/password";
 
 /**
  * The dashboard's route handlers called in this process, against a runtime made for the test:

@@ -9,16 +9,9 @@ import type { LiveEvent } from "@/lib/server/live/events";
 import { createMetrics } from "@/lib/server/ops/metrics";
 import { movableClock } from "@/lib/server/clock";
 import { parseEnv } from "@/lib/server/env-schema";
-import type { PasswordCost } from "@/lib/server/auth/password";
+import { TEST_PASSWORD_COST } from "@/lib/server/auth/password";
 import type { Runtime } from "@/lib/server/runtime";
 import type { UpstreamRequest, UpstreamResponse } from "@/lib/server/upstream/client";
-
-/**
- * scrypt at a sixteenth of the servers' cost (N=2^10 against 2^14): the routes tests sign in some
- * 400 times a run, 36 ms of CPU each at the full cost. The hashing is the same; only its work factor
- * differs (lib/server/auth/password.ts's PASSWORD_COST, which every server uses, is tested apart).
- */
-export const TEST_PASSWORD_COST: PasswordCost = { N: 2 ** 10, r: 8, p: 1 };
 
 /** How the fake service answers one call: a response, or a thrown upstream failure. */
 export type FakeAnswer = (request: UpstreamRequest) => Partial<UpstreamResponse> | Promise<Partial<UpstreamResponse>>;

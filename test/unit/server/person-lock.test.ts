@@ -12,7 +12,7 @@ import { parseEnv } from "@/lib/server/env-schema";
 import type { Runtime } from "@/lib/server/runtime";
 import { postgres, sqlite, suiteDatabase } from "../../support/databases";
 import { fakeService } from "../../support/fake-service";
-import { TEST_PASSWORD_COST } from "../../support/runtime";
+import { TEST_PASSWORD_COST } from "@/lib/server/auth/password";
 
 const trader = { email: "trader@example.com", name: "Taylor Trader", role: "trader" as const };
 
