@@ -22,7 +22,7 @@ const FOLDERS = ["app", "components", "lib", "scripts", "types"];
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const PASSED = "node_modules/.cache/import-cycles.json";
 
-/** A hash of every file the walk may read, the tsconfig's paths, this script and the walker's version. */
+/** A hash of every file the walk may read, the tsconfig's paths, this script, and the walker's and TypeScript's versions. */
 function fingerprint() {
   const files = readdirSync(".", { withFileTypes: true })
     .filter((e) => e.isFile() && (SOURCE.test(e.name) || e.name === "tsconfig.json"))
@@ -38,8 +38,10 @@ function fingerprint() {
   }
   const hash = createHash("sha256");
   const self = fileURLToPath(import.meta.url);
-  const walker = join(dirname(self), "../node_modules/dependency-cruiser/package.json");
-  for (const file of [...files.sort(), self, walker]) {
+  const versions = ["dependency-cruiser", "typescript"].map((p) =>
+    join(dirname(self), `../node_modules/${p}/package.json`),
+  );
+  for (const file of [...files.sort(), self, ...versions]) {
     hash.update(`${file}\0`);
     try {
       hash.update(readFileSync(file));
