@@ -56,13 +56,8 @@ export const FANNED_KEPT_MS = 24 * 3_600_000;
 const EVENTS_PER_PASS = 100;
 
 const SLOT = Symbol.for("treasury-dashboard.event-dispatchers");
-const holder = globalThis as { [SLOT]?: WeakMap<Runtime, Dispatcher> };
+const holder = globalThis as { [SLOT]?: WeakMap<Runtime, LeaderPasses> };
 const dispatchers = (holder[SLOT] ??= new WeakMap());
-
-interface Dispatcher {
-  kick(): void;
-  idle(): Promise<void>;
-}
 
 export function dispatchEventsInBackground(rt: Runtime): void {
   const dispatcher = eventDispatcher(rt);
@@ -77,9 +72,15 @@ export const kickEvents = (rt: Runtime): void => dispatchers.get(rt)?.kick();
 export const eventsIdle = (rt: Runtime): Promise<void> => dispatchers.get(rt)?.idle() ?? Promise.resolve();
 
 /** One pass at a time (lib/server/ops/leader-passes.ts), woken for the next attempt due, and the outbox pruned. */
-function eventDispatcher(rt: Runtime): Dispatcher {
-  let cancelWake = () => {};
-  const passes: LeaderPasses = leaderPasses(
+function eventDispatcher(rt: Runtime): LeaderPasses {
+  const cancelPrune = rt.clock.every(FANNED_KEPT_MS / 24, () => {
+    if (!rt.live.leading) return;
+    void pruneFannedEvents(rt.db, new Date(rt.clock.now() - FANNED_KEPT_MS)).catch((error: unknown) =>
+      log.warn({ err: error }, "events: the fanned-out events were not pruned"),
+    );
+  });
+  rt.lifecycle.signal.addEventListener("abort", cancelPrune, { once: true });
+  return leaderPasses(
     rt,
     "events",
     async () => {
@@ -88,27 +89,10 @@ function eventDispatcher(rt: Runtime): Dispatcher {
       await deliverDue(rt);
       await sendDueEmails(rt);
       const next = await nextDue(rt.db);
-      if (next === undefined) return;
-      cancelWake();
-      cancelWake = rt.clock.after(Math.max(0, Date.parse(next) - rt.clock.now()), passes.kick);
+      return next === undefined ? undefined : Date.parse(next);
     },
     EVENTS_SWEEP_MS,
   );
-  const cancelPrune = rt.clock.every(FANNED_KEPT_MS / 24, () => {
-    if (!rt.live.leading) return;
-    void pruneFannedEvents(rt.db, new Date(rt.clock.now() - FANNED_KEPT_MS)).catch((error: unknown) =>
-      log.warn({ err: error }, "events: the fanned-out events were not pruned"),
-    );
-  });
-  rt.lifecycle.signal.addEventListener(
-    "abort",
-    () => {
-      cancelPrune();
-      cancelWake();
-    },
-    { once: true },
-  );
-  return { kick: passes.kick, idle: passes.idle };
 }
 
 /** Step 1: each new event's deliveries and emails, written with its mark in one transaction. */

@@ -14,16 +14,29 @@ export interface LeaderPasses {
 
 /**
  * The leader's background work (the batch sender, the parent-order scheduler, the events
- * dispatcher), one pass at a time: `pass` runs when kicked and every `everyMs` (the sweep that
- * finds what nobody kicked for: a restart, another instance's work), and only on the instance
- * that leads (lib/server/live/leader.ts), so whoever leads next goes on from the database. A
- * kick during a pass runs one more after it; a pass that fails is logged and the next goes on.
- * It stops with the runtime's lifecycle (a shutdown, a test's reset), or with `stop`.
+ * dispatcher), one pass at a time: `pass` runs when kicked, every `everyMs` (the sweep that
+ * finds what nobody kicked for: a restart, another instance's work), and when the time it
+ * answers comes (epoch ms: the next slice or attempt due; undefined for none). It runs only on
+ * the instance that leads (lib/server/live/leader.ts), so whoever leads next goes on from the
+ * database. A kick during a pass runs one more after it; a pass that fails is logged and the
+ * next goes on. It stops with the runtime's lifecycle (a shutdown, a test's reset), or with `stop`.
  */
-export function leaderPasses(rt: Runtime, what: string, pass: () => Promise<void>, everyMs: number): LeaderPasses {
+export function leaderPasses(
+  rt: Runtime,
+  what: string,
+  pass: () => Promise<number | undefined | void>,
+  everyMs: number,
+): LeaderPasses {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let cancelWake = () => {};
+  /** After a pass: the next one at the time it answered, in place of any wake set before. */
+  const wakeAt = (next: number | undefined | void) => {
+    if (next === undefined || stopped) return;
+    cancelWake();
+    cancelWake = rt.clock.after(Math.max(0, next - rt.clock.now()), kick);
+  };
   // The election starts with the work: an instance learns at once whether it leads.
   rt.live.start();
   const kick = (): void => {
@@ -34,7 +47,7 @@ export function leaderPasses(rt: Runtime, what: string, pass: () => Promise<void
     }
     // A route's kick only wakes the pass: it is nobody's request (nor its token's, in the audit trail).
     running = rt.lifecycle
-      .track(outsideRequest(async () => void (rt.live.leading && (await pass()))))
+      .track(outsideRequest(async () => wakeAt(rt.live.leading ? await pass() : undefined)))
       .catch((error: unknown) => log.warn({ err: error }, `${what}: a pass stopped; the next one goes on`))
       .finally(() => {
         running = undefined;
@@ -48,6 +61,7 @@ export function leaderPasses(rt: Runtime, what: string, pass: () => Promise<void
   const halt = () => {
     stopped = true;
     cancelSweep();
+    cancelWake();
   };
   rt.lifecycle.signal.addEventListener("abort", halt, { once: true });
   return {

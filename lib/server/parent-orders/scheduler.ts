@@ -19,14 +19,8 @@ export const PARENT_SWEEP_MS = 5_000;
 
 /** On globalThis: Next loads this module more than once (instrumentation.ts starts it, a route kicks it). */
 const SLOT = Symbol.for("treasury-dashboard.parent-schedulers");
-const holder = globalThis as { [SLOT]?: WeakMap<Runtime, Scheduler> };
+const holder = globalThis as { [SLOT]?: WeakMap<Runtime, LeaderPasses> };
 const schedulers = (holder[SLOT] ??= new WeakMap());
-
-interface Scheduler {
-  kick(): void;
-  idle(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export function scheduleParentsInBackground(rt: Runtime): void {
   const scheduler = parentScheduler(rt);
@@ -51,30 +45,17 @@ export async function announceParent(rt: Runtime, id: string): Promise<void> {
 }
 
 /** One pass at a time (lib/server/ops/leader-passes.ts), woken for the earliest slice due next. */
-function parentScheduler(rt: Runtime): Scheduler {
-  let cancelWake = () => {};
-  const passes: LeaderPasses = leaderPasses(
+const parentScheduler = (rt: Runtime): LeaderPasses =>
+  leaderPasses(
     rt,
     "parent orders",
     async () => {
-      let next = Infinity;
+      let next: number | undefined;
       for (const id of await parentsToWork(rt.db)) {
         const due = await workParent(rt, id, (parentId) => announceParent(rt, parentId));
-        if (due !== undefined) next = Math.min(next, due);
+        if (due !== undefined) next = Math.min(next ?? due, due);
       }
-      if (next === Infinity) return;
-      cancelWake();
-      cancelWake = rt.clock.after(Math.max(0, next - rt.clock.now()), passes.kick);
+      return next;
     },
     PARENT_SWEEP_MS,
   );
-  rt.lifecycle.signal.addEventListener("abort", () => cancelWake(), { once: true });
-  return {
-    kick: passes.kick,
-    idle: passes.idle,
-    stop: async () => {
-      await passes.stop();
-      cancelWake();
-    },
-  };
-}
