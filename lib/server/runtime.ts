@@ -74,8 +74,8 @@ export interface RuntimeOptions {
   /** What the calls to the service go through before the budget's door; a test's faults (default: as they are). */
   serviceFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
   /**
-   * Default: PASSWORD_COST. Only the runtimes tests make pass TEST_PASSWORD_COST (the in-process
-   * harness, the test control's resets). Never read from the environment.
+   * Default: PASSWORD_COST. Only the in-process tests' runtimes pass TEST_PASSWORD_COST. Never
+   * read from the environment.
    */
   passwordCost?: PasswordCost;
 }

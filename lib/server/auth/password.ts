@@ -12,9 +12,8 @@ export type PasswordCost = Required<Pick<ScryptOptions, "N" | "r" | "p">>;
 /** N=2^14, r=8 (OWASP's minimum for scrypt): what every server hashes at. */
 export const PASSWORD_COST: PasswordCost = { N: 2 ** 14, r: 8, p: 1 };
 /**
- * A sixteenth of that, for the runtimes tests make (the in-process harness, and the test
- * control's resets, which a production start never has): they sign in hundreds of times a run,
- * 36 ms of CPU each at the full cost. A runtime built from the environment never uses it.
+ * A sixteenth of that, for the runtimes the in-process tests make: they sign in hundreds of times
+ * a run, 36 ms of CPU each at the full cost. A runtime built from the environment never uses it.
  */
 export const TEST_PASSWORD_COST: PasswordCost = { N: 2 ** 10, r: 8, p: 1 };
 /** 64 MiB of memory at most per check. */

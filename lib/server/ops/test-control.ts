@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TEST_PASSWORD_COST } from "../auth/password";
 import { movableClock, type MovableClock } from "../clock";
 import { parseEnv, type Env } from "../env-schema";
 import type { RequestWatch } from "../http/incoming";
@@ -147,7 +146,7 @@ export function resetRuntime(settings: Record<string, string>, requests: Request
     log.level = config.LOG_LEVEL;
     // A runtime that cannot be built (its database unreachable) is tried again by each request,
     // as at a start: readiness says why meanwhile.
-    install(config, { clock: movableClock(), passwordCost: TEST_PASSWORD_COST }).catch(() => undefined);
+    install(config, { clock: movableClock() }).catch(() => undefined);
     return startRuntime(requests);
   });
   resetting = next.catch(() => undefined);
