@@ -8,6 +8,14 @@ export const MARKET_VIEW_HEIGHT = "h-[53rem] lg:h-[35rem] xl:h-[clamp(15rem,calc
 /** The read-only market's height (under the orders, for those who do not trade): the ladder whole. */
 export const MARKET_WATCH_HEIGHT = "h-[53rem] lg:h-[35rem]";
 
+/**
+ * The rows of a reader's /orders below `lg`: the market watch first, in a row of its whole height
+ * (its choice of market 2.75rem, a 0.5rem gap, the view's 53rem), the orders in the row below. The
+ * orders come first in the page's HTML (first on a wide screen), so a slow phone paints them before
+ * the market's HTML has arrived: the row kept from the first paint stops them jumping down then.
+ */
+export const MARKET_WATCH_FIRST_ROWS = "max-lg:grid-rows-[56.25rem_auto]";
+
 /** The id of the element the order ticket's market view is drawn into (components/orders/market-panel.tsx). */
 export const MARKET_VIEW_SLOT_ID = "market-view";
 

@@ -133,6 +133,8 @@ interface Seen {
   /** Where the orders table's first row ends, at the top of the page, against the window's height. */
   firstRow?: { bottom: number; fold: number };
   marketRoom?: { content: number; room: number };
+  /** A reader's orders on a phone: their top with the market watch above them, and with it gone. */
+  ordersPlace?: { withMarket: number; withoutMarket: number; marketBottom: number };
   panelSpills?: number;
   /** Numbers of the page's text written without the formatter's grouping (test/support/number-scan.ts). */
   unformatted?: string[];
@@ -338,6 +340,21 @@ async function visit(page: Page, role: Role | null, path: string, width: number,
         content: card.scrollHeight,
         room: card.parentElement!.clientHeight,
       }));
+    }
+    if (!TICKET_ROLES.includes(role) && path === "/orders" && width === PHONE) {
+      // Before the market's HTML has arrived, as a slow phone may paint the page: the orders
+      // (first in the HTML) are drawn where they will stay, under the room kept for the market.
+      seen.ordersPlace = await page.getByTestId("market-watch").evaluate((watch) => {
+        const table = [...document.querySelectorAll("table")].find((t) => t.caption?.textContent === "Orders");
+        const orders = table!.closest("section")!;
+        const cell = watch.parentElement!;
+        const withMarket = orders.getBoundingClientRect().top;
+        const marketBottom = watch.getBoundingClientRect().bottom;
+        cell.style.display = "none";
+        const withoutMarket = orders.getBoundingClientRect().top;
+        cell.style.display = "";
+        return { withMarket, withoutMarket, marketBottom };
+      });
     }
     if (TABLE_OF[path] && width === LAPTOP) {
       // The table and its hint read in one moment, once the hint has caught up with the table (it
@@ -623,6 +640,13 @@ for (const group of GROUPS) {
           it("fits the market view in the room kept for it: it does not spill over the table", () => {
             const { content, room } = got((s) => s.marketRoom);
             expect(content).toBeLessThanOrEqual(room);
+          });
+        }
+        if (path === "/orders" && !TICKET_ROLES.includes(role) && width === PHONE) {
+          it("draws the orders where they stay before the market above them has arrived", () => {
+            const { withMarket, withoutMarket, marketBottom } = got((s) => s.ordersPlace);
+            expect(withoutMarket, "the orders' top without the market").toBe(withMarket);
+            expect(marketBottom, "the market's bottom, within the room kept for it").toBeLessThanOrEqual(withMarket);
           });
         }
         if (path === "/orders" && role === "trader") {

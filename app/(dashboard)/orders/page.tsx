@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ControlsLine } from "@/components/forms/controls-line";
 import { OrderTicket } from "@/components/orders/lazy-order-ticket";
 import { OrdersTable } from "@/components/lazy-tables";
-import { MarketViewSlot } from "@/components/market/market-view-slot";
+import { MARKET_WATCH_FIRST_ROWS, MarketViewSlot } from "@/components/market/market-view-slot";
 import { MarketWatch } from "@/components/market/market-watch";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { can } from "@/lib/shared/roles";
@@ -24,6 +24,7 @@ export default async function OrdersPage() {
   // Without the scope (SERVICE_SCOPES) the service would refuse every order and cancel: the ticket says why it is off.
   const scope = OPERATIONS.createOrder.scope;
   const writable = hasScope(scope, rt.config.SERVICE_SCOPES);
+  const canCancel = can(user.role, "orders:cancel") && writable;
   return (
     // A role without the form gets its note as a strip above the table, not a column beside it.
     <div className={`grid items-start gap-6 ${trader && writable ? "xl:grid-cols-[400px_minmax(0,1fr)]" : ""}`}>
@@ -37,16 +38,22 @@ export default async function OrdersPage() {
       )}
       {/* Beside the ticket, its market above the orders. For those who only read, the orders
           first on a wide screen; on a narrower one the market (of fixed height) stays on top, so
-          rows arriving below it move nothing on screen. */}
-      <div className="flex min-w-0 flex-col gap-6">
-        {trader && writable && <MarketViewSlot />}
-        <OrdersTable canCancel={can(user.role, "orders:cancel") && writable} />
-        {!(trader && writable) && (
-          <div className="max-lg:order-first">
+          rows arriving below it move nothing on screen, in a row kept for it from the first paint. */}
+      {trader && writable ? (
+        <div className="flex min-w-0 flex-col gap-6">
+          <MarketViewSlot />
+          <OrdersTable canCancel={canCancel} />
+        </div>
+      ) : (
+        <div className={`grid min-w-0 grid-cols-[minmax(0,1fr)] gap-6 ${MARKET_WATCH_FIRST_ROWS}`}>
+          <div className="max-lg:row-start-2">
+            <OrdersTable canCancel={canCancel} />
+          </div>
+          <div className="max-lg:row-start-1">
             <MarketWatch />
           </div>
-        )}
-      </div>
+        </div>
+      )}
     </div>
   );
 }
