@@ -58,11 +58,7 @@ const nextStart = async (env: Record<string, string>) => {
 describe("a bad configuration", () => {
   it.each<[string, Record<string, string>, string[]]>([
     [
-      "a short METRICS_TOKEN",
-      { METRICS_TOKEN: "short" },
-      ["METRICS_TOKEN: METRICS_TOKEN must be at least 24 characters"],
-    ],
-    [
+      // A short METRICS_TOKEN among them (alone, it is `npm start`'s case below): one start for all.
       "a real service half configured, over plain http, with the demo password, among other bad values",
       {
         SERVICE_BASE_URL: "http://api.example.test/v2",
