@@ -7,6 +7,7 @@ import { signIn, startApp, type AppServer, type Target } from "./app-server";
 import type { Faults } from "./faults";
 import { startInProcess, type InProcessApp, type InProcessOptions } from "./in-process";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
+import { adminQuery, withDatabase } from "./postgres";
 import { sandboxClient } from "./sandbox-server";
 import { resetApp, sharedApp } from "./shared-app";
 import type { TestControl } from "./test-control";
@@ -84,7 +85,7 @@ export async function inProcessDashboard(
 ): Promise<InProcessDashboard> {
   const app = await startInProcess({
     env: options.env,
-    databaseUrl: options.database === "postgres" ? await freshPostgresDatabase() : undefined,
+    databaseUrl: options.database === "postgres" ? await freshPostgresDatabase({ migrated: true }) : undefined,
     wrapService: options.wrapService,
   });
   const target: Target = { url: app.url, fetch: app.fetch, signIn: app.signIn };
@@ -141,24 +142,16 @@ const ROLE_EMAILS: Record<Role, string> = {
 export const SERVICE_TIMEOUT_MS = 2000;
 
 /**
- * A fresh, empty database on the PostgreSQL cluster of the integration project's
- * globalSetup. Throws (so the test FAILS, never skips) when PostgreSQL is missing.
+ * A fresh database on the PostgreSQL cluster of the project's globalSetup: empty, as a new
+ * deployment's, or `migrated` (a copy of the cluster's migrated database: no records, the
+ * schema there already). Throws (so the test FAILS, never skips) when PostgreSQL is missing.
  */
-export async function freshPostgresDatabase(): Promise<string> {
+export async function freshPostgresDatabase({ migrated = false } = {}): Promise<string> {
   const provided = inject("postgres");
   if ("error" in provided) throw new Error(`PostgreSQL is required for this test: ${provided.error}`);
-  const { default: pg } = await import("pg");
   const name = `dash_${randomUUID().replace(/-/g, "")}`;
-  const client = new pg.Client({ connectionString: provided.url });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(provided.url);
-  url.pathname = `/${name}`;
-  return url.href;
+  await adminQuery(provided.url, `CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${provided.migrated}` : ""}`);
+  return withDatabase(provided.url, name);
 }
 
 /** A signed-in client for each demo role. */

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { createDb, type Db, type DbConfig } from "@/lib/server/db";
 import type { Database } from "@/lib/server/db/schema";
+import { adminQuery, withDatabase } from "./postgres";
 
 /** A database of one backend for one suite, and how to throw it away. */
 export interface Backend {
@@ -25,7 +25,10 @@ export const sqlite: Backend = {
   },
 };
 
-/** A fresh database on the run's throwaway PostgreSQL cluster (test/support/postgres.ts). */
+/**
+ * A fresh database on the run's throwaway PostgreSQL cluster (test/support/postgres.ts), a copy
+ * of its migrated one: createDb finds nothing left to migrate.
+ */
 export const postgres: Backend = {
   name: "PostgreSQL",
   async open() {
@@ -33,20 +36,10 @@ export const postgres: Backend = {
     // No server is a failure, never a skip: npm test installs PostgreSQL so this half always runs.
     if ("error" in provided) throw new Error(`PostgreSQL is unavailable for the database tests: ${provided.error}`);
     const name = `db_test_${randomBytes(6).toString("hex")}`;
-    const admin = new Client({ connectionString: provided.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(provided.url);
-    url.pathname = `/${name}`;
+    await adminQuery(provided.url, `CREATE DATABASE ${name} TEMPLATE ${provided.migrated}`);
     return {
-      config: { kind: "postgres", url: url.toString() },
-      async drop() {
-        const client = new Client({ connectionString: provided.url });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      },
+      config: { kind: "postgres", url: withDatabase(provided.url, name) },
+      drop: () => adminQuery(provided.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     };
   },
 };

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,8 +20,12 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-/** What the tests receive through inject("postgres"): a URL, or why there is none. */
-export type ProvidedPostgres = { url: string } | { error: string };
+/**
+ * What the tests receive through inject("postgres"): the server's URL and the name of a database
+ * migrated to this build's schema, to copy (`CREATE DATABASE … TEMPLATE`: a migrated database in
+ * about half the time of migrating an empty one); or why there is none.
+ */
+export type ProvidedPostgres = { url: string; migrated: string } | { error: string };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -28,27 +33,66 @@ declare module "vitest" {
   }
 }
 
-/** One cluster for the whole run, whichever projects use it. */
+/** One cluster for the whole run, whichever projects use it, with its migrated database. */
 const cluster = onePerRun(
   "postgres",
-  () => startPostgres(),
+  async () => {
+    const server = await startPostgres();
+    try {
+      return { ...server, migrated: await migratedDatabase(server.url) };
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  },
   (server) => server.stop(),
 );
 
 /** vitest globalSetup: provides "postgres" to the tests and stops the cluster afterwards. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (process.env.TEST_DATABASE_URL) {
-    project.provide("postgres", { url: process.env.TEST_DATABASE_URL });
-    return async () => {};
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) {
+    const migrated = await migratedDatabase(external);
+    project.provide("postgres", { url: external, migrated });
+    return () => adminQuery(external, `DROP DATABASE IF EXISTS ${migrated} WITH (FORCE)`);
   }
   const { value, release } = cluster.acquire();
   try {
-    project.provide("postgres", { url: (await value).url });
+    const { url, migrated } = await value;
+    project.provide("postgres", { url, migrated });
   } catch (error) {
     // Provided, not thrown: the PostgreSQL tests fail with this message while the rest of the run goes on.
     project.provide("postgres", { error: error instanceof Error ? error.message : String(error) });
   }
   return release;
+}
+
+/** `url` with its database named `database`. */
+export function withDatabase(url: string, database: string): string {
+  const at = new URL(url);
+  at.pathname = `/${database}`;
+  return at.href;
+}
+
+/** Runs one statement as the server's superuser (CREATE and DROP DATABASE run outside a transaction). */
+export async function adminQuery(url: string, statement: string): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database migrated to this build's schema, its connections closed so it can be copied; its name. */
+async function migratedDatabase(url: string): Promise<string> {
+  const name = `migrated_${randomBytes(6).toString("hex")}`;
+  await adminQuery(url, `CREATE DATABASE ${name}`);
+  const { createDb } = await import("@/lib/server/db");
+  await (await createDb({ kind: "postgres", url: withDatabase(url, name) })).destroy();
+  return name;
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
