@@ -65,9 +65,9 @@ describe("GET /api/events on one instance", () => {
     const viewer = await openStream(d.target, d.as.viewer.cookie(), `?profiles=${TRADING}&markets=ETHUSD`);
     const plain = await openStream(d.target, d.as.approver.cookie());
     streams.push(viewer, plain);
-    const balances = await viewer.next((e) => e.event === "balances" && e.data.profile_id === TRADING, 5_000);
+    const balances = await viewer.next((e) => e.event === "balances" && e.data.profile_id === TRADING);
     expect(Array.isArray(balances.data.items)).toBe(true);
-    await viewer.next((e) => e.event === "ticker" && e.data.market === "ETHUSD", 5_000);
+    await viewer.next((e) => e.event === "ticker" && e.data.market === "ETHUSD");
     // An order event goes to every screen, after whatever was sent before it: once the plain
     // screen has it, a balance or ticker meant for it too would have come first.
     const ref = newRef("live-screens");
@@ -182,7 +182,7 @@ describe("GET /api/events ends with its session and is bounded", () => {
       Array.from({ length: 5 }, () => openedStream(d.target, d.as.approver.cookie(), `?profiles=${TREASURY}`)),
     );
     streams.push(...named);
-    for (const s of named) await s.next((e) => e.event === "balances" && e.data.profile_id === TREASURY, 5_000);
+    for (const s of named) await s.next((e) => e.event === "balances" && e.data.profile_id === TREASURY);
     const balances = { method: "GET", path: `/sandbox/v2/profiles/${TREASURY}/balances` } as const;
     // A look of the watcher reads the orders of its time window once.
     const windowReads = () =>
