@@ -23,7 +23,8 @@ export interface PostgresServer {
 /**
  * What the tests receive through inject("postgres"): the server's URL and the name of a database
  * migrated to this build's schema, to copy (`CREATE DATABASE … TEMPLATE`: a migrated database in
- * about half the time of migrating an empty one); or why there is none.
+ * about three quarters of the time of migrating an empty one, npm run bench:test-databases); or
+ * why there is none.
  */
 export type ProvidedPostgres = { url: string; migrated: string } | { error: string };
 
