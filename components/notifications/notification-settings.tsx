@@ -27,14 +27,14 @@ export function NotificationSettings() {
     queryKey: KEY,
     queryFn: ({ signal }) => api<NotificationSettingsView>(PATH, { signal }),
   });
-  // What the person last asked for, set in the change itself: react-query tells of a mutation a
-  // tick later, and a controlled box would spring back to the old value meanwhile. A save that
-  // fails forgets it, and the box shows what is saved.
+  // What the person asked for while it is being saved, set in the change itself: react-query tells
+  // of a mutation a tick later, and a controlled box would spring back to the old value meanwhile.
+  // Once settled the box shows what is saved again (the old value, if the save failed).
   const [asked, setAsked] = useState<boolean | null>(null);
   const save = useMutation({
     mutationFn: (next: NotificationSettingsView) => api<NotificationSettingsView>(PATH, { method: "PUT", body: next }),
     onSuccess: (saved) => queryClient.setQueryData(KEY, saved),
-    onError: () => setAsked(null),
+    onSettled: () => setAsked(null),
   });
   const loaded = settings.data !== undefined;
   const checked = asked ?? Boolean(settings.data?.approval_emails);
