@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 import type { SandboxRuntime } from "@/lib/sandbox/runtime";
 import { MARKET_MAKER_CUSTOMER_ID, MARKET_MAKER_PROFILE_ID } from "@/lib/sandbox/seed";
 import type { Role } from "@/lib/shared/roles";
@@ -7,7 +6,7 @@ import { signIn, startApp, type AppServer, type Target } from "./app-server";
 import type { Faults } from "./faults";
 import { startInProcess, type InProcessApp, type InProcessOptions } from "./in-process";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
-import { adminQuery, withDatabase } from "./postgres";
+import { freshPostgresDatabase } from "./databases";
 import { sandboxClient } from "./sandbox-server";
 import { resetApp, sharedApp } from "./shared-app";
 import type { TestControl } from "./test-control";
@@ -140,19 +139,6 @@ const ROLE_EMAILS: Record<Role, string> = {
 
 /** The app's time limit for a call to the service: faults that outlast it are made from it. */
 export const SERVICE_TIMEOUT_MS = 2000;
-
-/**
- * A fresh database on the PostgreSQL cluster of the project's globalSetup: empty, as a new
- * deployment's, or `migrated` (a copy of the cluster's migrated database: no records, the
- * schema there already). Throws (so the test FAILS, never skips) when PostgreSQL is missing.
- */
-export async function freshPostgresDatabase({ migrated = false } = {}): Promise<string> {
-  const provided = inject("postgres");
-  if ("error" in provided) throw new Error(`PostgreSQL is required for this test: ${provided.error}`);
-  const name = `dash_${randomUUID().replace(/-/g, "")}`;
-  await adminQuery(provided.url, `CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${provided.migrated}` : ""}`);
-  return withDatabase(provided.url, name);
-}
 
 /** A signed-in client for each demo role. */
 export async function signInAll(target: Target): Promise<Record<Role, Client>> {

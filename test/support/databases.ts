@@ -26,20 +26,29 @@ export const sqlite: Backend = {
 };
 
 /**
- * A fresh database on the run's throwaway PostgreSQL cluster (test/support/postgres.ts), a copy
- * of its migrated one: createDb finds nothing left to migrate.
+ * A fresh database on the run's throwaway PostgreSQL cluster (test/support/postgres.ts): empty, as
+ * a new deployment's, or `migrated` (a copy of the cluster's migrated database: no records, the
+ * schema there already). Its URL. Throws (so the test FAILS, never skips) when PostgreSQL is
+ * missing: npm test installs it, so the PostgreSQL halves always run.
  */
+export async function freshPostgresDatabase({ migrated = false } = {}): Promise<string> {
+  const provided = inject("postgres");
+  if ("error" in provided) throw new Error(`PostgreSQL is required for this test: ${provided.error}`);
+  const name = `db_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(provided.url, `CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${provided.migrated}` : ""}`);
+  return withDatabase(provided.url, name);
+}
+
+/** A copy of the migrated database for each suite: createDb finds nothing left to migrate. */
 export const postgres: Backend = {
   name: "PostgreSQL",
   async open() {
-    const provided = inject("postgres");
-    // No server is a failure, never a skip: npm test installs PostgreSQL so this half always runs.
-    if ("error" in provided) throw new Error(`PostgreSQL is unavailable for the database tests: ${provided.error}`);
-    const name = `db_test_${randomBytes(6).toString("hex")}`;
-    await adminQuery(provided.url, `CREATE DATABASE ${name} TEMPLATE ${provided.migrated}`);
+    const url = await freshPostgresDatabase({ migrated: true });
+    const { url: admin } = inject("postgres") as { url: string };
+    const name = new URL(url).pathname.slice(1);
     return {
-      config: { kind: "postgres", url: withDatabase(provided.url, name) },
-      drop: () => adminQuery(provided.url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      config: { kind: "postgres", url },
+      drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     };
   },
 };

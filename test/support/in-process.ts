@@ -49,7 +49,7 @@ export interface InProcessApp {
 
 export interface InProcessOptions {
   env?: Record<string, string>;
-  /** A fresh PostgreSQL database's URL (test/support/dashboard.ts freshPostgresDatabase); SQLite otherwise. */
+  /** A fresh PostgreSQL database's URL (test/support/databases.ts freshPostgresDatabase); SQLite otherwise. */
   databaseUrl?: string;
   /**
    * Something of the test's in front of "the service" (a strict double, test/support/strict-double.ts):

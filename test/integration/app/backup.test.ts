@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../../support/app-server";
 import {
   eventually,
-  freshPostgresDatabase,
   newRef,
   SETTLEMENT,
   smallOrder,
@@ -17,6 +16,7 @@ import {
   type Database,
   type JournalItem,
 } from "../../support/dashboard";
+import { freshPostgresDatabase } from "../../support/databases";
 import { findPostgresBin } from "../../support/postgres";
 import { sandboxClient } from "../../support/sandbox-server";
 import { resetApp, type SharedApp } from "../../support/shared-app";

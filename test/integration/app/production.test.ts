@@ -6,7 +6,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../support/app-server";
-import { eventually, freshPostgresDatabase, rawCall, resetDashboard, type Dashboard } from "../../support/dashboard";
+import { eventually, rawCall, resetDashboard, type Dashboard } from "../../support/dashboard";
+import { freshPostgresDatabase } from "../../support/databases";
 import { resetApp, sharedApp, type SharedApp } from "../../support/shared-app";
 
 /**

@@ -4,7 +4,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, startApp, type AppServer } from "../../support/app-server";
-import { freshPostgresDatabase, newRef, smallOrder, TRADING, type Database } from "../../support/dashboard";
+import { newRef, smallOrder, TRADING, type Database } from "../../support/dashboard";
+import { freshPostgresDatabase } from "../../support/databases";
 
 /**
  * The one folder to ship: .next/standalone as `npm run build` leaves it, copied alone into the

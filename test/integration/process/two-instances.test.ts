@@ -4,7 +4,6 @@ import { signIn } from "../../support/app-server";
 import {
   eventually,
   expectProblem,
-  freshPostgresDatabase,
   newRef,
   rawCall,
   smallOrder,
@@ -12,6 +11,7 @@ import {
   type Client,
   type JournalItem,
 } from "../../support/dashboard";
+import { freshPostgresDatabase } from "../../support/databases";
 import { openStream, type OpenStream } from "../../support/event-stream";
 import {
   burst,
