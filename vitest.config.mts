@@ -1,6 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import StartsFirstSequencer from "./test/support/sequencer.mjs";
+import { scratchDir } from "./test/support/scratch.mjs";
+
+// Scratch files in memory where Linux has room (test/support/scratch.mts). Set here, before any
+// worker, app or cluster starts, so every one of them inherits it.
+const scratch = scratchDir(process.env);
+if (scratch) process.env.TMPDIR = scratch;
 
 const alias = {
   "@": fileURLToPath(new URL(".", import.meta.url)),

@@ -68,6 +68,9 @@ export async function startApp(
     throw new Error("No production build: run `npm run build` before the integration tests.");
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "dashboard-test-"));
+  // A controlled app's resets make their data directories under its TMPDIR: one of its own, gone
+  // with the app (the scratch files may be in memory: test/support/scratch.mts).
+  const scratch = controlSecret ? mkdtempSync(join(tmpdir(), "dashboard-scratch-")) : undefined;
   let output = "";
   const child = spawn(
     process.execPath,
@@ -95,7 +98,7 @@ export async function startApp(
         // A real service needs the dashboard's public URL; here it is this very address. A
         // controlled app may be reset to talk to "a real service" (the fault proxy) too.
         ...(env.SERVICE_BASE_URL || controlSecret ? { NEXTAUTH_URL: `http://127.0.0.1:${port}` } : {}),
-        ...(controlSecret ? { DASHBOARD_TEST_CONTROL: controlSecret } : {}),
+        ...(controlSecret ? { DASHBOARD_TEST_CONTROL: controlSecret, TMPDIR: scratch! } : {}),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -129,6 +132,7 @@ export async function startApp(
     dispose: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
       if (logFile) rmSync(logFile, { force: true });
     },
   };

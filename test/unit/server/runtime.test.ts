@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** A real service's configuration, so no sandbox starts. */
 const REAL_SERVICE = {
@@ -31,6 +31,7 @@ describe("the server runtime", () => {
     await noRuntime();
     vi.unstubAllEnvs();
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("is built once per process and shared by every copy of the module", async () => {
     const dataDir = path.join(dir, "once");
