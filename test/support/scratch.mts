@@ -12,7 +12,7 @@ import { accessSync, constants, statfsSync } from "node:fs";
 export const MEMORY_DIR = "/dev/shm";
 
 /**
- * Room a whole `npm test` needs at most, with a margin: its peak was 0.4 GiB (CONTRIBUTING).
+ * Room a whole `npm test` needs at most, with a margin: its peak was 324 MB (CONTRIBUTING).
  * A container's /dev/shm (64 MB by default under Docker) is too small, so the disk is used there.
  */
 export const ROOM_NEEDED = 2 * 1024 ** 3;
