@@ -4,10 +4,10 @@ import { accessSync, constants, statfsSync } from "node:fs";
  * Where the tests write their scratch files: SQLite databases, DATA_DIRs and their audit
  * checkpoints, the throwaway PostgreSQL cluster, Chromium's profile. On Linux that is the
  * memory-backed /dev/shm when it has room, unless TMPDIR already names a place. On an ext4
- * disk, each SQLite checkpoint, each audit checkpoint's rename and each CREATE DATABASE waits on
- * the file system's journal: the unit and routes projects took 1.10× the time and 1.08× the CPU
- * there, over seven runs of each taking turns (`npm run bench:scratch`). Nothing the tests
- * assert depends on where the files are.
+ * disk, each SQLite checkpoint and each audit checkpoint's rename waits on the file system's
+ * journal: the unit and routes projects took 1.10× the time and 1.08× the CPU there, over seven
+ * runs of each taking turns (`npm run bench:scratch`). Nothing the tests assert depends on where
+ * the files are.
  */
 export const MEMORY_DIR = "/dev/shm";
 
