@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { createDb } from "@/lib/server/db";
-import { adminQuery, startPostgres, withDatabase } from "../support/postgres";
+import { adminQuery, migratedDatabase, startPostgres, withDatabase } from "../support/postgres";
 
 const ROUNDS = 10;
 
@@ -27,12 +27,11 @@ async function main() {
   const server = await startPostgres();
   try {
     const { url } = server;
-    await adminQuery(url, "CREATE DATABASE bench_migrated");
-    await (await createDb({ kind: "postgres", url: withDatabase(url, "bench_migrated") })).destroy();
+    const template = await migratedDatabase(url);
     const spent = { migrated: 0, copied: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       spent.migrated += await timed(url, (name) => adminQuery(url, `CREATE DATABASE ${name}`));
-      spent.copied += await timed(url, (name) => adminQuery(url, `CREATE DATABASE ${name} TEMPLATE bench_migrated`));
+      spent.copied += await timed(url, (name) => adminQuery(url, `CREATE DATABASE ${name} TEMPLATE ${template}`));
     }
     const per = (ms: number) => (ms / ROUNDS).toFixed(0);
     console.log(`A migrated PostgreSQL database for a test (${ROUNDS} rounds, taking turns):`);

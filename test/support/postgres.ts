@@ -88,7 +88,7 @@ export async function adminQuery(url: string, statement: string): Promise<void> 
 }
 
 /** A database migrated to this build's schema, its connections closed so it can be copied; its name. */
-async function migratedDatabase(url: string): Promise<string> {
+export async function migratedDatabase(url: string): Promise<string> {
   const name = `migrated_${randomBytes(6).toString("hex")}`;
   await adminQuery(url, `CREATE DATABASE ${name}`);
   const { createDb } = await import("@/lib/server/db");
