@@ -13,6 +13,7 @@ import { compareDecimal } from "@/lib/spec/decimal";
 import { describeParentOrder, durationWords } from "@/lib/shared/parent-order-words";
 import { assetsOf, tickPrice } from "../orders/describe-parent-order";
 import { Card } from "../ui/card";
+import { Bar } from "../ui/loading-shape";
 import { StatusBadge } from "../ui/status-badge";
 import { ParentActions } from "./parent-actions";
 import { ParentChart } from "./parent-chart";
@@ -26,7 +27,6 @@ import { ParentChildrenTable } from "./parent-children-table";
  */
 export function ParentOrderView({ initial, canAct }: { initial: ParentOrder; canAct: boolean }) {
   const { data: parent = initial } = useParentOrder(initial.id, initial);
-  const { nickname } = useProfileNames();
   return (
     <div className="flex min-w-0 flex-col gap-6" data-testid="parent-order" data-status={parent.status}>
       <div className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
@@ -40,7 +40,7 @@ export function ParentOrderView({ initial, canAct }: { initial: ParentOrder; can
             actions={<StatusBadge status={parent.status} />}
           >
             <p className="text-sm font-medium" data-testid="parent-sentence">
-              {describeParentOrder(parent)}, from {nickname(parent.profile_id)}.
+              {describeParentOrder(parent)}.
             </p>
             <Figures parent={parent} />
             {canAct && (
@@ -120,9 +120,13 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
         {p.ends_at ? <Time iso={p.ends_at} /> : "—"}
       </Figure>
       <Figure label="Duration">{durationWords(p.duration_seconds)}</Figure>
-      <Figure label="Requested by">
-        <span className="break-all">{p.requested_by}</span>
+      <Figure label="Profile" testId="parent-profile">
+        <ProfileName id={p.profile_id} />
       </Figure>
+      <div className="col-span-full min-w-0">
+        <dt className="text-xs text-ink-muted">Requested by</dt>
+        <dd className="font-medium break-all">{p.requested_by}</dd>
+      </div>
       <div className="col-span-full min-w-0">
         <dt className="text-xs text-ink-muted">Ref ID</dt>
         <dd className="break-all">
@@ -140,6 +144,22 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
         </div>
       )}
     </dl>
+  );
+}
+
+/**
+ * The profile's nickname on one line: a bar while the names load, then the name, cut short with
+ * the whole in a tooltip. Not in the sentence above, where a name arriving after the first paint
+ * re-wrapped the lines and moved the page on a phone.
+ */
+function ProfileName({ id }: { id: string }) {
+  const { nickname, loading } = useProfileNames();
+  if (loading) return <Bar className="h-5 w-24" />;
+  const name = nickname(id);
+  return (
+    <span className="block truncate" title={name}>
+      {name}
+    </span>
   );
 }
 

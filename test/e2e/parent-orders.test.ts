@@ -300,6 +300,8 @@ describe("a parent order's page", () => {
     expect(await viewer.getByTestId("parent-sentence").textContent()).toMatch(
       /^Buy 0\.004 BTC over 2 minutes in 4 slices/,
     );
+    // The profile by its nickname, on a line of its own once the names have come.
+    await poll(() => viewer.getByTestId("parent-profile").textContent()).toBe("Treasury");
     expect(await viewer.getByRole("button", { name: "Pause" }).count()).toBe(0);
     await viewer.close();
     await trader.call("POST", `/api/parent-orders/${parent.id}/cancel`);
