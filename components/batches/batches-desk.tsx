@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useRef, useState, type ReactNode } from "react";
+import { scrollBehavior } from "@/lib/client/motion";
 import type { Batch } from "@/lib/shared/batch";
 import type { PlannedTransfer } from "@/lib/shared/rebalance-plan";
 import { BatchComposer, type BatchSource } from "./batch-composer";
@@ -39,13 +40,13 @@ export function BatchesDesk({
 
   const show = useCallback((batch: Batch, focus = false) => {
     setOpen({ id: batch.id, initial: batch, focus });
-    requestAnimationFrame(() => progress.current?.scrollIntoView({ block: "start", behavior: "smooth" }));
+    requestAnimationFrame(() => progress.current?.scrollIntoView({ block: "start", behavior: scrollBehavior() }));
   }, []);
   const openFromList = useCallback((batch: Batch) => show(batch, true), [show]);
   const makeBatch = (transfers: PlannedTransfer[]) => {
     setSource({ kind: "plan", transfers, n: ++plans.current });
     requestAnimationFrame(() => {
-      composer.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+      composer.current?.scrollIntoView({ block: "start", behavior: scrollBehavior() });
       composer.current?.querySelector<HTMLButtonElement>("form button[type=submit]")?.focus({ preventScroll: true });
     });
   };

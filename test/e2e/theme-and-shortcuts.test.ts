@@ -77,6 +77,29 @@ describe("dark mode", () => {
   });
 });
 
+describe("motion", () => {
+  it("pulses and eases only for those who allow motion (prefers-reduced-motion)", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    await page.goto(`${app.url}/signin`);
+    /** How a skeleton's pulse repeats and how long a button's colours ease, on the page's own stylesheet. */
+    const motion = () =>
+      page.evaluate(() => {
+        const bar = document.createElement("div");
+        bar.className = "animate-pulse transition-colors";
+        document.body.append(bar);
+        const style = getComputedStyle(bar);
+        const seen = { repeats: style.animationIterationCount, eases: style.transitionDuration };
+        bar.remove();
+        return seen;
+      });
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    expect(await motion()).toEqual({ repeats: "infinite", eases: "0.15s" });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await motion()).toEqual({ repeats: "1", eases: "1e-05s" });
+    await page.close();
+  });
+});
+
 describe("keyboard shortcuts", () => {
   async function ordersPage(): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
