@@ -69,15 +69,18 @@ function Figure({
   children,
   testId,
   wide = false,
+  full = false,
 }: {
   label: string;
   children: ReactNode;
   testId?: string;
   /** A time: across both columns on a phone, where half the width cannot hold it on one line. */
   wide?: boolean;
+  /** Across both columns at every width. */
+  full?: boolean;
 }) {
   return (
-    <div className={`min-w-0 ${wide ? "max-sm:col-span-full" : ""}`}>
+    <div className={`min-w-0 ${full ? "col-span-full" : wide ? "max-sm:col-span-full" : ""}`}>
       <dt className="text-xs text-ink-muted">{label}</dt>
       <dd className="font-medium break-words tabular-nums" data-testid={testId}>
         {children}
@@ -123,10 +126,9 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
       <Figure label="Profile" testId="parent-profile">
         <ProfileName id={p.profile_id} />
       </Figure>
-      <div className="col-span-full min-w-0">
-        <dt className="text-xs text-ink-muted">Requested by</dt>
-        <dd className="font-medium break-all">{p.requested_by}</dd>
-      </div>
+      <Figure label="Requested by" full>
+        <span className="break-all">{p.requested_by}</span>
+      </Figure>
       <div className="col-span-full min-w-0">
         <dt className="text-xs text-ink-muted">Ref ID</dt>
         <dd className="break-all">
