@@ -8,7 +8,7 @@ import { scratchDir } from "./test/support/scratch.mjs";
 const scratch = scratchDir(process.env);
 if (scratch) process.env.TMPDIR = scratch;
 
-const alias = {
+export const alias = {
   "@": fileURLToPath(new URL(".", import.meta.url)),
   // `server-only` throws outside Next's server bundle; tests run server code directly.
   "server-only": fileURLToPath(new URL("./test/support/empty.ts", import.meta.url)),
@@ -38,45 +38,50 @@ const builtApp = {
   isolate: false,
 };
 
+/**
+ * The back end's files in the test's own process. One module graph per worker (isolate: false):
+ * most files import the same modules, and none mocks one for good (a file that stubs the
+ * environment or resets modules restores them).
+ */
+export const unit = {
+  name: "unit",
+  include: ["test/unit/**/*.test.ts"],
+  environment: "node" as const,
+  globalSetup: [postgres],
+  ...inProcess,
+  isolate: false,
+};
+
+/**
+ * The route handlers in process (test/support/in-process.ts): the session secret is given, so
+ * none is written into ./data; the runtime's log lines are silent. Every file loads the same
+ * route handlers (Next, next-auth and the whole back end, about 3 s a worker).
+ */
+export const routes = {
+  ...unit,
+  name: "routes",
+  include: ["test/routes/**/*.test.ts"],
+  env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
+};
+
+/** What every run shares, `npm run check`'s (vitest.check.config.mts) too. */
+export const common = {
+  // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed on each
+  // file's content and the config): a second run transforms only what changed (29 s of
+  // transform and 55 s of import summed fell to 6 s and 24 s on `npm run test:fast`).
+  experimental: { fsModuleCache: true },
+  // Vitest's, then the projects' times, the slowest files and one line for CI.
+  reporters: ["default", "./test/support/summary-reporter.ts"],
+  sequence: { sequencer: StartsFirstSequencer },
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
-    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed on each
-    // file's content and the config): a second run transforms only what changed (29 s of
-    // transform and 55 s of import summed fell to 6 s and 24 s on `npm run test:fast`).
-    experimental: { fsModuleCache: true },
-    reporters: ["default", "./test/support/summary-reporter.ts"],
-    sequence: { sequencer: StartsFirstSequencer },
+    ...common,
     projects: [
-      {
-        resolve: { alias },
-        test: {
-          name: "unit",
-          include: ["test/unit/**/*.test.ts"],
-          environment: "node",
-          globalSetup: [postgres],
-          ...inProcess,
-          // One module graph per worker: most files import the same modules, and none mocks one
-          // for good (a file that stubs the environment or resets modules restores them).
-          isolate: false,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: "routes",
-          include: ["test/routes/**/*.test.ts"],
-          environment: "node",
-          // The route handlers in process (test/support/in-process.ts): the session secret is
-          // given, so none is written into ./data; the runtime's log lines are silent.
-          env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
-          globalSetup: [postgres],
-          ...inProcess,
-          // One module graph per worker: every file loads the same route handlers (Next, next-auth
-          // and the whole back end, about 3 s a file), and each makes a runtime of its own.
-          isolate: false,
-        },
-      },
+      { resolve: { alias }, test: unit },
+      { resolve: { alias }, test: routes },
       {
         resolve: { alias },
         test: {
