@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn, type Target } from "../support/app-server";
 import {
@@ -117,6 +119,12 @@ async function openedStream(base: Target, cookie: string, query = ""): Promise<O
   return stream;
 }
 
+/** A full garbage collection now, as `node --expose-gc` offers it. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
 /** Issue 16, finding 12: the stream ends with its session, and what it may ask for is bounded. */
 describe("GET /api/events ends with its session and is bounded", () => {
   let d: InProcessDashboard;
@@ -166,6 +174,23 @@ describe("GET /api/events ends with its session and is bounded", () => {
     );
     streams.push(again);
     for (const s of ten) s.close();
+  });
+
+  it("frees a place the moment its stream is closed, after a garbage collection too", async () => {
+    // A person of their own (their count spans their sessions), with no stream open yet.
+    const approver = await signIn(d.target, "approver@example.com");
+    const ten: OpenStream[] = [];
+    for (let i = 0; i < 10; i++) ten.push(await openedStream(d.target, approver.cookie()));
+    streams.push(...ten);
+    // The requests were made turns ago: nothing but their caller's signals holds them now. A
+    // Request collected here would no longer pass its caller's abort on to the route.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    ten[0]!.close();
+    const again = await openStream(d.target, approver.cookie());
+    streams.push(again);
+    expect(again.status, again.text()).toBe(200);
+    for (const s of [...ten, again]) s.close();
   });
 
   it("refuses profiles the service does not have: a 400 naming profiles", async () => {

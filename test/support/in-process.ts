@@ -109,7 +109,7 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<In
   await startRuntime();
   return {
     url: ORIGIN,
-    fetch: (input, init) => dispatch(new Request(input, init)),
+    fetch: (input, init) => dispatch(heldWhile(init?.signal, new Request(input, init))),
     runtime,
     clock,
     faults,
@@ -119,6 +119,18 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<In
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Keeps `request` for as long as `signal` (what it was made from) lives. A Request's signal follows
+ * the one it was made from through an AbortController only the Request holds (nodejs/undici#1926):
+ * a route keeps `request.signal` and lets the Request go, and once that is collected an abort no
+ * longer reaches the route (a closed event stream kept its place). A server holds its requests
+ * while it answers.
+ */
+function heldWhile<R extends Request>(signal: AbortSignal | null | undefined, request: R): R {
+  signal?.addEventListener("abort", () => void request, { once: true });
+  return request;
 }
 
 /** next-auth's credentials callback, step by step, with the app's options for `rt`. */
@@ -215,7 +227,7 @@ export async function dispatch(request: Request): Promise<Response> {
     headers.set(PEER_HEADER, "127.0.0.1");
     // What an HTTP client always sends (NextRequest's own URL says "localhost" for 127.0.0.1).
     if (!headers.has("host")) headers.set("host", new URL(request.url).host);
-    const next = new NextRequest(request, { headers });
+    const next = heldWhile(request.signal, new NextRequest(request, { headers }));
     return handler(next, { params: Promise.resolve(params) });
   }
   return new Response(null, { status: 404 });
