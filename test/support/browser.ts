@@ -66,6 +66,7 @@ export async function signInAs(
   path = "/orders",
 ): Promise<void> {
   await signInContext(page.context(), base, email, password);
+  watchRefusals(page);
   await page.goto(`${base}${path}`);
   // Signed in: not sent back to /signin.
   expect(new URL(page.url()).pathname, `${email} opens ${path}`).toBe(new URL(path, base).pathname);
@@ -79,8 +80,36 @@ export async function signInAs(
 export async function openFromNav(page: Page, name: string | RegExp): Promise<void> {
   const nav = page.getByRole("navigation", { name: "Main" });
   const menu = nav.getByRole("button", { name: /^Menu/ });
-  if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
-  await nav.getByRole("link", { name }).click();
+  try {
+    if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+    await nav.getByRole("link", { name }).click();
+  } catch (error) {
+    throw withRefusals(page, error);
+  }
+}
+
+/** Per page signed in by signInAs: each request of the dashboard's that answered 401, as "METHOD path". */
+const refusals = new WeakMap<Page, string[]>();
+
+/**
+ * Notes the page's requests that answer 401: any one of them sends a signed-in page to /signin
+ * (lib/client/api.ts), and a step that then fails should say which.
+ */
+function watchRefusals(page: Page): void {
+  if (refusals.has(page)) return;
+  const seen: string[] = [];
+  refusals.set(page, seen);
+  page.on("response", (response) => {
+    if (response.status() === 401) seen.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
+}
+
+/** `error`, with the requests that answered the page 401 (watchRefusals) when there were any. */
+function withRefusals(page: Page, error: unknown): unknown {
+  const seen = refusals.get(page) ?? [];
+  if (!(error instanceof Error) || seen.length === 0) return error;
+  error.message += `\nRequests the dashboard answered 401 on this page: ${seen.join(", ")}`;
+  return error;
 }
 
 /** Waits until the shell has hydrated: its header's buttons answer clicks from then on. */
