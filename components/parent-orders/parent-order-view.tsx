@@ -129,21 +129,15 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
       <Figure label="Requested by" full>
         <span className="break-all">{p.requested_by}</span>
       </Figure>
-      <div className="col-span-full min-w-0">
-        <dt className="text-xs text-ink-muted">Ref ID</dt>
-        <dd className="break-all">
-          <code className="font-mono text-xs">{p.ref_id}</code>
-        </dd>
-      </div>
+      <Figure label="Ref ID" full>
+        <code className="font-mono text-xs break-all">{p.ref_id}</code>
+      </Figure>
       {p.approval_id && (
-        <div className="col-span-full">
-          <dt className="text-xs text-ink-muted">Approval</dt>
-          <dd>
-            <Link href={approvalHref(p.approval_id)} className="text-brand underline underline-offset-2">
-              Its approval <code className="font-mono">{p.approval_id.slice(0, 8)}</code>
-            </Link>
-          </dd>
-        </div>
+        <Figure label="Approval" full>
+          <Link href={approvalHref(p.approval_id)} className="text-brand underline underline-offset-2">
+            Its approval <code className="font-mono">{p.approval_id.slice(0, 8)}</code>
+          </Link>
+        </Figure>
       )}
     </dl>
   );
