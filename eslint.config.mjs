@@ -82,6 +82,12 @@ const schemaModules = {
     "Import lib/spec's pure modules (enums, markets, decimal, order-rules, ...); load schemas with await import().",
 };
 
+// Links prefetch their page once a person shows intent, not every page in view on every load.
+const nextLink = {
+  name: "next/link",
+  message: "Link to a page with IntentLink (components/ui/intent-link.tsx): it prefetches on intent.",
+};
+
 const config = [
   { ignores: [".next/**", ".next-*/**", "node_modules/**", "data/**", "next-env.d.ts", "coverage/**"] },
   ...coreWebVitals,
@@ -119,8 +125,13 @@ const config = [
     files: ["components/**", "lib/client/**"],
     rules: {
       "no-restricted-imports": "off",
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [schemaModules] }],
+      "@typescript-eslint/no-restricted-imports": ["error", { paths: [nextLink], patterns: [schemaModules] }],
     },
+  },
+  { files: ["app/**"], rules: { "no-restricted-imports": ["error", { paths: [nextLink] }] } },
+  {
+    files: ["components/ui/intent-link.tsx"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [schemaModules] }] },
   },
   // Server code logs through lib/server/ops/log.ts (JSON lines, secrets redacted), never the console.
   {

@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { ReactNode } from "react";
 import { ApprovalNotices } from "@/components/approvals/lazy-approval-notices";
 import { Providers } from "@/components/providers";
@@ -46,13 +46,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           aria-label="Main"
           className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1 md:gap-4 md:py-3"
         >
-          <Link href="/orders" className="order-1 flex items-center gap-2 font-bold md:order-none">
+          <IntentLink href="/orders" className="order-1 flex items-center gap-2 font-bold md:order-none">
             {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src="/logo.svg" alt="" width={24} height={24} />
             {/* On a phone the mark alone: the row keeps room for Notices beside Sign out. */}
             <span className="max-sm:sr-only">Treasury</span>
             <span className="max-md:hidden"> Dashboard</span>
-          </Link>
+          </IntentLink>
           {config.service.isSandbox && (
             <span className="order-1 md:order-none">
               <SandboxBadge />

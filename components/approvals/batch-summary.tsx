@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { api } from "@/lib/client/api";
 import type { Approval } from "@/lib/shared/approval";
 import { isOpenBatch, type Batch } from "@/lib/shared/batch";
@@ -91,13 +91,13 @@ export function BatchSummary({ approval: a, nickname }: { approval: Approval; ni
         </tbody>
       </table>
       <p>
-        <Link
+        <IntentLink
           href={batchHref(r.batch_id)}
           className="font-medium text-brand underline underline-offset-2"
           data-testid="batch-link"
         >
           Open batch {r.ref_id} with all its rows
-        </Link>
+        </IntentLink>
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useParentOrder } from "@/lib/client/parent-orders";
 import type { Approval } from "@/lib/shared/approval";
 import { parentOrderHref } from "@/lib/shared/parent-order-words";
@@ -34,13 +34,13 @@ export function ParentOrderSummary({ approval: a }: { approval: Approval }) {
       </dl>
       {r.parent_order_id && (
         <p>
-          <Link
+          <IntentLink
             href={parentOrderHref(r.parent_order_id)}
             className="font-medium text-brand underline underline-offset-2"
             data-testid="parent-order-link"
           >
             Open parent order {r.ref_id} with its children and fills
-          </Link>
+          </IntentLink>
         </p>
       )}
     </div>

@@ -2,7 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { problemOf } from "@/lib/client/api";
 import { batchKeys, cancelBatch, resultsCsvPath, useBatch } from "@/lib/client/batches";
@@ -142,9 +142,9 @@ function Summary({ batch, me }: { batch: Batch; me: { email: string; admin: bool
       {batch.status === "AWAITING_APPROVAL" && (
         <p className="text-sm font-medium text-warn" data-testid="batch-awaiting">
           Waiting for an approver other than the requester: nothing is sent until then.{" "}
-          <Link href="/approvals" className="text-brand underline underline-offset-2">
+          <IntentLink href="/approvals" className="text-brand underline underline-offset-2">
             See Approvals
-          </Link>
+          </IntentLink>
         </p>
       )}
       {mayCancel && <CancelBatch batch={batch} waiting={batch.counts.waiting} />}

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { AssetAmount } from "@/components/ui/asset-amount";
 import { HeldIdentity, HeldStatus } from "@/components/ui/held-status";
 import { RowIdentity } from "@/components/ui/row-details";
@@ -210,13 +210,13 @@ function ParentIdentity({
       {nickname(p.profile_id)} · {marketLabel(p.market)} · <SideBadge side={p.side} />
       <span className="block text-ink-muted">
         TWAP, {p.slices.toLocaleString("en-US")} slices ·{" "}
-        <Link
+        <IntentLink
           href={parentOrderHref(p.id)}
           aria-label={`Open parent order ${id}`}
           className="text-brand underline underline-offset-2"
         >
           <ShortId id={p.id} />
-        </Link>
+        </IntentLink>
       </span>
     </RowIdentity>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useParentOrder } from "@/lib/client/parent-orders";
 import { parentOrderHref } from "@/lib/shared/parent-order-words";
 import type { ParentOrder } from "@/lib/shared/parent-order";
@@ -27,13 +27,13 @@ export function ParentResult({ parent: created }: { parent: ParentOrder }) {
       </div>
       <p className="font-medium">{describeParentOrder(parent)}</p>
       <p data-testid="parent-progress">{parentProgressWords(parent)}</p>
-      <Link
+      <IntentLink
         href={parentOrderHref(parent.id)}
         className="inline-block font-semibold text-brand underline underline-offset-2"
         data-testid="parent-link"
       >
         Open parent order <code className="font-mono">{parent.id.slice(0, 8)}</code>
-      </Link>
+      </IntentLink>
     </div>
   );
 }

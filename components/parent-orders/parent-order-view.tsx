@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { ReactNode } from "react";
 import { useParentOrder } from "@/lib/client/parent-orders";
 import { useProfileNames } from "@/lib/client/profile-names";
@@ -134,9 +134,9 @@ function Figures({ parent: p }: { parent: ParentOrder }) {
       </Figure>
       {p.approval_id && (
         <Figure label="Approval" full>
-          <Link href={approvalHref(p.approval_id)} className="text-brand underline underline-offset-2">
+          <IntentLink href={approvalHref(p.approval_id)} className="text-brand underline underline-offset-2">
             Its approval <code className="font-mono">{p.approval_id.slice(0, 8)}</code>
-          </Link>
+          </IntentLink>
         </Figure>
       )}
     </dl>

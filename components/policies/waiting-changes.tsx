@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useEffect, useRef } from "react";
 import { approvalKeys, fetchApprovals, FEED_EVERY_MS, type Approval } from "@/lib/client/approval-feed";
 import { pollWhileDown } from "@/lib/client/live-status";
@@ -104,9 +104,9 @@ function WaitingChange({ approval: a, inForce }: { approval: Approval; inForce: 
         </p>
       )}
       <p className="mt-2">
-        <Link href="/approvals" className="font-medium text-brand underline underline-offset-2">
+        <IntentLink href="/approvals" className="font-medium text-brand underline underline-offset-2">
           See it on Approvals
-        </Link>
+        </IntentLink>
       </p>
     </article>
   );

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { NavPage } from "./nav-pages";
 
 /** One page's link, marked when it is the current page; Approvals with the count waiting on the person. */
@@ -18,7 +18,7 @@ export function NavLink({
   const active = path.startsWith(page.href);
   const count = page.href === "/approvals" ? waiting : 0;
   return (
-    <Link
+    <IntentLink
       href={page.href}
       aria-current={active ? "page" : undefined}
       onClick={onClick}
@@ -34,6 +34,6 @@ export function NavLink({
           <span className="sr-only"> waiting</span>
         </span>
       )}
-    </Link>
+    </IntentLink>
   );
 }

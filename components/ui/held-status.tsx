@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "./intent-link";
 import type { ReactNode } from "react";
 import { Time } from "@/lib/client/time-zone";
 import { approvalHref, type HeldRequest } from "@/lib/shared/held-requests";
@@ -24,12 +24,12 @@ export function HeldStatus({ held }: { held: HeldRequest<unknown> }) {
       <span className="text-xs text-ink-muted">
         expires <Time iso={held.expires_at} />
       </span>
-      <Link
+      <IntentLink
         href={approvalHref(held.approval_id)}
         className="text-xs font-medium text-brand underline underline-offset-2"
       >
         Approval <ShortId id={held.approval_id} />
-      </Link>
+      </IntentLink>
     </span>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "./intent-link";
 import type { ReactNode } from "react";
 
 /** Where a form would be for a role that may not use it: what the role can do instead. */
@@ -11,9 +11,9 @@ export function ReadOnlyNote({ children }: { children: ReactNode }) {
     >
       <p>{children}</p>
       <p className="mt-2">
-        <Link href="/balances" className="font-medium text-brand underline underline-offset-2">
+        <IntentLink href="/balances" className="font-medium text-brand underline underline-offset-2">
           See the balances
-        </Link>
+        </IntentLink>
       </p>
     </section>
   );

@@ -7,34 +7,16 @@
  *
  *   npm run build && npm run bench:browser
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Page } from "playwright-core";
 import { startApp, TEST_PASSWORD } from "../support/app-server";
 import { CHROMIUM_ARGS, chromiumPath, JS_TIERS } from "../support/chromium";
+import { treeCpuSeconds } from "./machine";
 
 const ROUNDS = 3;
 const PAGES = ["/orders", "/transfers", "/activity", "/approvals", "/balances", "/policies"];
 const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** CPU seconds (user and system) of a process and everything under it, from /proc. */
-function treeCpuSeconds(root: number): number {
-  const procs = new Map<number, { parent: number; ticks: number }>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      procs.set(Number(name), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const under = (pid: number): boolean => pid === root || (pid > 1 && under(procs.get(pid)?.parent ?? 0));
-  const ticks = [...procs].filter(([pid]) => under(pid)).reduce((sum, [, p]) => sum + p.ticks, 0);
-  return ticks / 100; // USER_HZ
-}
 
 const settled = (page: Page) =>
   page.waitForFunction(

@@ -1,11 +1,20 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { afterNextFrames, expectAccessible, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import {
+  afterNextFrames,
+  expectAccessible,
+  launchBrowser,
+  poll,
+  screenshot,
+  settled,
+  signInAs,
+  WIDTHS,
+} from "../support/browser";
 import { resetApp } from "../support/shared-app";
 
 /**
  * Dark mode chosen in the header, remembered and rendered by the server; the chart redrawn in
- * the theme's colours; and the shell's keyboard shortcuts. The market maker quotes, so the
+ * the theme's colours; the shell's keyboard shortcuts; and its links, which prefetch on intent. The market maker quotes, so the
  * orders page's chart has something to draw. (Every page following a dark system, and light
  * chosen against one, each scanned by axe, is checked in the visit of each page: visits.test.ts.)
  */
@@ -167,6 +176,39 @@ describe("keyboard shortcuts", () => {
     await page.keyboard.press("/");
     expect(await filter.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await filter.evaluate((el) => (el as HTMLInputElement).value ?? "")).toBe("");
+    await page.close();
+  });
+});
+
+describe("the header's links", () => {
+  it("prefetch no page on load, the one pointed at or focused, and open it in place", async () => {
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    // The pages Next prefetched (its `_rsc` requests), from the load on.
+    const prefetched = new Set<string>();
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.searchParams.has("_rsc")) prefetched.add(url.pathname);
+    });
+    const documents: string[] = [];
+    page.on("request", (r) => void (r.resourceType() === "document" && documents.push(new URL(r.url()).pathname)));
+    await signInAs(page, app.url, "trader@example.com");
+    await settled(page);
+    const nav = page.getByRole("navigation", { name: "Main" });
+
+    await nav.getByRole("link", { name: "Balances" }).hover();
+    await poll(() => [...prefetched], { message: "pointing at Balances prefetches it, and only it" }).toEqual([
+      "/balances",
+    ]);
+    await nav.getByRole("link", { name: "Activity" }).focus();
+    await poll(() => [...prefetched].sort(), { message: "focusing Activity prefetches it too" }).toEqual([
+      "/activity",
+      "/balances",
+    ]);
+
+    await nav.getByRole("link", { name: "Balances" }).click();
+    await page.waitForURL(/\/balances$/);
+    await page.getByRole("heading", { name: "Balances", level: 1 }).waitFor();
+    expect(documents, "opened in place: one document, the sign-in's /orders").toEqual(["/orders"]);
     await page.close();
   });
 });

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { ActivityTable } from "@/components/activity/activity-table";
 import { AuditTable } from "@/components/lazy-tables";
 import { can } from "@/lib/shared/roles";
@@ -32,12 +32,12 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
 
 function ViewLink({ href, current, children }: { href: string; current: boolean; children: string }) {
   return (
-    <Link
+    <IntentLink
       href={href}
       aria-current={current ? "page" : undefined}
       className={`rounded-md px-3 py-1.5 text-sm font-medium ${current ? "bg-brand-soft text-brand" : "text-ink-muted hover:bg-surface-sunken hover:text-ink"}`}
     >
       {children}
-    </Link>
+    </IntentLink>
   );
 }

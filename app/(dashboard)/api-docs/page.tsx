@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { ApiReference } from "@/components/api-docs/api-reference";
 import type { OpenApiDocument } from "@/components/api-docs/openapi";
 import { requireUser } from "@/lib/server/auth/require-user";
@@ -30,9 +30,9 @@ export default async function ApiDocsPage() {
         <h1 className="text-lg font-semibold">API docs</h1>
         <p className="text-sm text-ink-muted">
           A script calls the dashboard with a personal API token, made on{" "}
-          <Link href="/tokens" className="font-medium text-brand underline hover:text-brand-hover">
+          <IntentLink href="/tokens" className="font-medium text-brand underline hover:text-brand-hover">
             API tokens
-          </Link>
+          </IntentLink>
           : it acts as you, with your role, narrowed by the token&apos;s scopes, through the same controls as this page.
           Below is every call, who may make it and the token scope it needs. The same, for a client generator:{" "}
           <a href={DOCUMENT_PATH} className="font-mono font-medium text-brand underline hover:text-brand-hover">

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { TokenForm } from "@/components/tokens/token-form";
 import { TokensTable } from "@/components/tokens/tokens-table";
 import { requireUser } from "@/lib/server/auth/require-user";
@@ -19,9 +19,9 @@ export default async function TokensPage() {
         <h1 className="text-lg font-semibold">API tokens</h1>
         <p className="text-sm text-ink-muted">
           A token lets a script call the dashboard as you, within its scopes: what it may call is in the{" "}
-          <Link href="/api-docs" className="font-medium text-brand underline hover:text-brand-hover">
+          <IntentLink href="/api-docs" className="font-medium text-brand underline hover:text-brand-hover">
             API docs
-          </Link>
+          </IntentLink>
           .
         </p>
       </div>
