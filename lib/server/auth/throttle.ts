@@ -39,8 +39,8 @@ export class SignInThrottle {
     private readonly maxFailures = MAX_FAILURES_PER_ACCOUNT,
   ) {}
 
-  private recent(key: string): number[] {
-    const since = this.now() - WINDOW_MS;
+  private recent(key: string, now: number): number[] {
+    const since = now - WINDOW_MS;
     const list = (this.attempts.get(key) ?? []).filter((t) => t > since);
     if (list.length === 0) {
       this.attempts.delete(key);
@@ -49,23 +49,36 @@ export class SignInThrottle {
     return list;
   }
 
-  /** Milliseconds until the key may try again, or 0. */
-  lockedFor(key: string): number {
-    const list = this.recent(key);
-    return list.length >= this.maxFailures ? list[0]! + WINDOW_MS - this.now() : 0;
+  /**
+   * When the lock on a key with these recent attempts ends (the oldest leaves the window), or null
+   * while they are under the limit. Taken from the attempts, not the clock: each refusal of one
+   * lock names the same end.
+   */
+  private lockEnd(recent: number[]): number | null {
+    return recent.length >= this.maxFailures ? recent[0]! + WINDOW_MS : null;
   }
 
-  /** Lets one attempt through and counts it at once, or says how long the key is locked. Synchronous: no race. */
+  /** Milliseconds until the key may try again, or 0. */
+  lockedFor(key: string): number {
+    const now = this.now();
+    const end = this.lockEnd(this.recent(key, now));
+    return end === null ? 0 : end - now;
+  }
+
+  /**
+   * Lets one attempt through and counts it at once, or says how long the key is locked.
+   * Synchronous, with one reading of the clock: no race, and no lock reported twice because a
+   * millisecond passed between two readings.
+   */
   attempt(key: string): Reserved | Locked {
-    const waitMs = this.lockedFor(key);
-    if (waitMs > 0) {
-      const until = this.now() + waitMs;
-      const newLock = this.reported.get(key) !== until;
-      if (newLock) this.reported.set(key, until);
-      return { ok: false, waitMs, newLock };
-    }
     const at = this.now();
-    const list = this.recent(key);
+    const list = this.recent(key, at);
+    const end = this.lockEnd(list);
+    if (end !== null) {
+      const newLock = this.reported.get(key) !== end;
+      if (newLock) this.reported.set(key, end);
+      return { ok: false, waitMs: end - at, newLock };
+    }
     list.push(at);
     this.attempts.set(key, list);
     // The oldest key goes first (a Map keeps insertion order).

@@ -84,6 +84,16 @@ describe("sign-in throttling", () => {
     expect(t.attempt("a").ok).toBe(true);
   });
 
+  it("reports a lock once, though the clock moves on between its readings", () => {
+    // A millisecond passes on every second reading, as on a busy machine.
+    let readings = 0;
+    const t = new SignInThrottle(() => Math.floor(readings++ / 2), 2);
+    expect([t.attempt("a").ok, t.attempt("a").ok]).toEqual([true, true]);
+    const refusals = Array.from({ length: 12 }, () => t.attempt("a"));
+    expect(refusals.every((r) => !r.ok)).toBe(true);
+    expect(refusals.filter((r) => !r.ok && r.newLock)).toHaveLength(1);
+  });
+
   it("remembers a bounded number of keys", () => {
     const t = new SignInThrottle();
     for (let i = 0; i < 10_050; i++) t.attempt(`k${i}`);
