@@ -28,35 +28,31 @@ const settled = (page: Page) =>
 
 /** Points at each header link, then waits until every prefetch that started has ended. */
 async function pointAtHeaderLinks(page: Page): Promise<number> {
-  let started = 0;
-  let ended = 0;
-  const isPrefetch = (url: string) => url.includes("_rsc=");
-  page.on("request", (r) => void (isPrefetch(r.url()) && started++));
-  page.on("requestfinished", (r) => void (isPrefetch(r.url()) && ended++));
-  page.on("requestfailed", (r) => void (isPrefetch(r.url()) && ended++)); // Next cancels some
   const links = page.getByRole("navigation", { name: "Main" }).getByRole("link");
-  for (const link of await links.all()) await link.hover();
   const count = await links.count();
-  // Each link's prefetch has started, and every one has ended.
-  for (const deadline = Date.now() + 30_000; started < count || ended < started; await page.waitForTimeout(20)) {
-    if (Date.now() > deadline) throw new Error(`prefetches: ${started} started, ${ended} ended, ${count} links`);
-  }
-  return started;
+  const seen = { started: 0, ended: 0 };
+  // Each link's prefetch has started, and every one has ended (Next cancels some: they fail).
+  const done = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`prefetches of ${count} links: ${JSON.stringify(seen)}`)), 30_000);
+    const tally = (part: keyof typeof seen) => (r: { url(): string }) => {
+      if (!r.url().includes("_rsc=")) return;
+      seen[part]++;
+      if (seen.started >= count && seen.ended === seen.started) resolve(clearTimeout(timer));
+    };
+    page.on("request", tally("started"));
+    page.on("requestfinished", tally("ended"));
+    page.on("requestfailed", tally("ended"));
+  });
+  for (const link of await links.all()) await link.hover();
+  await done;
+  return seen.started;
 }
 
 async function load(app: AppServer, browser: Browser, path: string, pointing: boolean) {
   const session = await signIn(app, "admin@example.com");
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addCookies(
-    session
-      .cookie()
-      .split("; ")
-      .map((pair) => ({
-        name: pair.slice(0, pair.indexOf("=")),
-        value: pair.slice(pair.indexOf("=") + 1),
-        url: app.url,
-      })),
-  );
+  await context.addCookies(session.browserCookies());
+
   const page = await context.newPage();
   await page.goto(`${app.url}${path}`);
   await settled(page);

@@ -14,8 +14,8 @@ import { resetApp } from "../support/shared-app";
 
 /**
  * Dark mode chosen in the header, remembered and rendered by the server; the chart redrawn in
- * the theme's colours; the shell's keyboard shortcuts; and its links, which prefetch on intent. The market maker quotes, so the
- * orders page's chart has something to draw. (Every page following a dark system, and light
+ * the theme's colours; the shell's keyboard shortcuts; and its links, which prefetch on intent.
+ * The market maker quotes, so the orders page's chart has something to draw. (Every page following a dark system, and light
  * chosen against one, each scanned by axe, is checked in the visit of each page: visits.test.ts.)
  */
 
@@ -183,14 +183,14 @@ describe("keyboard shortcuts", () => {
 describe("the header's links", () => {
   it("prefetch no page on load, the one pointed at or focused, and open it in place", async () => {
     const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
-    // The pages Next prefetched (its `_rsc` requests), from the load on.
+    // From the load on: the pages Next prefetched (its `_rsc` requests), and the documents loaded.
     const prefetched = new Set<string>();
+    const documents: string[] = [];
     page.on("request", (r) => {
       const url = new URL(r.url());
       if (url.searchParams.has("_rsc")) prefetched.add(url.pathname);
+      if (r.resourceType() === "document") documents.push(url.pathname);
     });
-    const documents: string[] = [];
-    page.on("request", (r) => void (r.resourceType() === "document" && documents.push(new URL(r.url()).pathname)));
     await signInAs(page, app.url, "trader@example.com");
     await settled(page);
     const nav = page.getByRole("navigation", { name: "Main" });

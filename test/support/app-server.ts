@@ -224,7 +224,9 @@ export async function signIn(app: Target, email: string, password = TEST_PASSWOR
     }
     return { status: r.status, headers: r.headers, body: parsed };
   }
-  return { signedIn, call, cookie };
+  /** The jar as a browser context takes it (Playwright's `addCookies`). */
+  const browserCookies = () => [...jar].map(([name, value]) => ({ name, value, url: app.url }));
+  return { signedIn, call, cookie, browserCookies };
 }
 
 /** Signs the session of `cookie` out through next-auth, as the dashboard's Sign out button does. */

@@ -47,14 +47,7 @@ export async function signInContext(
 ): Promise<void> {
   const session = await signIn({ url: base }, email, password);
   expect(session.signedIn, `${email} signs in`).toBe(true);
-  const cookies = session
-    .cookie()
-    .split("; ")
-    .map((pair) => {
-      const at = pair.indexOf("=");
-      return { name: pair.slice(0, at), value: pair.slice(at + 1), url: base };
-    });
-  await context.addCookies(cookies);
+  await context.addCookies(session.browserCookies());
 }
 
 /** Signs the page's browser context in (signInContext) and opens /orders (or `path`), hydrated. */
