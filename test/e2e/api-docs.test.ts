@@ -116,10 +116,11 @@ describe("the API docs page", () => {
     await page.getByRole("group", { name: "Theme" }).getByRole("button", { name: "Dark" }).click();
     await poll(() => page.evaluate(() => document.documentElement.className)).toBe("dark");
     await create.scrollIntoViewIfNeeded();
-    for (const within of [`section[data-operation="${CREATE_ORDER}"]`, "#schema-Policy"])
-      expect(await axeViolations(page, { rules: ["color-contrast", "link-in-text-block"], within }), within).toEqual(
-        [],
-      );
+    const within = [`section[data-operation="${CREATE_ORDER}"]`, "#schema-Policy"];
+    expect(
+      await axeViolations(page, { rules: ["color-contrast", "link-in-text-block"], within }),
+      within.join(", "),
+    ).toEqual([]);
     await screenshot(page, "api-docs-1280-dark");
 
     await expectNothingLeft(watch);

@@ -34,8 +34,7 @@ describe("the Approvals page with many requests waiting", () => {
       });
       expect(res.status, JSON.stringify(res.body)).toBe(202);
     }
-    const page = await signedIn(browser, d.url, "approver@example.com", 1280, 800);
-    await page.goto(`${d.url}/approvals`);
+    const page = await signedIn(browser, d.url, "approver@example.com", 1280, 800, "/approvals");
     const rows = page.getByTestId("approval-rows").locator("tbody tr[data-approval-id]");
     await poll(() => rows.count()).toBe(14);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);

@@ -1,6 +1,15 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchBrowser, poll, screenshot, settled, signedIn, WIDTHS } from "../support/browser";
+import {
+  expectAccessible,
+  launchBrowser,
+  poll,
+  screenshot,
+  settled,
+  signedIn,
+  signInContext,
+  WIDTHS,
+} from "../support/browser";
 import { resetDashboard, type Dashboard } from "../support/dashboard";
 
 /**
@@ -22,11 +31,7 @@ afterAll(async () => {
   await d?.dispose();
 });
 
-const adminAt = (path: string) =>
-  signedIn(browser, d.url, "admin@example.com", WIDTHS.laptop).then(async (page) => {
-    await page.goto(`${d.url}${path}`);
-    return page;
-  });
+const adminAt = (path: string) => signedIn(browser, d.url, "admin@example.com", WIDTHS.laptop, undefined, path);
 
 const transferThreshold = (page: Page) =>
   page.getByRole("form", { name: "Policy" }).getByRole("group", { name: "Rule 1" }).getByLabel("From (USD)");
@@ -145,7 +150,9 @@ describe("loading shows the content's shape, busy and named (1280 px)", () => {
     },
     { path: "/policies", api: "**/api/policies", name: "Loading the policy…", table: null },
   ])("$path: a skeleton while its data is held, then the content in its place", async ({ path, api, name, table }) => {
-    const page = await signedIn(browser, d.url, "admin@example.com", WIDTHS.laptop);
+    // Signed in, nothing loaded yet: the data is held from the page's first request for it.
+    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 1000 } });
+    await signInContext(page.context(), d.url, "admin@example.com");
     const gate = await holdRequests(page, api);
     await page.goto(`${d.url}${path}`);
     await poll(gate.held, { message: "the page asked for its data" }).toBeGreaterThan(0);

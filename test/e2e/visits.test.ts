@@ -557,6 +557,21 @@ describe("axe-core", () => {
     await expect(expectAccessible(page, "a broken page")).rejects.toThrow(/accessibility of a broken page/);
     await page.close();
   });
+
+  it("scans each region it is given, and only those, in one scan", async () => {
+    const page = await browser.newPage();
+    // Grey on white (about 1.1:1): a serious color-contrast violation, in the second region only.
+    await page.setContent(
+      '<html lang="en"><body><main><section id="a"><p>Fine</p></section><section id="b">' +
+        '<p style="color:#eee;background:#fff">Faint</p></section><section id="c"><button></button></section></main></body></html>',
+    );
+    const rules = ["color-contrast"];
+    expect(await axeViolations(page, { rules, within: ["#a", "#b"] })).toEqual([
+      expect.stringMatching(/^serious color-contrast: .*\(#b > p\)$/),
+    ]);
+    expect(await axeViolations(page, { rules, within: ["#a", "#c"] })).toEqual([]);
+    await page.close();
+  });
 });
 
 for (const group of GROUPS) {

@@ -110,16 +110,21 @@ export async function hydrated(page: Page): Promise<void> {
   await page.locator('[data-testid="live-status"][data-hydrated="true"]').waitFor({ state: "attached" });
 }
 
-/** A new page of its own (own browser context: own cookies), `width` wide, signed in as `email`. */
+/**
+ * A new page of its own (own browser context: own cookies), `width` wide, signed in as `email`,
+ * at `path` (/orders unless told): a test of another page opens it at once, not after a load of
+ * /orders it never looks at.
+ */
 export async function signedIn(
   browser: Browser,
   base: string,
   email: string,
   width: number = WIDTHS.desk,
   height = 1000,
+  path = "/orders",
 ): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height } });
-  await signInAs(page, base, email);
+  await signInAs(page, base, email, TEST_PASSWORD, path);
   return page;
 }
 
@@ -170,13 +175,13 @@ const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 /**
  * axe-core's serious and critical violations on the page as it is now, one line each (none: []).
  * `rules` runs only those (after an in-place theme switch only the colours changed: the colour
- * rules are what can answer differently); `within` scans only what that selector matches (and
- * what is inside it). The details are gathered for the violations alone, which spares a large
- * page seconds.
+ * rules are what can answer differently); `within` scans only what its selectors match (and
+ * what is inside), in one scan: each scan first reads the whole page's tree, seconds on a large
+ * one. The details are gathered for the violations alone, which spares a large page seconds.
  */
 export async function axeViolations(
   page: Page,
-  { rules, within }: { rules?: string[]; within?: string } = {},
+  { rules, within }: { rules?: string[]; within?: string | string[] } = {},
 ): Promise<string[]> {
   // Once per document: a scan again after a theme switch reuses it.
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axeSource });
@@ -193,7 +198,7 @@ export async function axeViolations(
             }>;
           };
         }
-      ).axe.run(within ? { include: [[within]] } : document, {
+      ).axe.run(within ? { include: [within].flat().map((selector) => [selector]) } : document, {
         resultTypes: ["violations"],
         ...(rules ? { runOnly: { type: "rule", values: rules } } : {}),
       });
