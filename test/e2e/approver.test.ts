@@ -78,11 +78,6 @@ const farOrder = (ref: string) => ({
 
 const card = (page: Page, id: string) => page.locator(`[data-approval-id="${id}"]`);
 
-async function openApprovals(page: Page) {
-  await page.goto(`${d.url}/approvals`);
-  await page.getByRole("tabpanel").waitFor();
-}
-
 /** An approver signed in straight onto the Approvals page. */
 async function approverOnApprovals(viewport = LAPTOP, options: BrowserContextOptions = {}): Promise<Page> {
   const page = await signedIn("approver@example.com", viewport, options, "/approvals");
@@ -118,12 +113,11 @@ const intersects = (
 
 describe("approving cannot be misdirected (1280×800)", () => {
   it("a decided card keeps its slot and says the outcome; no other request's button comes under the pointer", async () => {
-    const approver = await signedIn("approver@example.com");
     const [refA, refB] = [newRef("e2e-slot-a"), newRef("e2e-slot-b")];
     // Two 20,000 USD transfers, as in the walk that found it.
     await ask(d.as.ops, "/api/v2/transfer/internal", transfer(refA, "20000"));
     await ask(d.as.ops, "/api/v2/transfer/internal", transfer(refB, "20000.50"));
-    await openApprovals(approver);
+    const approver = await approverOnApprovals();
     const cards = approver.getByTestId("approval");
     await expect.poll(() => cards.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     const [first, second] = await Promise.all([0, 1].map((i) => cards.nth(i).getAttribute("data-approval-id")));
@@ -332,12 +326,11 @@ async function refOfApproval(id: string): Promise<string> {
 
 describe("approval in an order's details (1280×800)", () => {
   it("an approved order's details say who approved it and when, beside who submitted it", async () => {
-    const trader = await signedIn("trader@example.com");
     const ref = newRef("e2e-approved-order");
     const held = await ask(d.as.trader, `/api/v2/profiles/${TRADING}/orders`, { ...farOrder(ref), base_amount: "3" });
     expect((await d.as.approver.call("POST", `/api/approvals/${held.id}/approve`)).status).toBe(200);
     const [order] = await d.sandboxOrders(ref);
-    await trader.goto(`${d.url}/orders`);
+    const trader = await signedIn("trader@example.com");
     const row = trader.locator("tr[data-row]", { has: trader.locator(`[title="${order!.id}"]`) });
     await row.waitFor({ timeout: 15_000 });
     await row.getByRole("button", { name: /Show the details of order/ }).click();
