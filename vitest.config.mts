@@ -64,6 +64,18 @@ export const routes = {
   env: { NEXTAUTH_SECRET: "a-session-secret-for-the-routes-tests", LOG_LEVEL: "silent" },
 };
 
+/**
+ * The client components in jsdom (each file under `// @vitest-environment jsdom`), with Testing
+ * Library, their requests answered by the route handlers in process (test/support/components.tsx):
+ * a form's rules on its fields without a browser or a server, in about a second where a
+ * browser test took ten. The same settings as the routes files, whose back end they load.
+ */
+export const components = {
+  ...routes,
+  name: "components",
+  include: ["test/components/**/*.test.tsx"],
+};
+
 /** What every run shares, `npm run check`'s (vitest.check.config.mts) too. */
 export const common = {
   // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed on each
@@ -82,6 +94,7 @@ export default defineConfig({
     projects: [
       { resolve: { alias }, test: unit },
       { resolve: { alias }, test: routes },
+      { resolve: { alias }, test: components },
       {
         resolve: { alias },
         test: {

@@ -1,0 +1,61 @@
+import { TextDecoder, TextEncoder } from "node:util";
+import { cleanup, render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
+import { inProcessDashboard, type InProcessDashboard } from "./dashboard";
+import type { Role } from "@/lib/shared/roles";
+
+/**
+ * The components project's helpers (test/components, each file under
+ * `// @vitest-environment jsdom`): a form rendered in jsdom as its page renders it, signed in,
+ * its requests answered by the dashboard's own route handlers in this process
+ * (test/support/in-process.ts), so the profiles, balances and refusals it shows are the back
+ * end's. What only a browser shows (layout, focus across a real page, the keyboard's own
+ * behaviour, axe) stays with the e2e project.
+ */
+
+// jsdom's globals come from a realm of its own, and its typed arrays are not Node's: next-auth's
+// jose, which makes the session, checks what it encrypts against Node's Uint8Array.
+Object.assign(globalThis, {
+  TextEncoder,
+  TextDecoder,
+  Uint8Array: Object.getPrototypeOf(Buffer.prototype).constructor,
+});
+
+export interface RenderedAs {
+  d: InProcessDashboard;
+  /** Every request the components sent that would change something, as "METHOD path". */
+  writes: () => string[];
+}
+
+/**
+ * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
+ * requests served by a fresh in-process dashboard. Call the returned `close` after the test.
+ */
+export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs & { close: () => Promise<void> }> {
+  const d = await inProcessDashboard();
+  const cookie = d.as[role].cookie();
+  const writes: string[] = [];
+  const original = globalThis.fetch;
+  // The page's fetch, with what the browser adds: the session's cookie, and the page's Origin on
+  // a write. jsdom's AbortSignal is not the one the route handlers' Request takes; no test here
+  // aborts a request.
+  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), d.url);
+    const { signal: _, headers, ...rest } = init;
+    const write = (rest.method ?? "GET") !== "GET";
+    if (write) writes.push(`${rest.method} ${url.pathname}`);
+    const sent = { ...(headers as Record<string, string>), cookie, ...(write ? { origin: d.url } : {}) };
+    return d.app.fetch(url.toString(), { ...rest, headers: sent });
+  }) as typeof fetch;
+  render(<Providers user={`${role}@example.com`}>{ui}</Providers>);
+  return {
+    d,
+    writes: () => [...writes],
+    close: async () => {
+      cleanup();
+      globalThis.fetch = original;
+      await d.dispose();
+    },
+  };
+}
