@@ -14,13 +14,18 @@ import type { Role } from "@/lib/shared/roles";
  * behaviour, axe) stays with the e2e project.
  */
 
-// jsdom's globals come from a realm of its own, and its typed arrays are not Node's: next-auth's
-// jose, which makes the session, checks what it encrypts against Node's Uint8Array.
-Object.assign(globalThis, {
-  TextEncoder,
-  TextDecoder,
-  Uint8Array: Object.getPrototypeOf(Buffer.prototype).constructor,
-});
+/**
+ * jsdom's globals come from a realm of its own, and its typed arrays are not Node's: next-auth's
+ * jose, which makes the session, checks what it encrypts against Node's Uint8Array. Set for each
+ * render: vitest sets jsdom's globals again for each file, in a worker that keeps this module.
+ */
+function nodeTypedArrays(): void {
+  Object.assign(globalThis, {
+    TextEncoder,
+    TextDecoder,
+    Uint8Array: Object.getPrototypeOf(Buffer.prototype).constructor,
+  });
+}
 
 export interface RenderedAs {
   d: InProcessDashboard;
@@ -33,6 +38,7 @@ export interface RenderedAs {
  * requests served by a fresh in-process dashboard. Call the returned `close` after the test.
  */
 export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs & { close: () => Promise<void> }> {
+  nodeTypedArrays();
   const d = await inProcessDashboard();
   const cookie = d.as[role].cookie();
   const writes: string[] = [];
