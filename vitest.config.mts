@@ -68,12 +68,14 @@ export const routes = {
  * The client components in jsdom (each file under `// @vitest-environment jsdom`), with Testing
  * Library, their requests answered by the route handlers in process (test/support/components.tsx):
  * a form's rules on its fields without a browser or a server, in about a second where a
- * browser test took ten. The same settings as the routes files, whose back end they load.
+ * browser test took ten. The same settings as the routes files, whose back end they load, but
+ * no PostgreSQL cluster: their dashboards are SQLite's.
  */
 export const components = {
   ...routes,
   name: "components",
   include: ["test/components/**/*.test.tsx"],
+  globalSetup: [],
 };
 
 /** What every run shares, `npm run check`'s (vitest.check.config.mts) too. */

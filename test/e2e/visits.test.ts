@@ -563,7 +563,7 @@ describe("axe-core", () => {
     // Grey on white (about 1.1:1): a serious color-contrast violation, in the second region only.
     await page.setContent(
       '<html lang="en"><body><main><section id="a"><p>Fine</p></section><section id="b">' +
-        '<p style="color:#eee;background:#fff">Faint</p></section><section id="c"><button></button></section></main></body></html>',
+        '<p style="color:#eee;background:#fff">Faint</p></section><section id="c"><p>Plain</p></section></main></body></html>',
     );
     const rules = ["color-contrast"];
     expect(await axeViolations(page, { rules, within: ["#a", "#b"] })).toEqual([

@@ -28,16 +28,19 @@ function nodeTypedArrays(): void {
 }
 
 export interface RenderedAs {
+  /** The in-process dashboard answering the components' requests. */
   d: InProcessDashboard;
   /** Every request the components sent that would change something, as "METHOD path". */
   writes: () => string[];
+  /** Unmounts, gives fetch back, and closes the dashboard: after each test. */
+  close: () => Promise<void>;
 }
 
 /**
  * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
- * requests served by a fresh in-process dashboard. Call the returned `close` after the test.
+ * requests served by a fresh in-process dashboard.
  */
-export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs & { close: () => Promise<void> }> {
+export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs> {
   nodeTypedArrays();
   const d = await inProcessDashboard();
   const cookie = d.as[role].cookie();
