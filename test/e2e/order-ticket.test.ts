@@ -1,8 +1,14 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../support/app-server";
-import { armed, downloadText, launchBrowser, signInAs, watchWrites } from "../support/browser";
+import { armed, downloadText, launchBrowser, signInAs } from "../support/browser";
 import { resetApp } from "../support/shared-app";
+
+/**
+ * Placing orders of every type, and the keyboard across a real page. The ticket's rules, each
+ * refused on its field with nothing sent, are the components project's
+ * (test/components/order-ticket.test.tsx).
+ */
 
 let app: { url: string };
 let browser: Browser;
@@ -22,91 +28,6 @@ async function traderPage(): Promise<{ page: Page; ticket: Locator }> {
   await expect.poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count()).toBeGreaterThan(1);
   return { page, ticket };
 }
-
-/** The ticket after "Review order": the field's own error, with the field marked invalid. */
-async function expectRefusedOn(ticket: Locator, field: Locator, message: RegExp) {
-  await ticket.getByRole("button", { name: "Review order" }).click();
-  await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
-  const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
-  const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
-  expect(errorId, "the error is tied to its field").toBeTruthy();
-  expect(await ticket.locator(`[id="${errorId}"]`).textContent()).toMatch(message);
-}
-
-describe("every client-side rule is refused on its field, with no request sent", () => {
-  it("refuses each broken rule of an order before anything leaves the browser", async () => {
-    const { page, ticket } = await traderPage();
-    const writes = watchWrites(page);
-    const label = (name: string) => ticket.getByLabel(name, { exact: true });
-
-    await expectRefusedOn(ticket, label("Profile"), /Choose the profile/);
-    await label("Profile").selectOption({ label: "Trading" });
-
-    await expectRefusedOn(ticket, label("Price (USD)"), /Price is required for a limit order/);
-    await label("Price (USD)").fill("65000.10");
-    await expectRefusedOn(ticket, label("Price (USD)"), /multiple of 0\.25, the tick size of BTC\/USD/);
-    await label("Price (USD)").fill("1e5");
-    await expectRefusedOn(ticket, label("Price (USD)"), /no sign, exponent/);
-    await label("Price (USD)").fill("30000.00");
-
-    await label("Base amount (BTC)").fill("0.000000001");
-    await expectRefusedOn(ticket, label("Base amount (BTC)"), /at most 8 decimal places/);
-    await label("Base amount (BTC)").fill("-1");
-    await expectRefusedOn(ticket, label("Base amount (BTC)"), /no sign/);
-    await label("Base amount (BTC)").fill("0.01");
-
-    await label("Time in force").selectOption("GTT");
-    const soon = await page.evaluate(() => {
-      const d = new Date(Date.now() + 5_000);
-      const p = (n: number) => String(n).padStart(2, "0");
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-    });
-    await label("Expires (your local time)").fill(soon);
-    await expectRefusedOn(
-      ticket,
-      label("Expires (your local time)"),
-      /A GTT order must expire more than 10 seconds from now/,
-    );
-    await label("Time in force").selectOption("GTC");
-
-    await ticket.getByText("Advanced").click();
-    await label("Wait for fill (ms)").fill("10001");
-    await expectRefusedOn(ticket, label("Wait for fill (ms)"), /at most 10000 ms/);
-    await label("Wait for fill (ms)").fill("");
-
-    await label("Identity ID").fill("end-user-1");
-    await expectRefusedOn(ticket, label("Identity account ID"), /required when an identity ID is sent/);
-    await label("Identity ID").fill("");
-
-    await label("Self-match prevention ID").fill("x".repeat(37));
-    await expectRefusedOn(ticket, label("Self-match prevention ID"), /at most 36 characters/);
-    await label("Self-match prevention ID").fill("");
-
-    const ref = await label("Ref ID").inputValue();
-    await label("Ref ID").fill("has a space");
-    await expectRefusedOn(ticket, label("Ref ID"), /visible ASCII/);
-    await label("Ref ID").fill(ref);
-
-    await ticket.getByRole("button", { name: "Add pair" }).click();
-    await label("Metadata key 1").fill("desk");
-    await label("Metadata value 1").fill("v".repeat(101));
-    await ticket.getByRole("button", { name: "Review order" }).click();
-    await expect
-      .poll(() => ticket.getByText('Metadata value for "desk" is longer than 100 characters').count())
-      .toBe(1);
-    for (let i = 0; i < 5; i++) await ticket.getByRole("button", { name: "Add pair" }).click();
-    expect(await ticket.getByRole("button", { name: "Add pair" }).isDisabled(), "a 7th pair cannot be added").toBe(
-      true,
-    );
-
-    await label("Order type").selectOption("MARKET");
-    await label("Quote amount (USD)").fill("10.001");
-    await expectRefusedOn(ticket, label("Quote amount (USD)"), /at most 2 decimal places/);
-
-    expect(writes.writes()).toEqual([]);
-    await page.close();
-  });
-});
 
 /** Fills the ticket, reviews, confirms; returns the order id from the result. */
 async function placeOrder(ticket: Locator, fields: Record<string, string>, type: string, side: "Buy" | "Sell") {

@@ -27,12 +27,19 @@ function nodeTypedArrays(): void {
   });
 }
 
+/** jsdom lays nothing out, so no element's size ever changes: an observer never called is true to it. */
+class NoLayoutResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+
 export interface RenderedAs {
   /** The in-process dashboard answering the components' requests. */
   d: InProcessDashboard;
   /** Every request the components sent that would change something, as "METHOD path". */
   writes: () => string[];
-  /** Unmounts, gives fetch back, and closes the dashboard: after each test. */
+  /** Unmounts, gives fetch back, and closes the dashboard: after each test (once, however often called). */
   close: () => Promise<void>;
 }
 
@@ -42,6 +49,7 @@ export interface RenderedAs {
  */
 export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs> {
   nodeTypedArrays();
+  globalThis.ResizeObserver ??= NoLayoutResizeObserver;
   const d = await inProcessDashboard();
   const cookie = d.as[role].cookie();
   const writes: string[] = [];
@@ -58,13 +66,15 @@ export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs> {
     return d.app.fetch(url.toString(), { ...rest, headers: sent });
   }) as typeof fetch;
   render(<Providers user={`${role}@example.com`}>{ui}</Providers>);
+  let closed: Promise<void> | undefined;
   return {
     d,
     writes: () => [...writes],
-    close: async () => {
-      cleanup();
-      globalThis.fetch = original;
-      await d.dispose();
-    },
+    close: () =>
+      (closed ??= (async () => {
+        cleanup();
+        globalThis.fetch = original;
+        await d.dispose();
+      })()),
   };
 }
