@@ -1,7 +1,5 @@
-import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "../support/app-server";
 import { formatMoney } from "@/lib/shared/format";
 import {
   armed,
@@ -20,9 +18,12 @@ import {
 import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
- * Entry that can't be rushed (issue 9): the review takes a deliberate act, a repeat is asked
- * about, a shortfall is stopped before the review, only a retry that can help is offered, and
- * the result follows its record. "Nothing sent" is read off the requests the page makes.
+ * Entry that can't be rushed (issue 9), in a browser: the review takes a deliberate act at each
+ * width (the page's clock held while keys land), a repeat is asked about and journaled, a
+ * shortfall is stopped before the review, a GTT expiry that comes near while the review is open
+ * sends nothing, and the result follows its record. "Nothing sent" is read off the requests the
+ * page makes. What a form shows alone (the transfer form's Enter, Enter; what a send clears; a
+ * refusal's words; the retry; B and S) is the components project's (test/components/entry.test.tsx).
  */
 
 /**
@@ -81,24 +82,6 @@ const focusedLabel = (page: Page) =>
     return (id && document.querySelector(`label[for="${id}"]`)?.textContent) || "";
   });
 const orderPosts = (writes: string[]) => writes.filter((w) => /^POST .*\/orders$/.test(w));
-/**
- * Raises the policy's order approval threshold (as an admin, in a browser, approved by an approver
- * in another: raising it loosens the controls); returns what puts it back (tightening: at once).
- */
-async function raiseOrderApprovalThreshold(): Promise<() => Promise<void>> {
-  // Over HTTP as the admin and the approver: the policy's four eyes, not a page, are what is needed.
-  const [admin, approver] = await Promise.all([signIn(app, "admin@example.com"), signIn(app, "approver@example.com")]);
-  type Rules = { approval_rules: { kind: string; threshold_usd: string }[] };
-  const { policy } = (await admin.call("GET", "/api/policies")).body as { policy: Rules };
-  const raised = policy.approval_rules.map((r) => (r.kind === "order" ? { ...r, threshold_usd: "100000000" } : r));
-  const asked = await admin.call("PUT", "/api/policies", { ...policy, approval_rules: raised });
-  expect(asked.status, JSON.stringify(asked.body)).toBe(202);
-  expect((await approver.call("POST", `/api/approvals/${asked.body.approval.id}/approve`)).status).toBe(200);
-  return async () => {
-    expect((await admin.call("PUT", "/api/policies", policy)).status).toBe(200);
-  };
-}
-
 /** The journal's entries for one ref_id, read with the page's own session. */
 async function journal(page: Page, refId: string) {
   const res = await page.request.get(`${app.url}/api/activity?ref_ids=${encodeURIComponent(refId)}`);
@@ -207,54 +190,9 @@ describe("Enter twice does not skip the review", () => {
       await page.close();
     },
   );
-
-  it("transfer form: Enter, Enter opens the review and sends nothing", async () => {
-    const page = await signedIn("ops@example.com");
-    const form = await transferForm(page);
-    const writes = watchWrites(page);
-    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
-    await form.getByLabel("To profile").selectOption({ label: "Settlement" });
-    await field(form, "Amount").fill("12.34");
-    await field(form, "Amount").focus();
-    await page.keyboard.press("Enter");
-    await form.getByTestId("review").waitFor();
-    await page.keyboard.press("Enter");
-    await armed(form.getByRole("button", { name: "Confirm and send" }));
-    expect(writes.writes()).toEqual([]);
-    expect(await focusedTestId(page)).toBe("review");
-    expect(await form.getByTestId("transfer-review").textContent()).toBe("Move 12.34 USD from Treasury to Settlement.");
-    await page.close();
-  });
 });
 
-describe("after a send", () => {
-  it("clears the amount, keeps side, market, profile and price, renews the ref_id and returns focus to the amount", async () => {
-    const page = await signedIn("trader@example.com");
-    const ticket = await tradingTicket(page);
-    await ticket.getByText("Sell", { exact: true }).click();
-    await field(ticket, "Market").selectOption("ETHUSD");
-    await field(ticket, "Price (USD)").fill("9000.00");
-    await field(ticket, "Base amount (ETH)").fill("0.031");
-    await ticket.getByRole("button", { name: "Review order" }).click();
-    const sentRef = await reviewRefId(ticket);
-    await ticket.getByRole("button", { name: "Confirm and send" }).click();
-    await ticket.getByTestId("order-result").waitFor();
-    await poll(() => focusedLabel(page)).toBe("Base amount (ETH)");
-    expect(await field(ticket, "Base amount (ETH)").inputValue()).toBe("");
-    expect(await field(ticket, "Price (USD)").inputValue()).toBe("9000.00");
-    expect(await field(ticket, "Market").inputValue()).toBe("ETHUSD");
-    expect(await ticket.getByRole("radio", { name: "Sell" }).isChecked()).toBe(true);
-    expect(await field(ticket, "Profile").locator("option:checked").textContent()).toBe("Trading");
-    await ticket.getByText("Advanced").click();
-    const nextRef = await field(ticket, "Ref ID").inputValue();
-    expect(nextRef).toMatch(/^dash-/);
-    expect(nextRef).not.toBe(sentRef);
-    await poll(() => ticket.getByTestId("order-outcome").textContent()).toBe("Resting: 0 of 0.031 ETH filled");
-    await page.close();
-  });
-});
-
-describe("the same order or transfer again within a minute asks first", () => {
+describe("the same order again within a minute asks first", () => {
   it.each(LAPTOP_ONLY)(
     "at %s width (%i px): asks, 'Don't send' journals the answer, 'Send another' sends it",
     async (size, width) => {
@@ -302,22 +240,6 @@ describe("the same order or transfer again within a minute asks first", () => {
       await page.close();
     },
   );
-
-  it("asks about a transfer too", async () => {
-    const page = await signedIn("ops@example.com");
-    const form = await transferForm(page);
-    await form.getByLabel("From profile").selectOption({ label: "Treasury" });
-    await form.getByLabel("To profile").selectOption({ label: "Operations reserve" });
-    for (let i = 0; i < 2; i++) {
-      await field(form, "Amount").fill("7.77");
-      await form.getByRole("button", { name: "Review transfer" }).click();
-      await form.getByRole("button", { name: "Confirm and send" }).click();
-      if (i === 0) await form.getByTestId("transfer-result").waitFor();
-    }
-    await form.getByTestId("repeat-question").waitFor();
-    expect(await form.getByTestId("repeat-question").textContent()).toMatch(/You sent this \d+ s ago\. Send another\?/);
-    await page.close();
-  });
 });
 
 describe("a shortfall is stopped on its field before the review", () => {
@@ -357,82 +279,7 @@ describe("a shortfall is stopped on its field before the review", () => {
   );
 });
 
-describe("refusals in the desk's words; a retry only where it can help", () => {
-  it("words the service's 403 with the nickname and amounts, closes the review and renews the ref_id", async () => {
-    const page = await signedIn("trader@example.com");
-    // Balances that say more than the service holds: the browser lets the order through, the service refuses it.
-    // The stream is kept shut so the page reads them by polling, not from pushed (true) balances.
-    await page.route("**/api/events**", (route) => route.abort());
-    await page.route("**/api/v2/profiles/*/balances", async (route) => {
-      const res = await route.fetch();
-      const body = (await res.json()) as { items: { available: string }[] };
-      await route.fulfill({ response: res, json: { items: body.items.map((b) => ({ ...b, available: "999999" })) } });
-    });
-    // A sell of 20,001 LINK (Trading holds 20,000) resting at twice the ask: within the desk's
-    // order limit and the service's maximum, and sent without approval while the rule is raised.
-    const restore = await raiseOrderApprovalThreshold();
-    try {
-      // The page read the policy when it opened: it says "Confirm and send" once it reads the raised one.
-      await page.reload();
-      const ask = await page.evaluate(() =>
-        fetch("/api/v2/markets/LINKUSD/ticker").then(
-          async (r) => ((await r.json()) as { best_ask: { price: string } }).best_ask.price,
-        ),
-      );
-      const ticket = await tradingTicket(page);
-      await field(ticket, "Market").selectOption("LINKUSD");
-      await ticket.getByText("Sell", { exact: true }).click();
-      await field(ticket, "Price (USD)").fill(new Decimal(ask).times(2).toFixed(2));
-      await field(ticket, "Base amount (LINK)").fill("20001");
-      await ticket.getByRole("button", { name: "Review order" }).click();
-      const sentRef = await reviewRefId(ticket);
-      await ticket.getByRole("button", { name: "Confirm and send" }).click();
-      const alert = ticket.getByRole("alert").filter({ hasText: "The order was not placed" });
-      await alert.waitFor();
-      expect(await alert.textContent()).toMatch(
-        /The order was not placed: Insufficient FundsTrading has 20,000 LINK available; this order needs 20,001 LINK\./,
-      );
-      expect(await ticket.getByTestId("review").count(), "a 4xx closes the review").toBe(0);
-      expect(await ticket.getByRole("button", { name: /Retry/ }).count()).toBe(0);
-      await poll(() => focusedLabel(page)).toBe("Base amount (LINK)");
-      await ticket.getByText("Advanced").click();
-      expect(await field(ticket, "Ref ID").inputValue()).not.toBe(sentRef);
-    } finally {
-      await restore();
-    }
-    await page.close();
-  });
-
-  it("offers 'Retry with the same ref_id' after a 5xx or a lost connection, never after a 4xx", async () => {
-    const page = await signedIn("trader@example.com");
-    const ticket = await tradingTicket(page);
-    const answers: ((route: import("playwright-core").Route) => Promise<void>)[] = [
-      (r) =>
-        r.fulfill({ status: 503, json: { type: "about:blank", title: "Service Busy", status: 503, detail: "Busy." } }),
-      (r) => r.abort("connectionreset"),
-      (r) =>
-        r.fulfill({ status: 422, json: { type: "about:blank", title: "Unprocessable", status: 422, detail: "No." } }),
-    ];
-    await page.route("**/api/v2/profiles/*/orders", (route) =>
-      route.request().method() === "POST" ? answers.shift()!(route) : route.fallback(),
-    );
-    await field(ticket, "Price (USD)").fill("30000.00");
-    await field(ticket, "Base amount (BTC)").fill("0.0421");
-    await ticket.getByRole("button", { name: "Review order" }).click();
-    const ref = await reviewRefId(ticket);
-    await ticket.getByRole("button", { name: "Confirm and send" }).click();
-    const retry = ticket.getByRole("button", { name: "Retry with the same ref_id" });
-    await retry.waitFor();
-    expect(await reviewRefId(ticket)).toBe(ref);
-    await retry.click();
-    await poll(() => ticket.getByRole("alert").filter({ hasText: "Network error" }).count()).toBe(1);
-    expect(await retry.count(), "a lost connection may be retried").toBe(1);
-    await retry.click();
-    await poll(() => ticket.getByRole("alert").filter({ hasText: "Unprocessable" }).count()).toBe(1);
-    expect(await ticket.getByTestId("review").count(), "a 4xx closes the review").toBe(0);
-    await page.close();
-  });
-
+describe("an expiry that comes near while the review is open", () => {
   it("sends nothing when a GTT expiry comes within 10 s while the review is open, and goes back to the expiry", async () => {
     // The page's clock is Playwright's: it runs as the real one, and is moved on instead of waited for.
     const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 1000 } });
@@ -466,25 +313,7 @@ describe("refusals in the desk's words; a retry only where it can help", () => {
   });
 });
 
-describe("the ticket's keys, warnings and words", () => {
-  it("B and S set the side outside text fields, not while typing or with a modifier", async () => {
-    const page = await signedIn("trader@example.com");
-    const ticket = await tradingTicket(page);
-    const sell = ticket.getByRole("radio", { name: "Sell" });
-    const buy = ticket.getByRole("radio", { name: "Buy" });
-    await page.getByRole("heading", { name: "Order ticket" }).click();
-    await page.keyboard.press("s");
-    expect(await sell.isChecked()).toBe(true);
-    await page.keyboard.press("b");
-    expect(await buy.isChecked()).toBe(true);
-    await page.keyboard.press("Alt+s");
-    expect(await buy.isChecked(), "with a modifier").toBe(true);
-    await field(ticket, "Price (USD)").focus();
-    await page.keyboard.press("s");
-    expect(await buy.isChecked(), "typing in a field").toBe(true);
-    await page.close();
-  });
-
+describe("the ticket's warnings", () => {
   it("warns, without blocking, when a sell stop is at or above the last trade", async () => {
     const page = await signedIn("trader@example.com");
     const ticket = await tradingTicket(page);
@@ -496,18 +325,6 @@ describe("the ticket's keys, warnings and words", () => {
     );
     await field(ticket, "Stop price (USD)").fill("1.00");
     await poll(() => warning.count()).toBe(0);
-    await page.close();
-  });
-
-  it("names the recipient profile by nickname in the review", async () => {
-    const page = await signedIn("trader@example.com");
-    const ticket = await tradingTicket(page);
-    await field(ticket, "Price (USD)").fill("30000.00");
-    await field(ticket, "Base amount (BTC)").fill("0.0111");
-    await ticket.getByText("Advanced").click();
-    await field(ticket, "Recipient profile").selectOption({ label: "Settlement" });
-    await ticket.getByRole("button", { name: "Review order" }).click();
-    expect(await ticket.getByTestId("order-review").textContent()).toContain("settling into Settlement");
     await page.close();
   });
 });

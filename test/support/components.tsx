@@ -1,5 +1,6 @@
 import { TextDecoder, TextEncoder } from "node:util";
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, render, waitFor } from "@testing-library/react";
+import { expect } from "vitest";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { inProcessDashboard, type InProcessDashboard } from "./dashboard";
@@ -34,6 +35,12 @@ class NoLayoutResizeObserver {
   disconnect(): void {}
 }
 
+/** Waits until a sending button's pause after it appears (REVIEW_ARMING_MS) is over: a click now sends. */
+export async function armed(button: HTMLElement): Promise<HTMLElement> {
+  await waitFor(() => expect(button.getAttribute("data-armed")).toBe("true"));
+  return button;
+}
+
 export interface RenderedAs {
   /** The in-process dashboard answering the components' requests. */
   d: InProcessDashboard;
@@ -44,10 +51,17 @@ export interface RenderedAs {
 }
 
 /**
- * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
- * requests served by a fresh in-process dashboard.
+ * Stands in for the network on a request, as Playwright's page.route does: answers it, or
+ * passes it on to the dashboard (`pass`). A connection lost is a thrown TypeError, as a
+ * browser's fetch rejects.
  */
-export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs> {
+export type Route = (request: { method: string; url: URL }, pass: () => Promise<Response>) => Promise<Response>;
+
+/**
+ * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
+ * requests served by a fresh in-process dashboard (through `options.route` when given).
+ */
+export async function renderAs(role: Role, ui: ReactNode, options: { route?: Route } = {}): Promise<RenderedAs> {
   nodeTypedArrays();
   globalThis.ResizeObserver ??= NoLayoutResizeObserver;
   const d = await inProcessDashboard();
@@ -63,7 +77,8 @@ export async function renderAs(role: Role, ui: ReactNode): Promise<RenderedAs> {
     const write = (rest.method ?? "GET") !== "GET";
     if (write) writes.push(`${rest.method} ${url.pathname}`);
     const sent = { ...(headers as Record<string, string>), cookie, ...(write ? { origin: d.url } : {}) };
-    return d.app.fetch(url.toString(), { ...rest, headers: sent });
+    const pass = () => d.app.fetch(url.toString(), { ...rest, headers: sent });
+    return options.route ? options.route({ method: rest.method ?? "GET", url }, pass) : pass();
   }) as typeof fetch;
   render(<Providers user={`${role}@example.com`}>{ui}</Providers>);
   let closed: Promise<void> | undefined;
