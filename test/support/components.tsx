@@ -1,5 +1,5 @@
 import { TextDecoder, TextEncoder } from "node:util";
-import { cleanup, render, waitFor } from "@testing-library/react";
+import { cleanup, configure, render, waitFor } from "@testing-library/react";
 import { expect } from "vitest";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
@@ -14,6 +14,13 @@ import type { Role } from "@/lib/shared/roles";
  * end's. What only a browser shows (layout, focus across a real page, the keyboard's own
  * behaviour, axe) stays with the e2e project.
  */
+
+/**
+ * How long findBy… and waitFor wait for a state before failing: Testing Library's 1 s is too
+ * short for a request answered by the back end on a busy machine (three workers on two cores).
+ * A state that comes ends the wait at once; the test's own time limit still bounds it.
+ */
+configure({ asyncUtilTimeout: 10_000 });
 
 /**
  * jsdom's globals come from a realm of its own, and its typed arrays are not Node's: next-auth's
@@ -46,7 +53,7 @@ export interface RenderedAs {
   d: InProcessDashboard;
   /** Every request the components sent that would change something, as "METHOD path". */
   writes: () => string[];
-  /** Unmounts, gives fetch back, and closes the dashboard: after each test (once, however often called). */
+  /** Unmounts, gives fetch back, and closes its own dashboard: after each test (once, however often called). */
   close: () => Promise<void>;
 }
 
@@ -58,13 +65,32 @@ export interface RenderedAs {
 export type Route = (request: { method: string; url: URL }, pass: () => Promise<Response>) => Promise<Response>;
 
 /**
- * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
- * requests served by a fresh in-process dashboard (through `options.route` when given).
+ * An in-process dashboard a file keeps across its renders (RenderOptions.dashboard), made in
+ * jsdom as renderAs makes its own. Close it with dispose() after the file.
  */
-export async function renderAs(role: Role, ui: ReactNode, options: { route?: Route } = {}): Promise<RenderedAs> {
+export async function keptDashboard(): Promise<InProcessDashboard> {
+  nodeTypedArrays();
+  return inProcessDashboard();
+}
+
+export interface RenderOptions {
+  /** Stands in for the network on the requests it chooses. */
+  route?: Route;
+  /**
+   * The dashboard to answer: one the file keeps across renders (its records, the people's
+   * totals), left open by close(). By default, a fresh one of this render's own.
+   */
+  dashboard?: InProcessDashboard;
+}
+
+/**
+ * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
+ * requests served by an in-process dashboard (through `options.route` when given).
+ */
+export async function renderAs(role: Role, ui: ReactNode, options: RenderOptions = {}): Promise<RenderedAs> {
   nodeTypedArrays();
   globalThis.ResizeObserver ??= NoLayoutResizeObserver;
-  const d = await inProcessDashboard();
+  const d = options.dashboard ?? (await inProcessDashboard());
   const cookie = d.as[role].cookie();
   const writes: string[] = [];
   const original = globalThis.fetch;
@@ -89,7 +115,7 @@ export async function renderAs(role: Role, ui: ReactNode, options: { route?: Rou
       (closed ??= (async () => {
         cleanup();
         globalThis.fetch = original;
-        await d.dispose();
+        if (!options.dashboard) await d.dispose();
       })()),
   };
 }
