@@ -3,6 +3,7 @@ import { cleanup, configure, render, waitFor } from "@testing-library/react";
 import { expect } from "vitest";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
+import { NoticeToasts } from "@/components/ui/toasts";
 import { inProcessDashboard, type InProcessDashboard } from "./dashboard";
 import type { Role } from "@/lib/shared/roles";
 
@@ -84,8 +85,9 @@ export interface RenderOptions {
 }
 
 /**
- * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), as `role`, its
- * requests served by an in-process dashboard (through `options.route` when given).
+ * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), with the
+ * header's toasts, as `role`, its requests served by an in-process dashboard (through
+ * `options.route` when given).
  */
 export async function renderAs(role: Role, ui: ReactNode, options: RenderOptions = {}): Promise<RenderedAs> {
   nodeTypedArrays();
@@ -106,7 +108,13 @@ export async function renderAs(role: Role, ui: ReactNode, options: RenderOptions
     const pass = () => d.app.fetch(url.toString(), { ...rest, headers: sent });
     return options.route ? options.route({ method: rest.method ?? "GET", url }, pass) : pass();
   }) as typeof fetch;
-  render(<Providers user={`${role}@example.com`}>{ui}</Providers>);
+  // The header's toasts too, as every signed-in page has them.
+  render(
+    <Providers user={`${role}@example.com`}>
+      <NoticeToasts />
+      {ui}
+    </Providers>,
+  );
   let closed: Promise<void> | undefined;
   return {
     d,
