@@ -100,7 +100,7 @@ for (const [name, width] of LAYOUT_WIDTHS) {
     it("fits a refused file's preview without sideways scroll; previews a good file's totals with their worth, and each sender's funds beside what it needs", async () => {
       const page = await batchesPage(width);
       const { text, table } = parts(page);
-      // Refused cells, each with its message below its row: the widest the preview gets.
+      // Refused cells, each with its message in place.
       await text.fill(csv("Treasury,Treasury,USD,10,,self-send", "Nobody,Settlement,USD,abc,,"));
       await previewed(page, "refused");
       expect(await refusal(table, 2, "from")).toMatch(/^From profile "Nobody" is not one of the desk's profiles/);

@@ -121,7 +121,6 @@ describe.each(LAYOUT_WIDTHS)("the API tokens page at %s width (%i px)", (label, 
     await afterNextFrames(page);
     expect(posts(), "a refused form sends nothing").toBe(0);
 
-    await f.days.fill("7");
     await f.name.fill(tokenName);
     await f.scope("trade").check();
     await f.days.fill("7");

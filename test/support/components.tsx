@@ -52,7 +52,7 @@ export async function armed(button: HTMLElement): Promise<HTMLElement> {
 export interface RenderedAs {
   /** The in-process dashboard answering the components' requests. */
   d: InProcessDashboard;
-  /** Every request the components sent that would change something, as "METHOD path". */
+  /** Every request the components sent but GETs, as "METHOD path": a review's preview (a POST) among them. */
   writes: () => string[];
   /** Unmounts, gives fetch back, and closes its own dashboard: after each test (once, however often called). */
   close: () => Promise<void>;
