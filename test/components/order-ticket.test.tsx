@@ -23,7 +23,7 @@ describe("the order ticket", () => {
       /** "Review order", then the field's own message. */
       const refusedOn = async (label: string) => {
         await user.click(ticket.getByRole("button", { name: "Review order" }));
-        return refusalOf(field(label));
+        return refusalOf(ticket, label);
       };
 
       expect(await refusedOn("Profile")).toMatch(/Choose the profile/);

@@ -21,7 +21,7 @@ describe("the new API token form", () => {
       const input = (label: string) => field(form, label);
       const scope = (name: string) =>
         form.getByRole("checkbox", { name: new RegExp(`^${name}\\b`) }) as HTMLInputElement;
-      const errorOf = (label: string) => refusalOf(input(label));
+      const errorOf = (label: string) => refusalOf(form, label);
       const fill = (label: string, text: string) => retype(user, input(label), text);
       const create = () => user.click(form.getByRole("button", { name: "Create token" }));
 

@@ -18,7 +18,7 @@ describe("the transfer form", () => {
       const user = userEvent.setup();
       const form = await loadedForm("Internal transfer", "From profile");
       const field = (label: string) => fieldIn(form, label);
-      const errorOf = (label: string) => refusalOf(field(label));
+      const errorOf = (label: string) => refusalOf(form, label);
       const review = () => user.click(form.getByRole("button", { name: "Review transfer" }));
       const amount = (text: string) => retype(user, field("Amount"), text);
 

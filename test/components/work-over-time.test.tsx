@@ -25,7 +25,7 @@ describe("the ticket's Work over time", () => {
       /** "Review order", then the message tied to the field. */
       const refusedOn = async (label: string) => {
         await user.click(ticket.getByRole("button", { name: "Review order" }));
-        return refusalOf(field(label));
+        return refusalOf(ticket, label);
       };
       const parentPosts = () => page.writes().filter((w) => w === "POST /api/parent-orders");
 

@@ -71,10 +71,14 @@ export async function retype(user: UserEvent, element: HTMLElement, text: string
   if (text) await user.type(element, text);
 }
 
-/** The message a field is refused with: once it is marked invalid, the text of the error it is described by. */
-export async function refusalOf(element: HTMLElement): Promise<string | null | undefined> {
-  await waitFor(() => expect(element.getAttribute("aria-invalid")).toBe("true"));
-  const errorId = (element.getAttribute("aria-describedby") ?? "").split(" ").find((id) => id.endsWith("-error"));
+/**
+ * The message the field labelled `label` is refused with: once it is marked invalid, the text of
+ * the error it is described by. The field is found afresh each look: a render may replace it.
+ */
+export async function refusalOf(scope: Scope, label: string): Promise<string | null | undefined> {
+  await waitFor(() => expect(field(scope, label).getAttribute("aria-invalid")).toBe("true"));
+  const describedBy = field(scope, label).getAttribute("aria-describedby") ?? "";
+  const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
   expect(errorId, "the error is tied to its field").toBeTruthy();
   return document.getElementById(errorId!)?.textContent;
 }
