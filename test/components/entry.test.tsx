@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { OrderTicket } from "@/components/orders/order-ticket";
 import { TransferForm } from "@/components/transfers/transfer-form";
-import { armed, field, loadedForm, renderedPerTest, retype, type Route, type Scope } from "../support/components";
+import { armed, renderAs, type RenderedAs, type Route } from "../support/components";
 
 /**
  * Entry that can't be rushed (issue 9), as far as a form shows it alone: Enter twice opens the
@@ -15,6 +15,9 @@ import { armed, field, loadedForm, renderedPerTest, retype, type Route, type Sco
  * (e2e/entry.test.ts).
  */
 
+type Scope = ReturnType<typeof within>;
+const field = (scope: Scope, label: string) =>
+  scope.getByLabelText(label, { selector: "input, select" }) as HTMLInputElement | HTMLSelectElement;
 /** The label of the focused field. */
 const focusedLabel = () => {
   const id = document.activeElement?.id;
@@ -22,10 +25,7 @@ const focusedLabel = () => {
 };
 const focusedTestId = () => document.activeElement?.getAttribute("data-testid");
 /** What was sent to the service (not a review's preview). */
-const sends = () =>
-  page()
-    .writes()
-    .filter((w) => w.includes("/api/v2/"));
+const sends = () => page!.writes().filter((w) => w.includes("/api/v2/"));
 const orderPosts = () => sends().filter((w) => /^POST .*\/orders$/.test(w));
 /** The scope's alert whose text matches, once there is one. */
 const alertWith = (scope: Scope, text: RegExp) =>
@@ -39,24 +39,34 @@ const reviewRefId = (scope: Scope) =>
   [...scope.getByTestId("review").querySelectorAll("dt")].find((dt) => dt.textContent === "ref_id")!.nextElementSibling!
     .textContent!;
 
-const { render, page } = renderedPerTest();
+let page: RenderedAs | undefined;
+afterEach(async () => {
+  await page?.close();
+  page = undefined;
+});
 const user = userEvent.setup();
 
 /** The trader's ticket with Trading chosen. */
 async function tradingTicket(options: { route?: Route } = {}): Promise<Scope> {
-  await render("trader", <OrderTicket email="trader@example.com" controlsLine={null} />, options);
-  const ticket = await loadedForm("Order ticket", "Profile");
+  page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />, options);
+  const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+  await waitFor(() => expect(field(ticket, "Profile").querySelectorAll("option").length).toBeGreaterThan(1));
   await user.selectOptions(field(ticket, "Profile"), "Trading");
   return ticket;
 }
 
 /** Ops's transfer form, its profiles loaded. */
 async function transferForm(): Promise<Scope> {
-  await render("ops", <TransferForm controlsLine={null} />);
-  return loadedForm("Internal transfer", "From profile");
+  page = await renderAs("ops", <TransferForm controlsLine={null} />);
+  const form = within(await screen.findByRole("form", { name: "Internal transfer" }));
+  await waitFor(() => expect(field(form, "From profile").querySelectorAll("option").length).toBeGreaterThan(1));
+  return form;
 }
 
-const fill = (scope: Scope, label: string, text: string) => retype(user, field(scope, label), text);
+const fill = async (scope: Scope, label: string, text: string) => {
+  await user.clear(field(scope, label));
+  await user.type(field(scope, label), text);
+};
 const confirm = async (scope: Scope) =>
   user.click(await armed(scope.getByRole("button", { name: "Confirm and send" })));
 
@@ -219,7 +229,7 @@ describe("the ticket's keys and words", () => {
  * and the approver approves: raising it loosens the controls, so it takes both.
  */
 async function raiseOrderApprovalThreshold(): Promise<void> {
-  const { admin, approver } = page().d.as;
+  const { admin, approver } = page!.d.as;
   type Rules = { approval_rules: { kind: string; threshold_usd: string }[] };
   const { policy } = (await admin.call("GET", "/api/policies")).body as { policy: Rules };
   const raised = policy.approval_rules.map((r) => (r.kind === "order" ? { ...r, threshold_usd: "100000000" } : r));

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { OrderTicket } from "@/components/orders/order-ticket";
-import { field as fieldIn, loadedForm, localDateTime, refusalOf, renderAs, retype } from "../support/components";
+import { renderAs } from "../support/components";
 
 /**
  * The order ticket as /orders renders it, its profiles, markets and balances the in-process back
@@ -12,18 +12,33 @@ import { field as fieldIn, loadedForm, localDateTime, refusalOf, renderAs, retyp
  * keyboard across a real page, are the e2e project's (e2e/order-ticket.test.ts, e2e/entry.test.ts).
  */
 
+/** A datetime-local input's value for a moment `ms` from now, in this process's time zone. */
+function localInputValue(ms: number): string {
+  const d = new Date(Date.now() + ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
 describe("the order ticket", () => {
   it("refuses each broken rule of an order on its field, with no request sent", async () => {
     const page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
     try {
       const user = userEvent.setup();
-      const ticket = await loadedForm("Order ticket", "Profile");
-      const field = (label: string) => fieldIn(ticket, label);
-      const fill = (label: string, text: string) => retype(user, field(label), text);
-      /** "Review order", then the field's own message. */
+      const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+      const field = (label: string) => ticket.getByLabelText(label, { selector: "input, select" });
+      await waitFor(() => expect(field("Profile").querySelectorAll("option").length).toBeGreaterThan(1));
+      const fill = async (label: string, text: string) => {
+        await user.clear(field(label));
+        if (text) await user.type(field(label), text);
+      };
+      /** "Review order", then the field's own message, once it is marked invalid. */
       const refusedOn = async (label: string) => {
         await user.click(ticket.getByRole("button", { name: "Review order" }));
-        return refusalOf(ticket, label);
+        await waitFor(() => expect(field(label).getAttribute("aria-invalid")).toBe("true"));
+        const ids = (field(label).getAttribute("aria-describedby") ?? "").split(" ");
+        const errorId = ids.find((id) => id.endsWith("-error"));
+        expect(errorId, "the error is tied to its field").toBeTruthy();
+        return document.getElementById(errorId!)?.textContent;
       };
 
       expect(await refusedOn("Profile")).toMatch(/Choose the profile/);
@@ -43,7 +58,7 @@ describe("the order ticket", () => {
       await fill("Base amount (BTC)", "0.01");
 
       await user.selectOptions(field("Time in force"), "GTT");
-      await fill("Expires (your local time)", localDateTime(5_000));
+      await fill("Expires (your local time)", localInputValue(5_000));
       expect(await refusedOn("Expires (your local time)")).toMatch(
         /A GTT order must expire more than 10 seconds from now/,
       );
@@ -63,7 +78,7 @@ describe("the order ticket", () => {
       expect(await refusedOn("Self-match prevention ID")).toMatch(/at most 36 characters/);
       await fill("Self-match prevention ID", "");
 
-      const ref = field("Ref ID").value;
+      const ref = (field("Ref ID") as HTMLInputElement).value;
       await fill("Ref ID", "has a space");
       expect(await refusedOn("Ref ID")).toMatch(/visible ASCII/);
       await fill("Ref ID", ref);
@@ -97,8 +112,9 @@ describe("the ticket starts from the last profile its person chose", () => {
   /** The ticket as `role` opens it in this browser (jsdom's one localStorage): a page load. */
   async function open(role: "trader" | "admin") {
     const page = await renderAs(role, <OrderTicket email={`${role}@example.com`} controlsLine={null} />);
-    const ticket = await loadedForm("Order ticket", "Profile");
-    const profile = fieldIn(ticket, "Profile") as HTMLSelectElement;
+    const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+    const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
+    await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
     const chosen = () => profile.selectedOptions[0]?.textContent;
     return { page, ticket, profile, chosen };
   }

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PolicyEditor } from "@/components/policies/policy-form";
-import { field, renderedPerTest, retype, type Scope } from "../support/components";
+import type { InProcessDashboard } from "../support/dashboard";
+import { keptDashboard, renderAs, type RenderedAs } from "../support/components";
 
 /**
  * The Policies form as an admin edits it (issues 10 and 20): limits written grouped, a refused
@@ -13,20 +14,34 @@ import { field, renderedPerTest, retype, type Scope } from "../support/component
  * whole (axe at each width, what other roles see) is the e2e project's.
  */
 
-const { render, page, dashboard: d } = renderedPerTest({ keptDashboard: true });
+type Scope = ReturnType<typeof within>;
+let d: InProcessDashboard;
+let page: RenderedAs | undefined;
+beforeAll(async () => {
+  d = await keptDashboard();
+});
+afterEach(async () => {
+  await page?.close();
+  page = undefined;
+});
+afterAll(async () => {
+  await d?.dispose();
+});
 const user = userEvent.setup();
 
 /** The admin's Policies form, as the page opens it. */
 async function policyForm(): Promise<Scope> {
-  await render("admin", <PolicyEditor />);
+  page = await renderAs("admin", <PolicyEditor />, { dashboard: d });
   return within(await screen.findByRole("form", { name: "Policy" }));
 }
-const fill = (element: HTMLElement, text: string) => retype(user, element, text);
-const puts = () =>
-  page()
-    .writes()
-    .filter((w) => w.startsWith("PUT "));
-const policy = async () => (await d().as.admin.call("GET", "/api/policies")).body.policy;
+const input = (scope: Scope, label: string | RegExp) =>
+  scope.getByLabelText(label, { exact: true, selector: "input" }) as HTMLInputElement;
+const fill = async (field: HTMLInputElement, text: string) => {
+  await user.clear(field);
+  await user.type(field, text);
+};
+const puts = () => page!.writes().filter((w) => w.startsWith("PUT "));
+const policy = async () => (await d.as.admin.call("GET", "/api/policies")).body.policy;
 /** A toast saying `text`, once it is shown. */
 const toast = (text: RegExp) => screen.findByText(text, { selector: "[data-testid=toast] *" });
 
@@ -35,7 +50,7 @@ describe("the Policies form", () => {
     const form = await policyForm();
     const daily = await form.findByLabelText("Orders per person per UTC day (USD)", { selector: "input" });
     await waitFor(() => expect((daily as HTMLInputElement).value).toBe("10,000,000"));
-    const trader = field(form, "Largest order, trader (USD)");
+    const trader = input(form, "Largest order, trader (USD)");
     expect(trader.value).toBe("1,000,000");
 
     const guard = form.getByLabelText(/Confirm orders taking liquidity/, { selector: "input" }) as HTMLInputElement;
@@ -72,11 +87,11 @@ describe("the Policies form", () => {
   it("changes the transfer threshold; a refused value is named on its field and nothing is saved", async () => {
     let form = await policyForm();
     let rule1 = within(await form.findByRole("group", { name: "Rule 1" }));
-    const threshold = () => field(rule1, "From (USD)");
+    const threshold = () => input(rule1, "From (USD)");
     await waitFor(() => expect(threshold().value).toBe("10,000"));
 
     await fill(threshold(), "ten thousand");
-    await fill(field(rule1, "Expires after (min)"), "4");
+    await fill(input(rule1, "Expires after (min)"), "4");
     await user.click(form.getByRole("button", { name: "Save policy" }));
     await waitFor(() => expect(threshold().getAttribute("aria-invalid")).toBe("true"));
     const words = form.getByRole("group", { name: "Rule 1" }).textContent;
@@ -86,7 +101,7 @@ describe("the Policies form", () => {
 
     // A higher threshold loosens the controls: the form says so before it is sent, and it waits for an approver.
     await fill(threshold(), "12500");
-    await fill(field(rule1, "Expires after (min)"), "90");
+    await fill(input(rule1, "Expires after (min)"), "90");
     await waitFor(() =>
       expect(form.getByTestId("policy-change-kind").textContent).toMatch(
         /loosens the controls: it waits for an approver/,
@@ -99,10 +114,10 @@ describe("the Policies form", () => {
     expect(await toast(/Policy change sent for approval/)).toBeTruthy();
     expect(puts()).toHaveLength(1);
     expect((await policy()).approval_rules[0].threshold_usd).toBe("10000");
-    const asked = (await d().as.approver.call("GET", "/api/approvals?status=PENDING")).body.items.find(
+    const asked = (await d.as.approver.call("GET", "/api/approvals?status=PENDING")).body.items.find(
       (a: { kind: string }) => a.kind === "policy",
     );
-    expect((await d().as.approver.call("POST", `/api/approvals/${asked.id}/approve`)).status).toBe(200);
+    expect((await d.as.approver.call("POST", `/api/approvals/${asked.id}/approve`)).status).toBe(200);
     expect((await policy()).approval_rules[0]).toEqual({
       kind: "transfer",
       threshold_usd: "12500",
@@ -111,7 +126,7 @@ describe("the Policies form", () => {
     });
 
     // A lower threshold only tightens: saved at once (the page opened again, with the approved policy).
-    await page().close();
+    await page!.close();
     form = await policyForm();
     rule1 = within(await form.findByRole("group", { name: "Rule 1" }));
     await waitFor(() => expect(threshold().value).toBe("12,500"));

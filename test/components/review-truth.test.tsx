@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
-import { waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OrderTicket } from "@/components/orders/order-ticket";
 import { TransferForm } from "@/components/transfers/transfer-form";
-import { armed, field, loadedForm, renderedPerTest, type Scope } from "../support/components";
+import type { InProcessDashboard } from "../support/dashboard";
+import { armed, keptDashboard, renderAs, type RenderedAs } from "../support/components";
 import { newRef, SETTLEMENT, TRADING, TREASURY } from "../support/requests";
 
 /**
@@ -17,13 +18,27 @@ import { newRef, SETTLEMENT, TRADING, TREASURY } from "../support/requests";
  * finds the totals the ones before it left, with the market maker off (a book of this file's own).
  */
 
-const { render, page, dashboard: d } = renderedPerTest({ keptDashboard: true });
+type Scope = ReturnType<typeof within>;
+let d: InProcessDashboard;
+let page: RenderedAs | undefined;
+beforeAll(async () => {
+  d = await keptDashboard();
+});
+afterEach(async () => {
+  await page?.close();
+  page = undefined;
+});
+afterAll(async () => {
+  await d?.dispose();
+});
 const user = userEvent.setup();
+const field = (scope: Scope, label: string) => scope.getByLabelText(label, { exact: true, selector: "input, select" });
 
 /** Ops's transfer form, Treasury to Settlement in USD. */
 async function transferForm(): Promise<Scope> {
-  await render("ops", <TransferForm controlsLine={null} />);
-  const form = await loadedForm("Internal transfer", "From profile");
+  page = await renderAs("ops", <TransferForm controlsLine={null} />, { dashboard: d });
+  const form = within(await screen.findByRole("form", { name: "Internal transfer" }));
+  await waitFor(() => expect(field(form, "From profile").querySelectorAll("option").length).toBeGreaterThan(1));
   await user.selectOptions(field(form, "From profile"), "Treasury");
   await user.selectOptions(field(form, "To profile"), "Settlement");
   await user.selectOptions(field(form, "Asset"), "USD");
@@ -33,10 +48,7 @@ async function transferForm(): Promise<Scope> {
 /** The controls' answer at review, once it has come: "send", "hold" or "refuse". */
 const outcome = (scope: Scope, expected: string) =>
   waitFor(() => expect(scope.getByTestId("controls-note").getAttribute("data-outcome")).toBe(expected));
-const sends = () =>
-  page()
-    .writes()
-    .filter((w) => w.includes("/api/v2/"));
+const sends = () => page!.writes().filter((w) => w.includes("/api/v2/"));
 
 describe("the review weighs the rolling total before anything is sent", () => {
   it("says a 120 USD transfer will wait for approval once the day's total passes the rule, and submits it so", async () => {
@@ -52,7 +64,7 @@ describe("the review weighs the rolling total before anything is sent", () => {
     await user.click(form.getByRole("button", { name: "Edit" }));
 
     // 9,900 USD sent without approval by the same person elsewhere (a script, another tab).
-    const sent = await d().as.ops.call("POST", "/api/v2/transfer/internal", {
+    const sent = await d.as.ops.call("POST", "/api/v2/transfer/internal", {
       from_profile_id: TREASURY,
       to_profile_id: SETTLEMENT,
       asset: "USD",
@@ -81,7 +93,7 @@ describe("the review weighs the rolling total before anything is sent", () => {
       ["BUY", "1990.00"],
       ["SELL", "2010.00"],
     ] as const) {
-      const res = await d().sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
+      const res = await d.sandbox.call("POST", `/profiles/${TREASURY}/orders`, {
         market: "ETHUSD",
         side,
         type: "LIMIT",
@@ -92,7 +104,7 @@ describe("the review weighs the rolling total before anything is sent", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
     // 99,800 USD of orders sent without approval: a bid resting under the mid, valued at the mid (49.9 × 2,000).
-    const resting = await d().as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, {
+    const resting = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, {
       market: "ETHUSD",
       side: "BUY",
       type: "LIMIT",
@@ -102,8 +114,9 @@ describe("the review weighs the rolling total before anything is sent", () => {
     });
     expect(resting.status, JSON.stringify(resting.body)).toBe(200);
 
-    await render("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
-    const ticket = await loadedForm("Order ticket", "Profile");
+    page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />, { dashboard: d });
+    const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+    await waitFor(() => expect(field(ticket, "Profile").querySelectorAll("option").length).toBeGreaterThan(1));
     await user.selectOptions(field(ticket, "Profile"), "Trading");
     await user.selectOptions(field(ticket, "Market"), "ETHUSD");
     await user.selectOptions(field(ticket, "Order type"), "MARKET");

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OrderTicket } from "@/components/orders/order-ticket";
@@ -7,20 +7,17 @@ import { TIF_WORDS } from "@/lib/shared/describe-order";
 import { formatTime } from "@/lib/shared/format";
 import { ORDER_TYPES, type OrderType, type TimeInForce } from "@/lib/spec/enums";
 import { timeInForceFor } from "@/lib/spec/time-in-force";
-import {
-  field,
-  loadedForm,
-  localDateTime,
-  renderAs,
-  type RenderedAs,
-  type Scope as Ticket,
-} from "../support/components";
+import { renderAs, type RenderedAs } from "../support/components";
 
 /**
  * The ticket says what it will send (issue 26): the time in force the select shows is the one
  * the review restates, after any change of order type, with no pick and with a person's own.
  * The ticket as /orders renders it for a trader, against the in-process back end.
  */
+
+type Ticket = ReturnType<typeof within>;
+const field = (ticket: Ticket, label: string) =>
+  ticket.getByLabelText(label, { selector: "input, select" }) as HTMLInputElement | HTMLSelectElement;
 
 /** What each quantity field gets when it is on screen and empty: enough for any type to review. */
 const QUANTITIES: [string, string][] = [
@@ -29,6 +26,13 @@ const QUANTITIES: [string, string][] = [
   ["Base amount (BTC)", "0.001"],
   ["Quote amount (USD)", "10.00"],
 ];
+
+/** A datetime-local value an hour from now, in this process's zone. */
+function anHourAhead(): string {
+  const d = new Date(Date.now() + 3_600_000);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
 
 /** The review's sentence and the GTT expiry it would send (none unless GTT), then back to the form. */
 async function reviewWords(user: UserEvent, ticket: Ticket): Promise<{ sentence: string; expiry: string | undefined }> {
@@ -113,7 +117,8 @@ function sharedTicket(): { user: UserEvent; ticket: () => Ticket } {
   const user = userEvent.setup();
   beforeAll(async () => {
     page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
-    ticket = await loadedForm("Order ticket", "Profile");
+    ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+    await waitFor(() => expect(field(ticket, "Profile").querySelectorAll("option").length).toBeGreaterThan(1));
     await user.selectOptions(field(ticket, "Profile"), "Trading");
   });
   afterAll(async () => {
@@ -155,7 +160,7 @@ describe("a person's own pick comes back with its type, and goes to no other", (
       expect(tif).not.toBe(timeInForceFor(type).default);
       await user.selectOptions(field(ticket(), "Time in force"), tif);
       const expires = ticket().queryByLabelText("Expires (your local time)", { selector: "input" });
-      if (tif === "GTT" && !(expires as HTMLInputElement).value) await user.type(expires!, localDateTime(3_600_000));
+      if (tif === "GTT" && !(expires as HTMLInputElement).value) await user.type(expires!, anHourAhead());
     }
   });
 

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { TokenForm } from "@/components/tokens/token-form";
-import { field, refusalOf, renderAs, retype } from "../support/components";
+import { renderAs } from "../support/components";
 
 /**
  * The new API token form (issue 28): the scopes a role cannot use offered disabled, with why, and
@@ -18,11 +18,19 @@ describe("the new API token form", () => {
     try {
       const user = userEvent.setup();
       const form = within(await screen.findByRole("form", { name: "New API token" }));
-      const input = (label: string) => field(form, label);
+      const input = (label: string) =>
+        form.getByLabelText(label, { exact: true, selector: "input" }) as HTMLInputElement;
       const scope = (name: string) =>
         form.getByRole("checkbox", { name: new RegExp(`^${name}\\b`) }) as HTMLInputElement;
-      const errorOf = (label: string) => refusalOf(form, label);
-      const fill = (label: string, text: string) => retype(user, input(label), text);
+      /** The message under the input, once it is marked invalid (its aria-describedby's last). */
+      const errorOf = async (label: string) => {
+        await waitFor(() => expect(input(label).getAttribute("aria-invalid")).toBe("true"));
+        return document.getElementById(input(label).getAttribute("aria-describedby")!.split(" ").at(-1)!)?.textContent;
+      };
+      const fill = async (label: string, text: string) => {
+        await user.clear(input(label));
+        await user.type(input(label), text);
+      };
       const create = () => user.click(form.getByRole("button", { name: "Create token" }));
 
       // A trader places orders but makes no transfers: those scopes are offered disabled, with why.

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { TransferForm } from "@/components/transfers/transfer-form";
-import { field as fieldIn, loadedForm, refusalOf, renderAs, retype } from "../support/components";
+import { renderAs } from "../support/components";
 
 /**
  * The transfer form's rules (issue 1's client-side validation, as the spec words them), each
@@ -16,11 +17,20 @@ describe("the transfer form", () => {
     const page = await renderAs("ops", <TransferForm controlsLine={null} />);
     try {
       const user = userEvent.setup();
-      const form = await loadedForm("Internal transfer", "From profile");
-      const field = (label: string) => fieldIn(form, label);
-      const errorOf = (label: string) => refusalOf(form, label);
+      const form = within(await screen.findByRole("form", { name: "Internal transfer" }));
+      const field = (label: string) => form.getByLabelText(label, { selector: "input, select" });
+      await waitFor(() => expect(field("From profile").querySelectorAll("option").length).toBeGreaterThan(1));
+      /** The message the field is described by, once it is marked invalid. */
+      const errorOf = async (label: string) => {
+        await waitFor(() => expect(field(label).getAttribute("aria-invalid")).toBe("true"));
+        const ids = (field(label).getAttribute("aria-describedby") ?? "").split(" ");
+        return document.getElementById(ids.find((id) => id.endsWith("-error"))!)?.textContent;
+      };
       const review = () => user.click(form.getByRole("button", { name: "Review transfer" }));
-      const amount = (text: string) => retype(user, field("Amount"), text);
+      const amount = async (text: string) => {
+        await user.clear(field("Amount"));
+        if (text) await user.type(field("Amount"), text);
+      };
 
       await review();
       expect(await errorOf("From profile")).toBe("From profile is required");

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { OrderTicket } from "@/components/orders/order-ticket";
 import { PARENT_SLICE_MIN_SECONDS } from "@/lib/shared/parent-order";
-import { armed, field as fieldIn, refusalOf, renderAs, retype } from "../support/components";
+import { armed, renderAs } from "../support/components";
 
 /**
  * The ticket's "Work over time" (issue 29): each rule of a TWAP parent order refused on its
@@ -20,12 +20,20 @@ describe("the ticket's Work over time", () => {
     try {
       const user = userEvent.setup();
       const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
-      const field = (label: string) => fieldIn(ticket, label);
-      const fill = (label: string, text: string) => retype(user, field(label), text);
-      /** "Review order", then the message tied to the field. */
+      const field = (label: string) => ticket.getByLabelText(label, { selector: "input, select" });
+      const fill = async (label: string, text: string) => {
+        await user.clear(field(label));
+        await user.type(field(label), text);
+      };
+      /** "Review order", then the message tied to the field (its aria-describedby). */
       const refusedOn = async (label: string) => {
         await user.click(ticket.getByRole("button", { name: "Review order" }));
-        return refusalOf(ticket, label);
+        await waitFor(() => expect(field(label).getAttribute("aria-invalid")).toBe("true"));
+        const errorId = (field(label).getAttribute("aria-describedby") ?? "")
+          .split(" ")
+          .find((id) => id.endsWith("-error"));
+        expect(errorId, "the error is tied to its field").toBeTruthy();
+        return document.getElementById(errorId!)?.textContent;
       };
       const parentPosts = () => page.writes().filter((w) => w === "POST /api/parent-orders");
 

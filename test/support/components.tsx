@@ -1,7 +1,6 @@
 import { TextDecoder, TextEncoder } from "node:util";
-import { cleanup, configure, render, screen, waitFor, within } from "@testing-library/react";
-import type { UserEvent } from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { cleanup, configure, render, waitFor } from "@testing-library/react";
+import { expect } from "vitest";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { NoticeToasts } from "@/components/ui/toasts";
@@ -48,46 +47,6 @@ class NoLayoutResizeObserver {
 export async function armed(button: HTMLElement): Promise<HTMLElement> {
   await waitFor(() => expect(button.getAttribute("data-armed")).toBe("true"));
   return button;
-}
-
-/** What `within(element)` gives: the queries of one part of the page (a form, a card). */
-export type Scope = ReturnType<typeof within>;
-
-/** The input, select or text box labelled `label` in `scope`. */
-export function field(scope: Scope, label: string | RegExp): HTMLInputElement | HTMLSelectElement {
-  return scope.getByLabelText(label, { selector: "input, select, textarea" }) as HTMLInputElement | HTMLSelectElement;
-}
-
-/** The form named `name`, once the select labelled `select` has its options (the profiles) past the placeholder. */
-export async function loadedForm(name: string, select: string): Promise<Scope> {
-  const form = within(await screen.findByRole("form", { name }));
-  await waitFor(() => expect(field(form, select).querySelectorAll("option").length).toBeGreaterThan(1));
-  return form;
-}
-
-/** Replaces what a field holds with `text`, typed as a person would. */
-export async function retype(user: UserEvent, element: HTMLElement, text: string): Promise<void> {
-  await user.clear(element);
-  if (text) await user.type(element, text);
-}
-
-/**
- * The message the field labelled `label` is refused with: once it is marked invalid, the text of
- * the error it is described by. The field is found afresh each look: a render may replace it.
- */
-export async function refusalOf(scope: Scope, label: string): Promise<string | null | undefined> {
-  await waitFor(() => expect(field(scope, label).getAttribute("aria-invalid")).toBe("true"));
-  const describedBy = field(scope, label).getAttribute("aria-describedby") ?? "";
-  const errorId = describedBy.split(" ").find((id) => id.endsWith("-error"));
-  expect(errorId, "the error is tied to its field").toBeTruthy();
-  return document.getElementById(errorId!)?.textContent;
-}
-
-/** What a datetime-local input holds for the moment `msFromNow` ahead, in this process's time zone. */
-export function localDateTime(msFromNow: number): string {
-  const d = new Date(Date.now() + msFromNow);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
 export interface RenderedAs {
@@ -166,35 +125,5 @@ export async function renderAs(role: Role, ui: ReactNode, options: RenderOptions
         globalThis.fetch = original;
         if (!options.dashboard) await d.dispose();
       })()),
-  };
-}
-
-/**
- * For a file whose tests each render once: `render` is renderAs, its render closed after the
- * test; with `keptDashboard`, every render answers from one dashboard the file keeps (its
- * records and the people's totals carry from test to test).
- */
-export function renderedPerTest({ keptDashboard: keep = false } = {}) {
-  let kept: InProcessDashboard | undefined;
-  let current: RenderedAs | undefined;
-  if (keep) {
-    beforeAll(async () => {
-      kept = await keptDashboard();
-    });
-    afterAll(async () => {
-      await kept?.dispose();
-    });
-  }
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  return {
-    render: async (role: Role, ui: ReactNode, options: RenderOptions = {}) =>
-      (current = await renderAs(role, ui, { dashboard: kept, ...options })),
-    /** This test's render. */
-    page: () => current!,
-    /** The file's dashboard (with `keptDashboard`). */
-    dashboard: () => kept!,
   };
 }
