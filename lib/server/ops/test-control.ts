@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { movableClock, type MovableClock } from "../clock";
+import type { MovableClock } from "../clock";
 import { parseEnv, type Env } from "../env-schema";
 import type { RequestWatch } from "../http/incoming";
 import { normal } from "../http/peer-address";
 import { log } from "./log";
 import { startRuntime } from "./start";
-import { closeRuntime, install, runtime, type Runtime } from "../runtime";
+import { closeRuntime, install, runtime, underTestControl, type Runtime } from "../runtime";
 
 /**
  * The test harness's control of a running server's runtime, so that the suite shares one server
@@ -146,7 +146,7 @@ export function resetRuntime(settings: Record<string, string>, requests: Request
     log.level = config.LOG_LEVEL;
     // A runtime that cannot be built (its database unreachable) is tried again by each request,
     // as at a start: readiness says why meanwhile.
-    install(config, { clock: movableClock() }).catch(() => undefined);
+    install(config, underTestControl()).catch(() => undefined);
     return startRuntime(requests);
   });
   resetting = next.catch(() => undefined);

@@ -51,6 +51,17 @@ describe("the server runtime", () => {
     expect(mode.rows[0]?.journal_mode).toBe("wal");
   });
 
+  it("under the test harness's control, moves its clock and hashes passwords at the tests' cost", async () => {
+    vi.stubEnv("DATA_DIR", path.join(dir, "controlled"));
+    vi.stubEnv("SANDBOX_MARKET_MAKER", "off");
+    vi.stubEnv("DATABASE_URL", "");
+    vi.stubEnv("DASHBOARD_TEST_CONTROL", "a-test-control-secret-of-24-characters");
+    const { runtime } = await import("@/lib/server/runtime");
+    const rt = await runtime();
+    expect(rt.passwordCost).toEqual({ N: 2 ** 10, r: 8, p: 1 });
+    expect(typeof (rt.clock as { advance?: unknown }).advance).toBe("function");
+  });
+
   it("starts the embedded sandbox and serves the dashboard's calls to it in-process", async () => {
     vi.stubEnv("DATA_DIR", path.join(dir, "sandbox"));
     vi.stubEnv("SANDBOX_MARKET_MAKER", "off");
@@ -62,6 +73,8 @@ describe("the server runtime", () => {
     const res = await rt.upstream.request({ method: "GET", path: "/profiles" });
     expect(res.status).toBe(200);
     expect((res.body as { items: { nickname: string }[] }).items.map((p) => p.nickname)).toContain("Trading");
+    // The sandbox without the test harness's control (npm start, npm run dev): OWASP's cost.
+    expect(rt.passwordCost).toEqual({ N: 2 ** 14, r: 8, p: 1 });
   });
 
   it("is tried again after a failed start", async () => {
