@@ -84,7 +84,7 @@ export interface RuntimeOptions {
 /**
  * A runtime under the test harness's control (DASHBOARD_TEST_CONTROL, ops/test-control.ts):
  * a clock the tests can move, and the in-process tests' password cost, since the suite signs in
- * hundreds of times a run (41 ms of CPU each at the full cost, 2.6 ms at this one). A server
+ * hundreds of times a run (41 ms of CPU each at the full cost, 2.4 ms at this one). A server
  * started without the control always hashes at PASSWORD_COST.
  */
 export const underTestControl = (): RuntimeOptions => ({ clock: movableClock(), passwordCost: TEST_PASSWORD_COST });
