@@ -57,7 +57,7 @@ const nextConfig = {
   // "next-server" is the key Next matches for its own server's trace (next/dist/build/collect-build-traces.js).
   outputFileTracingExcludes: { "next-server": ["**/node_modules/sharp/**/*", "**/node_modules/@img/**/*"] },
   // The build does not type-check a second time: `npm run typecheck` (tsc, tests included) is the
-  // check, run by `npm test` before the build and by `npm run check`. Next still reads the tsconfig
+  // check, run by `npm test` beside the tests and by `npm run check`. Next still reads the tsconfig
   // named here; this one extends tsconfig.json, and Next rewrites no tsconfig that extends (given
   // tsconfig.json itself, a test's dev server added its NEXT_DIST_DIR's types to the include).
   typescript: { ignoreBuildErrors: true, tsconfigPath: "tsconfig.build.json" },

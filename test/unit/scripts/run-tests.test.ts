@@ -1,0 +1,93 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const script = fileURLToPath(new URL("../../../scripts/run-tests.mjs", import.meta.url));
+
+/** `node -e` of `code`, as an npm script. */
+const node = (code: string) => `node -e ${JSON.stringify(code)}`;
+
+/** Polls for `file` every 20 ms, then runs `then`; exits 1 after 20 s without it. */
+const waitFor = (file: string, then: string) =>
+  `const fs = require('fs'); const t = Date.now(); (function poll() { ` +
+  `if (fs.existsSync('${file}')) { ${then} } else if (Date.now() - t > 20000) process.exit(1); ` +
+  `else setTimeout(poll, 20); })();`;
+
+// The build leaves `built`; the checks need it and leave `checked`; the tests need both, so they
+// pass only when the build came first and the checks ran beside them.
+const passing = {
+  build: node("require('fs').writeFileSync('built', ''); console.log('building');"),
+  static: node(
+    "const fs = require('fs'); if (!fs.existsSync('built')) process.exit(5); " +
+      "console.log('checks at priority ' + require('os').getPriority()); fs.writeFileSync('checked', '');",
+  ),
+  // Ends with `--`: what npm appends after it (the arguments) is the script's, not node's.
+  "test:run": `${node(
+    "if (!require('fs').existsSync('built')) process.exit(6); " +
+      waitFor("checked", "console.log('tests with ' + JSON.stringify(process.argv.slice(1)));"),
+  )} --`,
+};
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "run-tests-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(scripts: Record<string, string>, ...args: string[]) {
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "fixture", private: true, scripts }));
+  const result = spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: "utf8", timeout: 50_000 });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+// Each case starts npm three times: a second or two on its own, far more on a busy machine.
+describe("scripts/run-tests.mjs (npm test)", { timeout: 60_000 }, () => {
+  it("builds, then runs the static checks beside the tests, at nice 19, and passes when both pass", () => {
+    const { status, output } = run(passing);
+    expect(output).toMatch(/^building\n/);
+    expect(output).toContain("tests with []");
+    expect(output).toMatch(
+      /── static checks \(npm run static, beside the tests\): passed in [\d.]+ s\nchecks at priority 19\n$/,
+    );
+    expect(status).toBe(0);
+  });
+
+  it("hands its arguments to the tests", () => {
+    const { status, output } = run(passing, "--project", "unit");
+    expect(output).toContain('tests with ["--project","unit"]');
+    expect(status).toBe(0);
+  });
+
+  it("fails when a check fails, printing it at once and again after the tests, which run to their end", () => {
+    const { status, output } = run({
+      ...passing,
+      static: node(
+        "console.log('src/a.ts: error TS2322'); require('fs').writeFileSync('checked', ''); process.exit(2);",
+      ),
+    });
+    const failed =
+      /── static checks \(npm run static, beside the tests\): FAILED in [\d.]+ s\nsrc\/a\.ts: error TS2322\n/g;
+    expect(output.match(failed)).toHaveLength(2);
+    expect(output).toContain("npm test will fail; the tests go on");
+    expect(output).toContain("tests with []");
+    expect(status).toBe(2);
+  });
+
+  it("fails with the tests' status when they fail and the checks pass", () => {
+    const { status, output } = run({ ...passing, "test:run": node("process.exit(4)") });
+    expect(output).toMatch(/static checks \(npm run static, beside the tests\): passed/);
+    expect(status).toBe(4);
+  });
+
+  it("stops at a failed build: neither the checks nor the tests run", () => {
+    const { status, output } = run({ ...passing, build: node("console.error('build broke'); process.exit(3)") });
+    expect(output).toContain("build broke");
+    expect(existsSync(join(dir, "checked"))).toBe(false);
+    expect(output).not.toContain("static checks");
+    expect(output).not.toContain("tests with");
+    expect(status).toBe(3);
+  });
+});
