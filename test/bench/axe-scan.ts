@@ -1,15 +1,17 @@
 /**
  * What an axe scan of a page with a desk's records costs the browser with every rule, and with
  * the rules that can never fail a scan turned off (those of minor or moderate impact,
- * test/support/axe-rules.ts): the visits scan each role's pages this way. Each round loads each
- * page once as an admin at 1280 px and scans it both ways, taking turns which goes first; both
- * ways must find the same serious and critical violations.
+ * test/support/axe-rules.ts), and with those off and the colour rules reading one table row of
+ * each look (test/support/axe-repeats.ts): the visits scan each role's pages this last way. Each
+ * round loads each page once as an admin at 1280 px and scans it each way, taking turns which
+ * goes first; every way must find the same serious and critical violations.
  *
  *   npm run build && npm run bench:axe
  */
 import { createRequire } from "node:module";
 import { chromium, type Page } from "playwright-core";
-import { axeRules, rulesBelowSerious } from "../support/axe-rules";
+import { markRepeatedRows, REPEAT_MARK, skipRepeatsInColourRules } from "../support/axe-repeats";
+import { axeRules, COLOUR_RULES, rulesBelowSerious } from "../support/axe-rules";
 import { signIn, startApp } from "../support/app-server";
 import { CHROMIUM_ARGS, chromiumPath } from "../support/chromium";
 import { seedDesk } from "../support/desk-seed";
@@ -19,20 +21,32 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PAGES = ["/orders", "/transfers", "/activity", "/approvals", "/batches", "/policies"];
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const OFF = Object.fromEntries(rulesBelowSerious(axeRules()).map((id) => [id, { enabled: false }]));
-const WAYS = { "every rule": {}, "the serious-capable rules": OFF } as const;
+/** The rules each way turns off, and whether the colour rules read one table row of each look. */
+const WAYS = {
+  "every rule": { rules: {}, repeats: false },
+  "the serious-capable rules": { rules: OFF, repeats: false },
+  "and one row of each look": { rules: OFF, repeats: true },
+} as const;
 type Way = keyof typeof WAYS;
 
 /** The scan's serious and critical violations, by rule id. */
-const scan = (page: Page, rules: object) =>
-  page.evaluate(async (rules) => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (c: object, o: object) => Promise<{ violations: { id: string; impact: string }[] }> };
-      }
-    ).axe;
-    const { violations } = await axe.run(document, { resultTypes: ["violations"], rules });
-    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-  }, rules);
+async function scan(page: Page, { rules, repeats }: { rules: object; repeats: boolean }) {
+  // Without marks the colour rules read every row (test/support/axe-repeats.ts).
+  if (repeats) await page.evaluate(markRepeatedRows, REPEAT_MARK);
+  return page.evaluate(
+    async ({ rules, mark }) => {
+      const axe = (
+        window as unknown as {
+          axe: { run: (c: object, o: object) => Promise<{ violations: { id: string; impact: string }[] }> };
+        }
+      ).axe;
+      const { violations } = await axe.run(document, { resultTypes: ["violations"], rules });
+      document.querySelectorAll(`[${mark}]`).forEach((el) => el.removeAttribute(mark));
+      return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+    },
+    { rules, mark: REPEAT_MARK },
+  );
+}
 
 async function main() {
   const app = await startApp({ SANDBOX_MARKET_MAKER: "on" });
@@ -51,7 +65,8 @@ async function main() {
         const page = await context.newPage();
         await page.goto(`${app.url}${path}`, { waitUntil: "networkidle" });
         await page.addScriptTag({ path: axeSource });
-        await scan(page, {}); // the first scan reads the page's style sheets
+        await page.evaluate(skipRepeatsInColourRules, { rules: COLOUR_RULES, mark: REPEAT_MARK });
+        await scan(page, WAYS["every rule"]); // the first scan reads the page's style sheets
         const found: string[][] = [];
         const ways = (Object.keys(WAYS) as Way[])[round % 2 ? "reverse" : "slice"]();
         for (const way of ways) {
@@ -61,7 +76,7 @@ async function main() {
           sum.cpu += treeCpuSeconds(server.process().pid!) - cpu;
           sum.wall += (performance.now() - wall) / 1000;
         }
-        if (found[0]!.join() !== found[1]!.join()) throw new Error(`${path}: ${found[0]} against ${found[1]}`);
+        if (new Set(found.map((ids) => ids.join())).size > 1) throw new Error(`${path}: ${found.join(" against ")}`);
         await context.close();
       }
     }
@@ -75,9 +90,12 @@ async function main() {
   for (const [way, t] of spent) {
     console.log(`  ${way.padEnd(26)} browser ${(t.cpu / scans).toFixed(3)} CPU-s  ${(t.wall / scans).toFixed(3)} s`);
   }
-  const [all, serious] = [...spent.values()];
+  const [all, serious, once] = [...spent.values()];
   console.log(
     `with ${Object.keys(OFF).length} rules off: ${(serious!.cpu / all!.cpu).toFixed(2)} of the CPU, ${(serious!.wall / all!.wall).toFixed(2)} of the time`,
+  );
+  console.log(
+    `and the colour rules on one row of each look: ${(once!.cpu / serious!.cpu).toFixed(2)} of that CPU, ${(once!.wall / serious!.wall).toFixed(2)} of its time`,
   );
 }
 

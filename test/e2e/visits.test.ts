@@ -14,6 +14,7 @@ import {
   signInContext,
   WIDTHS,
 } from "../support/browser";
+import { COLOUR_RULES } from "../support/axe-rules";
 import { ungroupedOnPage, UNGROUPED_NUMBER } from "../support/number-scan";
 import { seedDesk } from "../support/desk-seed";
 import { SETTLEMENT, TREASURY } from "../support/requests";
@@ -310,12 +311,6 @@ const FIT_OF: Record<string, { amount: string; status: string }> = {
   "/activity": { amount: "What was asked", status: "Outcome" },
 };
 
-/**
- * The axe rules whose answer depends on colours: all a theme switched in place changes (the
- * page's elements, names and roles stay as they were; the chart's canvas is no element axe reads).
- */
-const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
-
 const tableOf = (page: Page, caption: string) =>
   page.locator("table", { has: page.locator(`caption:text-is("${caption}")`) });
 
@@ -570,6 +565,35 @@ describe("axe-core", () => {
       expect.stringMatching(/^serious color-contrast: .*\(#b > p\)$/),
     ]);
     expect(await axeViolations(page, { rules, within: ["#a", "#c"] })).toEqual([]);
+    await page.close();
+  });
+
+  it("reads one table row of each look with the colour rules, and every row with the others", async () => {
+    const page = await browser.newPage();
+    const faint = "color:#eee;background:#fff";
+    const rows = [
+      '<td>Open</td><td><span id="s1">BUY</span></td>',
+      '<td>Open</td><td><span id="s2">SELL</span></td>', // as the first: skipped by the colour rules
+      `<td>Open</td><td><span id="s3" style="${faint}">BUY</span></td>`, // a look of its own: read
+      `<td>Open</td><td><span id="s4" style="${faint}">SELL</span></td>`, // as the third: skipped
+      `<td id="c5" style="${faint}"></td><td></td>`, // no text: nothing to read
+      `<td id="c6" style="${faint}">Faint</td><td></td>`, // the same colours with text: read
+      '<td><button id="b7" aria-label="Cancel"></button></td><td></td>',
+      '<td><button id="b8"></button></td><td></td>', // as the seventh to the colour rules, not to the others
+    ];
+    await page.setContent(
+      '<html lang="en"><head><title>Rows</title></head><body><main><table><caption>Orders</caption><tbody>' +
+        rows.map((cells) => `<tr>${cells}</tr>`).join("") +
+        "</tbody></table></main></body></html>",
+    );
+    const faintText = /^serious color-contrast: .*\(#s3; #c6\)$/;
+    expect(await axeViolations(page, { rules: COLOUR_RULES })).toEqual([expect.stringMatching(faintText)]);
+    expect((await axeViolations(page)).sort()).toEqual([
+      expect.stringMatching(/^critical button-name: .*\(#b8\)$/),
+      expect.stringMatching(faintText),
+    ]);
+    // The marks are gone after each scan.
+    expect(await page.locator("[data-axe-repeat]").count()).toBe(0);
     await page.close();
   });
 });
