@@ -1,8 +1,8 @@
 /**
  * The colour rules read one table row of each look: a desk's tables hold dozens of rows drawn
  * alike (40 resting orders, 30 sent transfers), and axe's color-contrast, most of a scan, read
- * each of their cells. A scan of the visits' pages costs 0.89 of the CPU with this
- * (test/e2e/visits.test.ts alone, 114 against 127 CPU-s; `npm run bench:axe` per scan).
+ * each of their cells. With this a scan of a desk's pages costs 0.76 of the CPU (`npm run
+ * bench:axe`), and test/e2e/visits.test.ts alone 114 against 127 CPU-s.
  * Used by axeViolations (test/support/browser.ts); its test is in test/e2e/visits.test.ts.
  */
 
