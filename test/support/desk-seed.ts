@@ -126,7 +126,8 @@ async function seedTransfers(ops: Client, approver: Client): Promise<void> {
     "/api/v2/transfer/internal",
     transfer({ from_profile_id: RESERVE, to_profile_id: TREASURY, asset: "LINK", amount: "999999999" }),
   );
-  if (refused.status >= 500 || refused.status < 400) throw new Error(`an unfunded transfer: ${refused.status}`);
+  if (refused.status >= 500 || refused.status < 400)
+    throw new Error(`an unfunded transfer: ${refused.status} ${JSON.stringify(refused.body)}`);
 }
 
 /** Seeds `app` with a desk's worth of records (about a hundred requests). */
