@@ -2,8 +2,8 @@
 // static checks (`npm run static`) beside them at the lowest CPU priority. The tests keep two
 // cores busy but not always: while shared apps and services start, and at the run's tail. At
 // nice 19 the checks take those idle moments and little else, where run first they held both
-// cores for a minute in a fresh clone. They start after the build, which writes the route
-// types (.next/types) that the type check reads.
+// cores for a minute in a fresh clone. They start after the build: both it and the type check
+// (`next typegen`) write the route types the type check reads (.next/types).
 //
 // A failing check is printed when it ends, and the run goes on (Ctrl-C stops it); the checks'
 // output is printed whole again after the tests', and either failing fails `npm test`.
