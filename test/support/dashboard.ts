@@ -6,6 +6,7 @@ import { signIn, startApp, type AppServer, type Target } from "./app-server";
 import type { Faults } from "./faults";
 import { startInProcess, type InProcessApp, type InProcessOptions } from "./in-process";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
+export { eventually } from "./eventually";
 import { freshPostgresDatabase } from "./databases";
 import { sandboxClient } from "./sandbox-server";
 import { resetApp, sharedApp } from "./shared-app";
@@ -241,22 +242,6 @@ async function connect(target: Target, env: Record<string, string>) {
       return res.body.items as { id: string; direction: string; ref_id: string }[];
     },
   };
-}
-
-/** Polls `probe` every `everyMs` until it returns a value (not undefined) or the time is up. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-  what = "condition",
-  everyMs = 100,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** Asserts the RFC 9457 shape every dashboard error has: problem+json with type, title, status, detail. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { signIn, type Target } from "./app-server";
+import { eventually } from "./eventually";
 import { RESERVE, SETTLEMENT, TRADING, TREASURY } from "./requests";
 
 /**
@@ -129,11 +130,12 @@ async function seedTransfers(ops: Client, approver: Client): Promise<void> {
       "/api/v2/transfer/internal",
       transfer({ from_profile_id: RESERVE, to_profile_id: TREASURY, asset: "LINK", amount: "999999999" }),
     );
-  let refused = await unfunded();
-  for (const deadline = Date.now() + 15_000; refused.status === 503 && Date.now() < deadline;) {
-    await new Promise((r) => setTimeout(r, 500));
-    refused = await unfunded();
-  }
+  let last: Awaited<ReturnType<typeof unfunded>> | undefined;
+  const send = async () => {
+    last = await unfunded();
+    return last.status === 503 ? undefined : last;
+  };
+  const refused = await eventually(send, 15_000, "an answer other than a 503", 500).catch(() => last!);
   if (refused.status >= 500 || refused.status < 400)
     throw new Error(`an unfunded transfer: ${refused.status} ${JSON.stringify(refused.body)}`);
 }
