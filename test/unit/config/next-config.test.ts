@@ -79,8 +79,9 @@ describe("next.config.js and the type check", () => {
   it("lets the build skip type errors only because tsc checks them, in npm test and npm run check", () => {
     expect(loadConfig({}, PHASE_PRODUCTION_BUILD).typescript?.ignoreBuildErrors).toBe(true);
     // The route types first (.next/types, as the build writes them): tsc reads the same files
-    // whether or not a build came before, and its incremental state holds across one.
-    expect(scripts.typecheck).toBe("next typegen && tsc --noEmit");
+    // whether or not a build came before, and its incremental state holds across one. The tsc is
+    // TypeScript 7's (typescript-native); Next and ESLint load TypeScript 5's JavaScript API.
+    expect(scripts.typecheck).toBe("next typegen && node node_modules/typescript-native/bin/tsc --noEmit");
     // In npm test, beside the tests (scripts/run-tests.mjs; its failure fails the run).
     expect(runs("test")).toEqual(expect.arrayContaining(["build", "static", "typecheck", "test:run"]));
     expect(runs("check")).toContain("typecheck");
