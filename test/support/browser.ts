@@ -153,13 +153,29 @@ export function afterNextFrames(page: Page): Promise<void> {
 
 /**
  * Waits until the page has settled: hydrated, its live stream up (the stream is a chunk loaded
- * after the page's first script) and none of its queries fetching (components/shell/live-updates.tsx).
+ * after the page's first script), none of its queries fetching (components/shell/live-updates.tsx),
+ * and every field and button taken over by React. A lazily loaded part (components/lazy-tables.tsx)
+ * is drawn on the server and hydrates when its chunk arrives, which a loaded machine may bring
+ * after the stream is up; until then it has no queries to count, and what is typed into its
+ * fields is replaced when it hydrates.
  */
 export async function settled(page: Page): Promise<void> {
-  const status = page.getByTestId("live-status");
-  await poll(async () => `${await status.getAttribute("data-status")} ${await status.getAttribute("data-fetching")}`, {
-    message: "the page settles: stream up, nothing fetching",
-  }).toBe("up 0");
+  await poll(() => page.evaluate(settledState), { message: "the page settles: stream up, nothing fetching" }).toEqual({
+    stream: "up",
+    fetching: "0",
+    notHydrated: 0,
+  });
+}
+
+/** In the page: the live status's stream and fetching count, and how many controls React has not taken over. */
+function settledState() {
+  const status = document.querySelector<HTMLElement>("[data-testid=live-status]");
+  const controls = [...document.querySelectorAll("input, select, textarea, button")];
+  return {
+    stream: status?.dataset.status,
+    fetching: status?.dataset.fetching,
+    notHydrated: controls.filter((c) => !Object.keys(c).some((k) => k.startsWith("__reactFiber"))).length,
+  };
 }
 
 /** Every request the page sends that would change something. */
