@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import { chromium, type Page } from "playwright-core";
-import { markRepeatedRows, REPEAT_MARK, skipRepeatsInColourRules } from "../support/axe-repeats";
+import { markRepeatedRows, REPEAT_MARK, skipRepeatsInColourRules, unmarkRepeatedRows } from "../support/axe-repeats";
 import { axeRules, COLOUR_RULES, rulesBelowSerious } from "../support/axe-rules";
 import { signIn, startApp } from "../support/app-server";
 import { CHROMIUM_ARGS, chromiumPath } from "../support/chromium";
@@ -33,19 +33,17 @@ type Way = keyof typeof WAYS;
 async function scan(page: Page, { rules, repeats }: { rules: object; repeats: boolean }) {
   // Without marks the colour rules read every row (test/support/axe-repeats.ts).
   if (repeats) await page.evaluate(markRepeatedRows, REPEAT_MARK);
-  return page.evaluate(
-    async ({ rules, mark }) => {
-      const axe = (
-        window as unknown as {
-          axe: { run: (c: object, o: object) => Promise<{ violations: { id: string; impact: string }[] }> };
-        }
-      ).axe;
-      const { violations } = await axe.run(document, { resultTypes: ["violations"], rules });
-      document.querySelectorAll(`[${mark}]`).forEach((el) => el.removeAttribute(mark));
-      return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-    },
-    { rules, mark: REPEAT_MARK },
-  );
+  const found = await page.evaluate(async (rules) => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (c: object, o: object) => Promise<{ violations: { id: string; impact: string }[] }> };
+      }
+    ).axe;
+    const { violations } = await axe.run(document, { resultTypes: ["violations"], rules });
+    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+  }, rules);
+  if (repeats) await page.evaluate(unmarkRepeatedRows, REPEAT_MARK);
+  return found;
 }
 
 async function main() {

@@ -36,6 +36,11 @@ export function markRepeatedRows(mark: string): void {
 /** What markRepeatedRows puts on a repeated row's elements during a scan. */
 export const REPEAT_MARK = "data-axe-repeat";
 
+/** In the page: takes markRepeatedRows's marks off again, once the scan is done. */
+export function unmarkRepeatedRows(mark: string): void {
+  document.querySelectorAll(`[${mark}]`).forEach((el) => el.removeAttribute(mark));
+}
+
 /**
  * In the page, once axe is loaded: the colour rules skip whatever carries `mark`, each of their
  * selectors kept (axe.configure changes the rule's selector alone). The other rules read every row.
