@@ -2,17 +2,20 @@ import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
-import { resetApp } from "../support/shared-app";
+import { signIn } from "../support/app-server";
+import { newRef, TRADING } from "../support/requests";
+import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
  * The ticket's market beside it: the order book's top levels, whose prices fill the ticket,
  * and a chart of recent trades, both following the market as it moves. The market maker
- * quotes and its flow trader trades, as in a demo. (That /orders fits at a laptop's and a
+ * quotes and its flow trader trades, as in a demo; the chart's redraw follows a trade of the
+ * trader's own, moved a second on. (That /orders fits at a laptop's and a
  * phone's width, Treasury's balances in the market panel, and is accessible, is checked in the
  * visit of each page: visits.test.ts.)
  */
 
-let app: { url: string };
+let app: SharedApp;
 let browser: Browser;
 beforeAll(async () => {
   // The project's shared app (test/support/shared-app.ts): the market maker quotes there.
@@ -152,8 +155,13 @@ describe("the price chart", () => {
     await expect.poll(() => chart.getAttribute("data-trades"), { timeout: 15_000 }).not.toBe("0");
     await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 15_000 }).toMatch(/^\d+@\d+$/);
     const [drawn, pixels] = [await chart.getAttribute("data-drawn"), await chartPixels(chart)];
-    // The flow trader trades about every other second on each market: newer points are drawn.
-    await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 20_000 }).not.toBe(drawn);
+    // A trade a second on, on the runtime's clock: the trader's own, not the flow trader's, who
+    // trades one in three seconds or so. Newer points are drawn.
+    await app.control.advance(1_000);
+    const buy = { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "5.00", ref_id: newRef("chart") };
+    const res = await (await signIn(app, "trader@example.com")).call("POST", `/api/v2/profiles/${TRADING}/orders`, buy);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 15_000 }).not.toBe(drawn);
     const [before, after] = [drawn!, (await chart.getAttribute("data-drawn"))!].map((d) => Number(d.split("@")[1]));
     expect(after).toBeGreaterThan(before!);
     await expect.poll(() => chartPixels(chart), { timeout: 10_000 }).not.toBe(pixels);

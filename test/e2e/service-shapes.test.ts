@@ -1,7 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, signInAs } from "../support/browser";
-import { resetDashboard, type Dashboard } from "../support/dashboard";
+import { newRef, resetDashboard, type Dashboard } from "../support/dashboard";
+import { untilQuoted } from "../support/quotes";
 import { profileId } from "@/lib/sandbox/seed";
 import listMarkets from "../fixtures/service/list-markets.json";
 import tickerEmptyBook from "../fixtures/service/ticker-empty-book.json";
@@ -121,9 +122,17 @@ describe("the orders page, fed the service's shapes", () => {
   it("charts a market whose trades have alphanumeric ids, the latest by time", async () => {
     const { page, errors } = await ordersPage();
     const chart = page.getByTestId("price-chart");
-    // A few trades, at different times, so that the first listed is not the latest.
+    // Three trades of the trader's own, a second apart on the runtime's clock, so that the first
+    // listed is not the latest (the flow trader's come one in three seconds or so: waited for, 9 s).
+    await untilQuoted(d.as.trader, "BTCUSD");
+    for (const quote_amount of ["5.00", "6.00", "7.00"]) {
+      const buy = { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount, ref_id: newRef("shape-trade") };
+      const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, buy);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      await d.control!.advance(1_000);
+    }
     await expect
-      .poll(async () => Number(await chart.getAttribute("data-trades")), { timeout: 30_000 })
+      .poll(async () => Number(await chart.getAttribute("data-trades")), { timeout: 15_000 })
       .toBeGreaterThanOrEqual(3);
     await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 15_000 }).toMatch(/^\d+@\d+$/);
     expect(await chart.getAttribute("data-last-match")).toMatch(/^m[0-9a-z]+x$/);

@@ -28,8 +28,8 @@ import { TEST_EVENT_TYPE, WEBHOOK_SECRET_PREFIX } from "@/lib/shared/webhooks";
  * answering 500 leaves it PENDING after one attempt (and a second 5 s later), and Retry, once it answers 200, delivers it
  * with the same webhook-id; Remove, confirmed, takes it away. At a phone's 390 px it does not scroll
  * sideways, and axe finds nothing in either theme. And every person's email notifications: turned
- * off on their own page, still off after a reload. The shared app's clock runs in real time and the
- * dispatcher sweeps every second: the test polls for each state, never sleeps.
+ * off on their own page, still off after a reload. The dispatcher sweeps every second: the test polls
+ * for each state, never sleeps, and moves the shared app's clock to an automatic retry.
  */
 
 let app: SharedApp;
@@ -197,7 +197,9 @@ describe("the Webhooks page (admin)", () => {
     expect(await retried.getByRole("cell").nth(5).locator("time").count(), "its next attempt's time").toBe(1);
     await screenshot(page, "webhooks-pending-1280");
 
-    await poll(() => rowState(retried), { timeout: 20_000 }).toBe("PENDING 2 HTTP 500");
+    // Its second attempt falls due 5 s on, on the runtime's clock: moved, not waited for.
+    await app.control.advance(5_000);
+    await poll(() => rowState(retried)).toBe("PENDING 2 HTTP 500");
     await retried.getByRole("button", { name: /^Retry/ }).click();
     await poll(() => retried.getAttribute("data-status")).toBe("DELIVERED");
     expect(await retried.getByTestId("last-answer").textContent()).toBe("HTTP 200");

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { signIn, type Target } from "./app-server";
 import { eventually } from "./eventually";
+import { untilQuoted } from "./quotes";
 import { RESERVE, SETTLEMENT, TRADING, TREASURY } from "./requests";
 
 /**
@@ -64,16 +65,8 @@ async function seedOrders(trader: Client): Promise<void> {
     const base_amount = i === DESK.restingOrders - 1 ? "1.23456789" : "0.0123";
     await expectStatus(await placeOrder(trader, order({ price, base_amount })), 200, "a resting bid");
   }
-  // The service refuses a market order while the other side of the book is empty. The market
-  // maker quotes a second after the runtime starts: the bids above can come sooner (seen once).
-  await eventually(
-    async () => {
-      const book = await trader.call("GET", "/api/v2/markets/ETHUSD/order-book");
-      return book.status === 200 && (book.body as { asks?: unknown[] }).asks?.length ? true : undefined;
-    },
-    15_000,
-    "the market maker's asks on ETH/USD",
-  );
+  // The bids above can come before the market maker's first quotes (seen once).
+  await untilQuoted(trader, "ETHUSD");
   for (let i = 0; i < DESK.marketOrders; i++) {
     // A market buy names what it spends (quote_amount), a market sell what it sells.
     const amount = i % 2 ? { side: "SELL", base_amount: "0.0015" } : { side: "BUY", quote_amount: "5.00" };
