@@ -10,9 +10,9 @@ import { resetApp, type SharedApp } from "../support/shared-app";
  * The ticket's market beside it: the order book's top levels, whose prices fill the ticket,
  * and a chart of recent trades, both following the market as it moves. The market maker
  * quotes and its flow trader trades, as in a demo; the chart's redraw follows a trade of the
- * trader's own, moved a second on. (That /orders fits at a laptop's and a
- * phone's width, Treasury's balances in the market panel, and is accessible, is checked in the
- * visit of each page: visits.test.ts.)
+ * trader's own, moved a second on. (That /orders fits at a laptop's and a phone's width,
+ * Treasury's balances in the market panel, and is accessible, is checked in the visit of each
+ * page: visits.test.ts.)
  */
 
 let app: SharedApp;
