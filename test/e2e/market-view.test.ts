@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
 import { signIn } from "../support/app-server";
-import { newRef, TRADING } from "../support/requests";
+import { newRef, smallMarketBuy, TRADING } from "../support/requests";
 import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
@@ -158,7 +158,7 @@ describe("the price chart", () => {
     // A trade a second on, on the runtime's clock: the trader's own, not the flow trader's, who
     // trades one in three seconds or so. Newer points are drawn.
     await app.control.advance(1_000);
-    const buy = { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount: "5.00", ref_id: newRef("chart") };
+    const buy = smallMarketBuy(newRef("chart"), "BTCUSD");
     const res = await (await signIn(app, "trader@example.com")).call("POST", `/api/v2/profiles/${TRADING}/orders`, buy);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await expect.poll(() => chart.getAttribute("data-drawn"), { timeout: 15_000 }).not.toBe(drawn);

@@ -1,9 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, signInAs } from "../support/browser";
-import { newRef, resetDashboard, type Dashboard } from "../support/dashboard";
+import { newRef, resetDashboard, smallMarketBuy, TRADING, type Dashboard } from "../support/dashboard";
 import { untilQuoted } from "../support/quotes";
-import { profileId } from "@/lib/sandbox/seed";
 import listMarkets from "../fixtures/service/list-markets.json";
 import tickerEmptyBook from "../fixtures/service/ticker-empty-book.json";
 
@@ -16,7 +15,6 @@ import tickerEmptyBook from "../fixtures/service/ticker-empty-book.json";
  */
 
 const ALWAYS = 1_000_000;
-const TRADING = profileId("trading");
 const now = () => new Date().toISOString();
 
 /** Orders the service has and our sandbox never makes, as List Orders shows them. */
@@ -125,8 +123,8 @@ describe("the orders page, fed the service's shapes", () => {
     // Three trades of the trader's own, a second apart on the runtime's clock, so that the first
     // listed is not the latest (the flow trader's come one in three seconds or so: waited for, 9 s).
     await untilQuoted(d.as.trader, "BTCUSD");
-    for (const quote_amount of ["5.00", "6.00", "7.00"]) {
-      const buy = { market: "BTCUSD", side: "BUY", type: "MARKET", quote_amount, ref_id: newRef("shape-trade") };
+    for (let i = 0; i < 3; i++) {
+      const buy = smallMarketBuy(newRef("shape-trade"), "BTCUSD");
       const res = await d.as.trader.call("POST", `/api/v2/profiles/${TRADING}/orders`, buy);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       await d.control!.advance(1_000);

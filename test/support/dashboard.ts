@@ -11,9 +11,9 @@ import { freshPostgresDatabase } from "./databases";
 import { sandboxClient } from "./sandbox-server";
 import { resetApp, sharedApp } from "./shared-app";
 import type { TestControl } from "./test-control";
-import { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer } from "./requests";
+import { SETTLEMENT, TRADING, TREASURY, newRef, smallMarketBuy, smallOrder, smallTransfer } from "./requests";
 
-export { SETTLEMENT, TRADING, TREASURY, newRef, smallOrder, smallTransfer };
+export { SETTLEMENT, TRADING, TREASURY, newRef, smallMarketBuy, smallOrder, smallTransfer };
 
 /**
  * The built dashboard behind a fault proxy: the app talks to its own embedded sandbox

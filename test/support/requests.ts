@@ -30,6 +30,15 @@ export const smallOrder = (ref_id?: string, extra: Record<string, unknown> = {})
   ...extra,
 });
 
+/** A MARKET buy spending a few dollars: it fills at once against the market maker's asks (untilQuoted). */
+export const smallMarketBuy = (ref_id: string, market: string, quote_amount = "5.00") => ({
+  market,
+  side: "BUY",
+  type: "MARKET",
+  quote_amount,
+  ...ownRequest(ref_id),
+});
+
 export const smallTransfer = (ref_id?: string, extra: Record<string, unknown> = {}) => ({
   from_profile_id: TREASURY,
   to_profile_id: SETTLEMENT,
