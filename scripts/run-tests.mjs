@@ -9,16 +9,24 @@
 // output is printed whole again after the tests', and either failing fails `npm test`.
 // Arguments are the tests' (`npm test -- --project unit`).
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 // The npm that runs this script (npm sets npm_execpath), else the one on PATH.
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
 
-/** Runs an npm script; resolves to its exit status. `held` collects its output instead of printing it. */
-function run(name, { args = [], nice = false, held = null } = {}) {
+/**
+ * Runs an npm script; resolves to its exit status. `held` collects its output instead of printing
+ * it; `env` is added to this process's.
+ */
+function run(name, { args = [], nice = false, held = null, env = {} } = {}) {
   const command = [...npm, "run", "--silent", name, ...(args.length ? ["--", ...args] : [])];
   const [file, ...rest] = nice ? ["nice", "-n", "19", ...command] : command;
   return new Promise((done) => {
-    const child = spawn(file, rest, { stdio: ["ignore", held ? "pipe" : "inherit", held ? "pipe" : "inherit"] });
+    const child = spawn(file, rest, {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", held ? "pipe" : "inherit", held ? "pipe" : "inherit"],
+    });
     if (held) {
       child.stdout.on("data", (chunk) => held.push(chunk));
       child.stderr.on("data", (chunk) => held.push(chunk));
@@ -31,7 +39,10 @@ function run(name, { args = [], nice = false, held = null } = {}) {
   });
 }
 
-const built = await run("build");
+// Turbopack's build cache is read and kept up to date where there is one; a checkout with none (a
+// fresh clone) builds once without writing one, a third faster (next.config.js).
+const cached = existsSync(join(process.env.NEXT_DIST_DIR || ".next", "cache", "turbopack"));
+const built = await run("build", { env: cached ? {} : { TURBOPACK_CACHE: "off" } });
 if (built !== 0) process.exit(built);
 
 const started = performance.now();

@@ -35,6 +35,8 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
       DATA_DIR: dataDir,
       SANDBOX_MARKET_MAKER: "off",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The next build removes its folder: a cache written there would never be read (next.config.js).
+      TURBOPACK_CACHE: "off",
       ...env,
     },
     // Its own process group, so that stopping it also stops the next-server it forks.

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,7 +52,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(scripts: Record<string, string>, ...args: string[]) {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "fixture", private: true, scripts }));
-  const env = { ...process.env, npm_execpath: join(dir, "npm.cjs") };
+  // The fixture's own build folder (.next), and no cache setting of this run's.
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_execpath: join(dir, "npm.cjs") };
+  delete env.NEXT_DIST_DIR;
+  delete env.TURBOPACK_CACHE;
   const result = spawnSync(process.execPath, [script, ...args], { cwd: dir, env, encoding: "utf8", timeout: 50_000 });
   return { status: result.status, output: result.stdout + result.stderr };
 }
@@ -88,6 +91,17 @@ describe("scripts/run-tests.mjs (npm test)", { timeout: 60_000 }, () => {
     const { status, output } = run({ ...passing, "test:run": node("process.exit(4)") });
     expect(output).toMatch(/static checks \(npm run static, beside the tests\): passed/);
     expect(status).toBe(4);
+  });
+
+  it("builds without writing Turbopack's cache in a checkout with none, and keeps one where there is", () => {
+    const build = node(
+      "require('fs').writeFileSync('built', ''); console.log('cache ' + (process.env.TURBOPACK_CACHE ?? 'kept'));",
+    );
+    expect(run({ ...passing, build }).output).toMatch(/^cache off\n/);
+    rmSync(join(dir, "built"));
+    rmSync(join(dir, "checked"));
+    mkdirSync(join(dir, ".next", "cache", "turbopack"), { recursive: true });
+    expect(run({ ...passing, build }).output).toMatch(/^cache kept\n/);
   });
 
   it("stops at a failed build: neither the checks nor the tests run", () => {
