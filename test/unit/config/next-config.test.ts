@@ -69,11 +69,17 @@ describe("next.config.js and the type check", () => {
     const command = scripts[name] ?? "";
     const inTurn = [...command.matchAll(/npm run (\S+)/g)].map((m) => m[1]!);
     const sideBySide = /run-parallel\.mjs ([^&|;]+)/.exec(command)?.[1]!.trim().split(/\s+/) ?? [];
-    // npm test's runner names its scripts in its code: run("build"), run("static", ...).
-    const runner = command.includes("scripts/run-tests.mjs")
-      ? [...readFileSync(require.resolve("../../../scripts/run-tests.mjs"), "utf8").matchAll(/\brun\("([^"]+)"/g)]
-      : [];
-    return [...inTurn, ...sideBySide, ...runner.map((m) => m[1]!)].flatMap((script) => [script, ...runs(script)]);
+    // npm test's runner names its scripts in its code: run("build"), checking(["typecheck", "cycles"], ...).
+    const code = command.includes("scripts/run-tests.mjs")
+      ? readFileSync(require.resolve("../../../scripts/run-tests.mjs"), "utf8")
+      : "";
+    const runner = [
+      ...[...code.matchAll(/\brun\("([^"]+)"/g)].map((m) => m[1]!),
+      ...[...code.matchAll(/\bchecking\(\[([^\]]+)\]/g)].flatMap((m) =>
+        [...m[1]!.matchAll(/"([^"]+)"/g)].map((n) => n[1]!),
+      ),
+    ];
+    return [...inTurn, ...sideBySide, ...runner].flatMap((script) => [script, ...runs(script)]);
   }
 
   it("lets the build skip type errors only because tsc checks them, in npm test and npm run check", () => {
@@ -82,8 +88,11 @@ describe("next.config.js and the type check", () => {
     // whether or not a build came before, and its incremental state holds across one. The tsc is
     // TypeScript 7's (typescript-native); Next and ESLint load TypeScript 5's JavaScript API.
     expect(scripts.typecheck).toBe("next typegen && node node_modules/typescript-native/bin/tsc --noEmit");
-    // In npm test, beside the tests (scripts/run-tests.mjs; its failure fails the run).
-    expect(runs("test")).toEqual(expect.arrayContaining(["build", "static", "typecheck", "test:run"]));
+    // In npm test, beside the tests (scripts/run-tests.mjs; its failure fails the run), with the
+    // rest of `npm run static`.
+    const staticChecks = runs("static");
+    expect(staticChecks).toEqual(expect.arrayContaining(["typecheck", "lint:eslint", "lint:prettier", "cycles"]));
+    expect(runs("test")).toEqual(expect.arrayContaining(["build", ...staticChecks, "test:run"]));
     expect(runs("check")).toContain("typecheck");
   });
 

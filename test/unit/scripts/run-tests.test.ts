@@ -16,20 +16,35 @@ const waitFor = (file: string, then: string) =>
   `if (fs.existsSync('${file}')) { ${then} } else if (Date.now() - t > 20000) process.exit(1); ` +
   `else setTimeout(poll, 20); })();`;
 
-// The build leaves `built`; the checks need it and leave `checked`; the tests need both, so they
-// pass only when the build came first and the checks ran beside them.
+/** Exits 5 unless the build is done; prints the script's priority, then does `then`. */
+const afterBuild = (name: string, then = "") =>
+  node(
+    `const fs = require('fs'); if (!fs.existsSync('built')) process.exit(5); ` +
+      `console.log('${name} at priority ' + require('os').getPriority()); ${then}`,
+  );
+
+// ESLint leaves `linting` as it starts, and the build waits for it: it runs beside the build. The
+// build leaves `built`; the type check and the circle check need it, and the type check leaves
+// `checked`; the tests need both, so they pass only when the build came first and the checks ran
+// beside them.
 const passing = {
-  build: node("require('fs').writeFileSync('built', ''); console.log('building');"),
-  static: node(
-    "const fs = require('fs'); if (!fs.existsSync('built')) process.exit(5); " +
-      "console.log('checks at priority ' + require('os').getPriority()); fs.writeFileSync('checked', '');",
+  "lint:eslint": node(
+    "require('fs').writeFileSync('linting', ''); console.log('eslint at priority ' + require('os').getPriority());",
   ),
+  "lint:prettier": node("console.log('prettier')"),
+  build: node(waitFor("linting", "fs.writeFileSync('built', ''); console.log('building');")),
+  typecheck: afterBuild("typecheck", "fs.writeFileSync('checked', '');"),
+  cycles: afterBuild("cycles"),
   // Ends with `--`: what npm appends after it (the arguments) is the script's, not node's.
   "test:run": `${node(
     "if (!require('fs').existsSync('built')) process.exit(6); " +
       waitFor("checked", "console.log('tests with ' + JSON.stringify(process.argv.slice(1)));"),
   )} --`,
 };
+
+/** The line `npm test` prints before the checks' output, with their result. */
+const checksLine = (result: string) =>
+  new RegExp(String.raw`── static checks \(npm run static, beside the build and the tests\): ${result} in [\d.]+ s\n`);
 
 /**
  * npm as the runner calls it (`npm run --silent NAME [-- ARGS]`), without npm's half second of
@@ -62,34 +77,48 @@ function run(scripts: Record<string, string>, ...args: string[]) {
 
 // Each case starts node a few times: a second on a busy machine.
 describe("scripts/run-tests.mjs (npm test)", { timeout: 60_000 }, () => {
-  it("builds, then runs the static checks beside the tests (given its arguments), at nice 19, and passes when both pass", () => {
+  it("builds with ESLint and Prettier beside it, then runs the tests (given its arguments) with the type and circle checks beside them, the checks at nice 19, and passes when all pass", () => {
     const { status, output } = run(passing, "--project", "unit");
     expect(output).toMatch(/^building\n/);
     expect(output).toContain('tests with ["--project","unit"]');
-    expect(output).toMatch(
-      /── static checks \(npm run static, beside the tests\): passed in [\d.]+ s\nchecks at priority 19\n$/,
-    );
+    expect(output).toMatch(checksLine("passed"));
+    for (const name of ["lint:eslint", "lint:prettier", "typecheck", "cycles"]) {
+      expect(output).toMatch(new RegExp(`── ${name}: passed in [\\d.]+ s\\n`));
+    }
+    expect(output).toContain("eslint at priority 19");
+    expect(output).toContain("typecheck at priority 19");
     expect(status).toBe(0);
   });
 
-  it("fails when a check fails, printing it at once and again after the tests, which run to their end", () => {
-    const { status, output } = run({
-      ...passing,
-      static: node(
-        "console.log('src/a.ts: error TS2322'); require('fs').writeFileSync('checked', ''); process.exit(2);",
+  for (const [name, script] of [
+    [
+      "lint:eslint",
+      node(
+        "require('fs').writeFileSync('linting', ''); console.log('src/a.ts: error no-unused-vars'); process.exit(2);",
       ),
+    ],
+    [
+      "typecheck",
+      afterBuild(
+        "typecheck",
+        "console.log('src/a.ts: error TS2322'); fs.writeFileSync('checked', ''); process.exit(2);",
+      ),
+    ],
+  ] as const) {
+    it(`fails when ${name} fails, printing it at once and again after the tests, which run to their end`, () => {
+      const { status, output } = run({ ...passing, [name]: script });
+      const failed = new RegExp(`${checksLine("FAILED").source}[^]*?src/a\\.ts: error`, "g");
+      expect(output.match(failed)).toHaveLength(2);
+      expect(output).toContain("npm test will fail; the tests go on");
+      expect(output).toContain("tests with []");
+      // scripts/run-parallel.mjs's status: 1 when any check fails.
+      expect(status).toBe(1);
     });
-    const failed =
-      /── static checks \(npm run static, beside the tests\): FAILED in [\d.]+ s\nsrc\/a\.ts: error TS2322\n/g;
-    expect(output.match(failed)).toHaveLength(2);
-    expect(output).toContain("npm test will fail; the tests go on");
-    expect(output).toContain("tests with []");
-    expect(status).toBe(2);
-  });
+  }
 
   it("fails with the tests' status when they fail and the checks pass", () => {
     const { status, output } = run({ ...passing, "test:run": node("process.exit(4)") });
-    expect(output).toMatch(/static checks \(npm run static, beside the tests\): passed/);
+    expect(output).toMatch(checksLine("passed"));
     expect(status).toBe(4);
   });
 
@@ -104,11 +133,12 @@ describe("scripts/run-tests.mjs (npm test)", { timeout: 60_000 }, () => {
     expect(run({ ...passing, build }).output).toMatch(/^cache kept\n/);
   });
 
-  it("stops at a failed build: neither the checks nor the tests run", () => {
+  it("stops at a failed build: neither the type check nor the tests run; ESLint and Prettier, started beside it, are printed", () => {
     const { status, output } = run({ ...passing, build: node("console.error('build broke'); process.exit(3)") });
     expect(output).toContain("build broke");
     expect(existsSync(join(dir, "checked"))).toBe(false);
-    expect(output).not.toContain("static checks");
+    expect(output).not.toContain("── typecheck");
+    expect(output).toMatch(/── lint:eslint: passed/);
     expect(output).not.toContain("tests with");
     expect(status).toBe(3);
   });
