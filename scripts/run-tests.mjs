@@ -3,9 +3,10 @@
 // two cores busy but not always: while shared apps and services start, and at the run's tail. At
 // nice 19 the checks take those idle moments and little else, where run first they held both
 // cores for a minute in a fresh clone. ESLint and Prettier read no build output: they start with
-// the build and take what its one-core steps leave idle (a fifth of its 30 s). The type check and
-// the import-circle check start after it: the build and the type check's `next typegen` both
-// write the route types tsc reads (.next/types), and the circle check walks the project's folders.
+// the build and take what its one-core steps leave idle (7.5 of 59 CPU-s in 30 s). The type
+// check and the import-circle check start after it: the build and the type check's `next
+// typegen` both write the route types tsc reads (.next/types), and the circle check walks the
+// project's folders.
 //
 // A failing check is printed when it ends, and the run goes on (Ctrl-C stops it); the checks'
 // output is printed whole again after the tests', and either failing fails `npm test`. A failed
