@@ -29,7 +29,13 @@ const afterBuild = (name: string, then = "") => `[ -f built ] || exit 5; echo "$
 const passing = {
   "lint:eslint": `touch linting; echo "eslint at priority $(nice)"`,
   "lint:prettier": "echo prettier",
-  build: node(waitFor("linting", "fs.writeFileSync('built', ''); console.log('building');")),
+  // Says whether it was asked to write Turbopack's cache (TURBOPACK_CACHE).
+  build: node(
+    waitFor(
+      "linting",
+      "fs.writeFileSync('built', ''); console.log('building, cache ' + (process.env.TURBOPACK_CACHE ?? 'kept'));",
+    ),
+  ),
   typecheck: afterBuild("typecheck", "touch checked"),
   cycles: afterBuild("cycles"),
   // Ends with `--`: what npm appends after it (the arguments) is the script's, not node's.
@@ -74,9 +80,11 @@ function run(scripts: Record<string, string>, ...args: string[]) {
 
 // Each case starts node a few times: a second on a busy machine.
 describe("scripts/run-tests.mjs (npm test)", { timeout: 60_000 }, () => {
-  it("builds with ESLint and Prettier beside it, then runs the tests (given its arguments) with the type and circle checks beside them, the checks at nice 19, and passes when all pass", () => {
+  // Four runs: each starts some fifteen processes, the checks' at nice 19, which wait for an idle
+  // core while the other test files keep both busy.
+  it("builds with ESLint and Prettier beside it, without writing Turbopack's cache where there is none, then runs the tests (given its arguments) with the type and circle checks beside them, the checks at nice 19, and passes when all pass", () => {
     const { status, output } = run(passing, "--project", "unit");
-    expect(output).toMatch(/^building\n/);
+    expect(output).toMatch(/^building, cache off\n/);
     expect(output).toContain('tests with ["--project","unit"]');
     expect(output).toMatch(checksLine("passed"));
     for (const name of ["lint:eslint", "lint:prettier", "typecheck", "cycles"]) {
@@ -87,36 +95,30 @@ describe("scripts/run-tests.mjs (npm test)", { timeout: 60_000 }, () => {
     expect(status).toBe(0);
   });
 
-  for (const [name, script] of [
-    ["lint:eslint", "touch linting; echo 'src/a.ts: error no-unused-vars'; exit 2"],
-    ["typecheck", afterBuild("typecheck", "echo 'src/a.ts: error TS2322'; touch checked; exit 2")],
-  ] as const) {
-    it(`fails when ${name} fails, printing it at once and again after the tests, which run to their end`, () => {
-      const { status, output } = run({ ...passing, [name]: script });
-      const failed = new RegExp(`${checksLine("FAILED").source}[^]*?src/a\\.ts: error`, "g");
-      expect(output.match(failed)).toHaveLength(2);
-      expect(output).toContain("npm test will fail; the tests go on");
-      expect(output).toContain("tests with []");
-      // scripts/run-parallel.mjs's status: 1 when any check fails.
-      expect(status).toBe(1);
-    });
+  /** A failed check, printed when the checks end and again after the tests, which ran to their end. */
+  function expectFailedCheck(output: string) {
+    const failed = new RegExp(`${checksLine("FAILED").source}[^]*?src/a\\.ts: error`, "g");
+    expect(output.match(failed)).toHaveLength(2);
+    expect(output).toContain("npm test will fail; the tests go on");
+    expect(output).toContain("tests with []");
   }
 
-  it("fails with the tests' status when they fail and the checks pass", () => {
-    const { status, output } = run({ ...passing, "test:run": node("process.exit(4)") });
-    expect(output).toMatch(checksLine("passed"));
-    expect(status).toBe(4);
+  it("fails when the type check fails, printing it at once and again after the tests; keeps Turbopack's cache where there is one", () => {
+    mkdirSync(join(dir, ".next", "cache", "turbopack"), { recursive: true });
+    const typecheck = afterBuild("typecheck", "echo 'src/a.ts: error TS2322'; touch checked; exit 2");
+    const { status, output } = run({ ...passing, typecheck });
+    expect(output).toMatch(/^building, cache kept\n/);
+    expectFailedCheck(output);
+    // scripts/run-parallel.mjs's status: 1 when any check fails.
+    expect(status).toBe(1);
   });
 
-  it("builds without writing Turbopack's cache in a checkout with none, and keeps one where there is", () => {
-    const build = node(
-      "require('fs').writeFileSync('built', ''); console.log('cache ' + (process.env.TURBOPACK_CACHE ?? 'kept'));",
-    );
-    expect(run({ ...passing, build }).output).toMatch(/^cache off\n/);
-    rmSync(join(dir, "built"));
-    rmSync(join(dir, "checked"));
-    mkdirSync(join(dir, ".next", "cache", "turbopack"), { recursive: true });
-    expect(run({ ...passing, build }).output).toMatch(/^cache kept\n/);
+  it("fails when ESLint fails, printing it at once and again after the tests; with the tests' status when they fail too", () => {
+    const eslint = "touch linting; echo 'src/a.ts: error no-unused-vars'; exit 2";
+    const tests = `${node(waitFor("checked", "console.log('tests with []'); process.exit(4);"))} --`;
+    const { status, output } = run({ ...passing, "lint:eslint": eslint, "test:run": tests });
+    expectFailedCheck(output);
+    expect(status).toBe(4);
   });
 
   it("stops at a failed build: neither the type check nor the tests run; ESLint and Prettier, started beside it, are printed", () => {
