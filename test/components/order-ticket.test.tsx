@@ -152,3 +152,34 @@ describe("the ticket starts from the last profile its person chose", () => {
     }
   });
 });
+
+describe("each test's browser", () => {
+  // The files a worker runs share jsdom's localStorage: a choice left there by another test
+  // (entry.test.tsx's trader chose a profile) made the ticket start from it, where the first test
+  // above expects none. renderAs empties the storage at each test's first render.
+  it("remembers the trader's profile within a test", async () => {
+    const page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
+    try {
+      const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+      const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
+      await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
+      await userEvent.setup().selectOptions(profile, "Treasury");
+      expect(localStorage.getItem("dashboard.ticket-profile:trader@example.com")).toBe(profile.value);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("starts the next test with nothing remembered", async () => {
+    const page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
+    try {
+      const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+      const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
+      await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
+      expect(localStorage.length).toBe(0);
+      expect(profile.value, "no profile chosen").toBe("");
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -84,6 +84,25 @@ export interface RenderOptions {
   dashboard?: InProcessDashboard;
 }
 
+/** The test whose renders the browser's storage belongs to (freshStorageEachTest). */
+let storageOf: string | undefined;
+
+/**
+ * Each test starts with the browser's storage empty, as a browser of its own: what a person chose
+ * (the ticket's profile, lib/client/ticket-profile.ts) stays in jsdom's localStorage, which the
+ * files a worker runs share (isolate: false). Left there, entry.test.tsx's trader chose a profile
+ * that order-ticket.test.tsx's then started from, where it expected none. Within a test it is
+ * kept: a render again is the same browser reloaded.
+ */
+function freshStorageEachTest(): void {
+  const { testPath, currentTestName } = expect.getState();
+  const test = `${testPath} > ${currentTestName}`;
+  if (storageOf === test) return;
+  storageOf = test;
+  localStorage.clear();
+  sessionStorage.clear();
+}
+
 /**
  * Renders `ui` inside the signed-in pages' providers (components/providers.tsx), with the
  * header's toasts, as `role`, its requests served by an in-process dashboard (through
@@ -91,6 +110,7 @@ export interface RenderOptions {
  */
 export async function renderAs(role: Role, ui: ReactNode, options: RenderOptions = {}): Promise<RenderedAs> {
   nodeTypedArrays();
+  freshStorageEachTest();
   globalThis.ResizeObserver ??= NoLayoutResizeObserver;
   const d = options.dashboard ?? (await inProcessDashboard());
   const cookie = d.as[role].cookie();
