@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_WORDS, STATUS_FILTER_OPTIONS } from "@/lib/shared/activity-outcome";
-import { downloadText, launchBrowser, poll, signInAs, WIDTHS } from "../support/browser";
+import { downloadText, keptPage, launchBrowser, poll, signInAs, WIDTHS } from "../support/browser";
 import {
   newRef,
   sharedDashboard,
@@ -70,7 +70,7 @@ afterAll(async () => {
 });
 
 async function activityPage(email: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+  const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
   await signInAs(page, d.url, email, undefined, "/activity");
   return page;
 }

@@ -4,6 +4,7 @@ import {
   axeViolations,
   expectNoSidewaysScroll,
   hydrated,
+  keptPage,
   launchBrowser,
   poll,
   screenshot,
@@ -43,7 +44,7 @@ interface Watch {
 
 /** A page of its own, `width` wide, watched from its first request. */
 async function watchedPage(width: number): Promise<{ page: Page; watch: Watch }> {
-  const page = await browser.newPage({ viewport: { width, height: width > 500 ? 800 : 844 } });
+  const page = await keptPage(browser, { width, height: width > 500 ? 800 : 844 });
   const requests: string[] = [];
   const errors: string[] = [];
   page.context().on("request", (r) => requests.push(r.url()));

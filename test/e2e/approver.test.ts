@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { armed, expectNoSidewaysScroll, launchBrowser, screenshot, signInAs } from "../support/browser";
+import { armed, expectNoSidewaysScroll, keptPage, launchBrowser, screenshot, signInAs } from "../support/browser";
 import {
   eventually,
   newRef,
@@ -40,11 +40,11 @@ afterAll(async () => {
 async function signedIn(
   email: string,
   viewport = LAPTOP,
-  options: BrowserContextOptions = {},
+  options: Pick<BrowserContextOptions, "colorScheme"> = {},
   path = "/orders",
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport, ...options });
-  const page = await context.newPage();
+  const page = await keptPage(browser, viewport);
+  if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
   await signInAs(page, d.url, email, undefined, path);
   return page;
 }
@@ -79,7 +79,10 @@ const farOrder = (ref: string) => ({
 const card = (page: Page, id: string) => page.locator(`[data-approval-id="${id}"]`);
 
 /** An approver signed in straight onto the Approvals page. */
-async function approverOnApprovals(viewport = LAPTOP, options: BrowserContextOptions = {}): Promise<Page> {
+async function approverOnApprovals(
+  viewport = LAPTOP,
+  options: Pick<BrowserContextOptions, "colorScheme"> = {},
+): Promise<Page> {
   const page = await signedIn("approver@example.com", viewport, options, "/approvals");
   await page.getByRole("tabpanel").waitFor();
   return page;

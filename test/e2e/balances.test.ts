@@ -5,11 +5,12 @@ import { signIn } from "../support/app-server";
 import {
   expectAccessible,
   expectNoSidewaysScroll,
+  keptPage,
   launchBrowser,
-  screenshot,
-  signInAs,
   LAYOUT_WIDTHS,
   openFromNav,
+  screenshot,
+  signInAs,
   WIDTHS,
 } from "../support/browser";
 import { SETTLEMENT, TRADING, TREASURY } from "../support/dashboard";
@@ -109,7 +110,7 @@ async function expectedValues(): Promise<{ byAsset: Map<string, string | undefin
 }
 
 async function balancesPage(email: string, width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await keptPage(browser, { width, height: 900 });
   await signInAs(page, app.url, email);
   await openFromNav(page, "Balances");
   await page.waitForURL(/\/balances$/);

@@ -5,6 +5,7 @@ import { signIn } from "../support/app-server";
 import {
   armed,
   expectNoSidewaysScroll,
+  keptPage,
   launchBrowser,
   LAYOUT_WIDTHS,
   poll,
@@ -38,7 +39,7 @@ const CSV_HEADER = "from_profile,to_profile,asset,amount,ref_id,note";
 const csv = (...rows: string[]) => [CSV_HEADER, ...rows].join("\n");
 
 async function batchesPage(width: number, email = "ops@example.com"): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: width > 500 ? 800 : 844 } });
+  const page = await keptPage(browser, { width, height: width > 500 ? 800 : 844 });
   await signInAs(page, app.url, email, undefined, "/batches");
   await settled(page);
   return page;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pagesFor } from "@/components/shell/nav-pages";
-import { expectNoSidewaysScroll, launchBrowser, settled, signInAs } from "../support/browser";
+import { expectNoSidewaysScroll, keptPage, launchBrowser, settled, signInAs } from "../support/browser";
 import { newRef, SETTLEMENT, sharedDashboard, TREASURY, type SharedDashboard } from "../support/dashboard";
 
 /**
@@ -33,8 +33,7 @@ afterAll(async () => {
 
 /** A person's own browser (own cookies, own session) at a size, with the page's errors collected. */
 async function pageAs(email: string, viewport = LAPTOP, path = "/orders"): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
+  const page = await keptPage(browser, viewport);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await signInAs(page, d.url, email, undefined, path);
@@ -347,8 +346,7 @@ describe("the smaller findings", () => {
   });
 
   it("laptop (1280 px): after a wrong password, focus is on the password", async () => {
-    const context = await browser.newContext({ viewport: LAPTOP });
-    const page = await context.newPage();
+    const page = await keptPage(browser, LAPTOP);
     await page.goto(`${d.url}/signin`);
     await page.getByLabel("Email").fill("viewer@example.com");
     await page.getByLabel("Password").fill("wrong");
@@ -358,7 +356,7 @@ describe("the smaller findings", () => {
     await expect
       .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name))
       .toBe("password");
-    await context.close();
+    await page.close();
   });
 
   it("laptop (1280 px): date filters are written 2026-11-25 and an inverted range says so", async () => {

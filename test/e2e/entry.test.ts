@@ -6,13 +6,13 @@ import {
   expectAccessible,
   expectNoSidewaysScroll,
   launchBrowser,
+  LAYOUT_WIDTHS,
+  openFromNav,
   poll,
   screenshot,
   signedIn as signedInPage,
   signInAs,
   watchWrites,
-  LAYOUT_WIDTHS,
-  openFromNav,
   WIDTHS,
 } from "../support/browser";
 import { resetApp, type SharedApp } from "../support/shared-app";

@@ -1,6 +1,15 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launchBrowser, poll, screenshot, settled, signInAs, WIDTHS } from "../support/browser";
+import {
+  axeViolations,
+  keptPage,
+  launchBrowser,
+  poll,
+  screenshot,
+  settled,
+  signInAs,
+  WIDTHS,
+} from "../support/browser";
 import {
   newRef,
   sharedDashboard,
@@ -60,7 +69,7 @@ afterAll(async () => {
 });
 
 async function pageAs(email: string, path: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+  const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
   await signInAs(page, d.url, email, undefined, path);
   return page;
 }

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
+import { keptPage, launchBrowser, screenshot, signInAs, WIDTHS } from "../support/browser";
 import { signIn } from "../support/app-server";
 import { newRef, smallMarketBuy, TRADING } from "../support/requests";
 import { resetApp, type SharedApp } from "../support/shared-app";
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function traderPage(width: number = WIDTHS.desk): Promise<{ page: Page; ticket: Locator; ladder: Locator }> {
-  const page = await browser.newPage({ viewport: { width, height: 1000 } });
+  const page = await keptPage(browser, { width, height: 1000 });
   await signInAs(page, app.url, "trader@example.com");
   const ladder = page.getByTestId("depth-ladder");
   await expect.poll(() => ladder.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -174,7 +174,7 @@ describe("the price chart", () => {
 
 describe("at the desk's widths", () => {
   it("shows a viewer a note where the ticket would be, and the market to watch (issue 20)", async () => {
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     await signInAs(page, app.url, "viewer@example.com");
     const note = page.getByTestId("read-only-note");
     expect(await note.textContent()).toContain("You can read orders; placing them needs the trader role.");
@@ -190,7 +190,7 @@ describe("at the desk's widths", () => {
 describe("beside the ticket, the ladder in the room the orders leave (issue 26)", () => {
   /** Whether the box the ladder's levels are in scrolls, its tab stop, and how far the spread is from its middle. */
   async function ladderBoxAt(viewport: { width: number; height: number }) {
-    const page = await browser.newPage({ viewport });
+    const page = await keptPage(browser, viewport);
     await signInAs(page, app.url, "trader@example.com");
     const box = page.getByTestId("depth-ladder-box");
     await expect.poll(() => box.locator("tr[data-side='bid']").count(), { timeout: 15_000 }).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../support/app-server";
-import { armed, downloadText, launchBrowser, signInAs } from "../support/browser";
+import { armed, downloadText, keptPage, launchBrowser, signInAs } from "../support/browser";
 import { resetApp } from "../support/shared-app";
 
 /**
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 async function traderPage(): Promise<{ page: Page; ticket: Locator }> {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+  const page = await keptPage(browser, { width: 1600, height: 1200 });
   await signInAs(page, app.url, "trader@example.com");
   const ticket = page.getByRole("form", { name: "Order ticket" });
   await expect.poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count()).toBeGreaterThan(1);
@@ -123,7 +123,7 @@ describe("placing orders", () => {
 
 describe("keyboard only", () => {
   it("signs in, fills the ticket, reviews and sends an order without the mouse", async () => {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+    const page = await keptPage(browser, { width: 1600, height: 1200 });
     const key = page.keyboard;
     await page.goto(`${app.url}/signin`);
     await key.press("Tab");

@@ -8,6 +8,7 @@ import {
   armed,
   expectAccessible,
   expectNoSidewaysScroll,
+  keptPage,
   launchBrowser,
   poll,
   screenshot,
@@ -61,7 +62,7 @@ const readParent = async (id: string): Promise<ParentOrder> =>
   (await trader.call("GET", `/api/parent-orders/${id}`)).body.parent_order as ParentOrder;
 
 async function traderPage(width: number = WIDTHS.desk): Promise<{ page: Page; ticket: Locator }> {
-  const page = await browser.newPage({ viewport: { width, height: 1200 } });
+  const page = await keptPage(browser, { width, height: 1200 });
   await signInAs(page, app.url, "trader@example.com");
   const ticket = page.getByRole("form", { name: "Order ticket" });
   await poll(() => ticket.getByLabel("Profile", { exact: true }).locator("option").count()).toBeGreaterThan(1);
@@ -158,7 +159,7 @@ describe("a parent order's page", () => {
 
   it("draws the price with each child's fill and the cap, and pauses, resumes and cancels it", async () => {
     const parent = await placed();
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     await signInAs(page, app.url, "trader@example.com", undefined, `/parent-orders/${parent.id}`);
     const view = page.getByTestId("parent-order");
     const chart = page.getByTestId("parent-chart");
@@ -199,7 +200,7 @@ describe("a parent order's page", () => {
 
   it("fits a phone in both themes, and only the requester or an admin may act on it", async () => {
     const parent = await placed();
-    const page = await browser.newPage({ viewport: { width: WIDTHS.phone, height: 844 } });
+    const page = await keptPage(browser, { width: WIDTHS.phone, height: 844 });
     await signInAs(page, app.url, "trader@example.com", undefined, `/parent-orders/${parent.id}`);
     await poll(() => page.getByTestId("parent-chart").getAttribute("data-markers")).toBe("1");
     await settled(page);
@@ -211,7 +212,7 @@ describe("a parent order's page", () => {
     await page.close();
 
     // Someone else reads it, with no button to act on it.
-    const viewer = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const viewer = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     await signInAs(viewer, app.url, "viewer@example.com", undefined, `/parent-orders/${parent.id}`);
     await viewer.getByTestId("parent-chart").waitFor({ state: "attached" });
     expect(await viewer.getByTestId("parent-sentence").textContent()).toMatch(

@@ -2,6 +2,7 @@ import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   expectAccessible,
+  keptPage,
   launchBrowser,
   poll,
   screenshot,
@@ -151,7 +152,7 @@ describe("loading shows the content's shape, busy and named (1280 px)", () => {
     { path: "/policies", api: "**/api/policies", name: "Loading the policy…", table: null },
   ])("$path: a skeleton while its data is held, then the content in its place", async ({ path, api, name, table }) => {
     // Signed in, nothing loaded yet: the data is held from the page's first request for it.
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 1000 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 1000 });
     await signInContext(page.context(), d.url, "admin@example.com");
     const gate = await holdRequests(page, api);
     await page.goto(`${d.url}${path}`);

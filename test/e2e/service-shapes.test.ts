@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, signInAs } from "../support/browser";
+import { keptPage, launchBrowser, signInAs } from "../support/browser";
 import { newRef, resetDashboard, smallMarketBuy, TRADING, type Dashboard } from "../support/dashboard";
 import { untilQuoted } from "../support/quotes";
 import listMarkets from "../fixtures/service/list-markets.json";
@@ -85,7 +85,7 @@ afterAll(async () => {
 });
 
 async function ordersPage(): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  const page = await keptPage(browser, { width: 1440, height: 1000 });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await signInAs(page, d.url, "trader@example.com");

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../support/app-server";
-import { launchBrowser, poll, settled, signInAs, WIDTHS } from "../support/browser";
+import { keptPage, launchBrowser, poll, settled, signInAs, WIDTHS } from "../support/browser";
 import { newRef, smallOrder, TRADING } from "../support/dashboard";
 import { seedDesk } from "../support/desk-seed";
 import { resetApp } from "../support/shared-app";
@@ -45,7 +45,7 @@ afterAll(async () => {
 const LAPTOP = { width: WIDTHS.laptop, height: 800 };
 
 async function pageAs(email: string, path: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: LAPTOP });
+  const page = await keptPage(browser, LAPTOP);
   await signInAs(page, app.url, email, undefined, path);
   return page;
 }

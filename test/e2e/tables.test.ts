@@ -4,11 +4,12 @@ import { signIn } from "../support/app-server";
 import {
   downloadText,
   expectNoSidewaysScroll,
+  keptPage,
   launchBrowser,
+  LAYOUT_WIDTHS,
   poll,
   screenshot,
   signInAs,
-  LAYOUT_WIDTHS,
   WIDTHS,
 } from "../support/browser";
 import { newRef, smallOrder, smallTransfer, TRADING } from "../support/dashboard";
@@ -63,7 +64,7 @@ afterAll(async () => {
 });
 
 async function pageAs(email: string, width: number, path = "/orders"): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await keptPage(browser, { width, height: 900 });
   await signInAs(page, app.url, email, undefined, path);
   return page;
 }

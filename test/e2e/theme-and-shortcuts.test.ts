@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   afterNextFrames,
   expectAccessible,
+  keptPage,
   launchBrowser,
   poll,
   screenshot,
@@ -38,7 +39,7 @@ const htmlClass = (page: Page) => page.evaluate(() => document.documentElement.c
 
 describe("dark mode", () => {
   it("is chosen in the header, remembered, and rendered by the server before any script runs", async () => {
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     await page.emulateMedia({ colorScheme: "light" });
     await signInAs(page, app.url, "admin@example.com");
     const theme = page.getByRole("group", { name: "Theme" });
@@ -69,7 +70,7 @@ describe("dark mode", () => {
   });
 
   it("redraws the price chart in the theme's colours", async () => {
-    const page = await browser.newPage({ viewport: { width: WIDTHS.desk, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.desk, height: 900 });
     await page.emulateMedia({ colorScheme: "light" });
     await signInAs(page, app.url, "trader@example.com");
     const chart = page.getByTestId("price-chart");
@@ -88,7 +89,7 @@ describe("dark mode", () => {
 
 describe("motion", () => {
   it("pulses and eases only for those who allow motion (prefers-reduced-motion)", async () => {
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     await page.goto(`${app.url}/signin`);
     /** How a skeleton's pulse repeats and how long a button's colours ease, on the page's own stylesheet. */
     const motion = () =>
@@ -111,7 +112,7 @@ describe("motion", () => {
 
 describe("keyboard shortcuts", () => {
   async function ordersPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     // Returns once the shell has hydrated: its shortcuts listen and its ? button answers.
     await signInAs(page, app.url, "trader@example.com");
     return page;
@@ -182,7 +183,7 @@ describe("keyboard shortcuts", () => {
 
 describe("the header's links", () => {
   it("prefetch no page on load, the one pointed at or focused, and open it in place", async () => {
-    const page = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 900 } });
+    const page = await keptPage(browser, { width: WIDTHS.laptop, height: 900 });
     // From the load on: the pages Next prefetched (its `_rsc` requests), and the documents loaded.
     const prefetched = new Set<string>();
     const documents: string[] = [];

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signIn } from "../support/app-server";
-import { launchBrowser, poll, signInAs, WIDTHS } from "../support/browser";
+import { keptPage, launchBrowser, poll, signInAs, WIDTHS } from "../support/browser";
 import { SETTLEMENT, TREASURY } from "../support/dashboard";
 import { resetApp, type SharedApp } from "../support/shared-app";
 
@@ -63,7 +63,7 @@ describe("the ticket's worth: one figure, said once, by the controls' rule", () 
     ["phone", WIDTHS.phone],
   ] as const) {
     it(`${size} (${width} px): a bid of 0.001 BTC at 60,000 below the mid is worth 65.00 USD, in the panel, then in the review alone`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 844 } });
+      const page = await keptPage(browser, { width, height: 844 });
       await signInAs(page, app.url, "trader@example.com");
       const ticket = await tradingTicket(page);
       await field(ticket, "Price (USD)").fill("60000");

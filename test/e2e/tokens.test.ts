@@ -6,6 +6,7 @@ import { signIn } from "../support/app-server";
 import {
   afterNextFrames,
   expectNoSidewaysScroll,
+  keptPage,
   launchBrowser,
   LAYOUT_WIDTHS,
   poll,
@@ -63,7 +64,7 @@ const byToken = (secret: string, method: string, path: string) =>
 
 /** Opens /orders as `email`, then the tokens page from the person's menu, as a person would at that width. */
 async function tokensPage(width: number, email: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: width > 500 ? 800 : 844 } });
+  const page = await keptPage(browser, { width, height: width > 500 ? 800 : 844 });
   await signInAs(page, app.url, email);
   const nav = page.getByRole("navigation", { name: "Main" });
   const menu = nav.getByRole("button", { name: /^Menu/ });

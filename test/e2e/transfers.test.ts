@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloadText, launchBrowser, signInAs } from "../support/browser";
+import { downloadText, keptPage, launchBrowser, signInAs } from "../support/browser";
 import { resetApp, type SharedApp } from "../support/shared-app";
 
 /**
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 async function opsPage() {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+  const page = await keptPage(browser, { width: 1600, height: 1200 });
   await signInAs(page, app.url, "ops@example.com");
   await page.getByRole("link", { name: "Transfers" }).click();
   await page.waitForURL(/\/transfers$/);

@@ -7,6 +7,7 @@ import {
   coloursChanged,
   expectAccessible,
   expectNoSidewaysScroll,
+  keptPage,
   launchBrowser,
   openFromNav,
   poll,
@@ -243,7 +244,7 @@ describe("the Webhooks page (admin)", () => {
 
 describe("email notifications (every person's own)", () => {
   it("a trader turns them off on their own page, reached from their menu: still off after a reload; Webhooks is not theirs", async () => {
-    const own = await browser.newPage({ viewport: { width: WIDTHS.laptop, height: 800 } });
+    const own = await keptPage(browser, { width: WIDTHS.laptop, height: 800 });
     await signInAs(own, app.url, "trader@example.com");
     const nav = own.getByRole("navigation", { name: "Main" });
     expect(await nav.getByRole("link", { name: "Webhooks" }).count(), "an admin's page").toBe(0);

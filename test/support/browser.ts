@@ -10,7 +10,7 @@ import {
   type Page,
   type Request,
 } from "playwright-core";
-import { expect, inject } from "vitest";
+import { expect, inject, onTestFinished } from "vitest";
 import { signIn, TEST_PASSWORD } from "./app-server";
 import { markRepeatedRows, REPEAT_MARK, skipRepeatsInColourRules, unmarkRepeatedRows } from "./axe-repeats";
 import { axeRules, COLOUR_RULES, rulesBelowSerious } from "./axe-rules";
@@ -125,9 +125,136 @@ export async function signedIn(
   height = 1000,
   path = "/orders",
 ): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height } });
+  const page = await keptPage(browser, { width, height });
   await signInAs(page, base, email, TEST_PASSWORD, path);
   return page;
+}
+
+/** A page the file keeps for its next tests (keptPage), and whether it is lent now. */
+interface Kept {
+  page: Page;
+  viewport: { width: number; height: number };
+  lent: boolean;
+  /** Changed in a way no reset undoes (a clock installed, an init script): closed when given back. */
+  changed: boolean;
+  /** Closes its context for good (its own close() gives it back). */
+  closeForGood: () => Promise<void>;
+  /** Playwright's own listeners on the page and its context, there before any test's. */
+  listeners: { page: Listeners; context: Listeners };
+}
+
+/** Playwright's pages and contexts are event emitters beyond what their types declare. */
+type Emitter = Pick<NodeJS.EventEmitter, "eventNames" | "listeners" | "off">;
+type Listeners = Map<string | symbol, Set<unknown>>;
+const emitter = (of: Page | BrowserContext) => of as unknown as Emitter;
+const listenersOf = (of: Page | BrowserContext): Listeners => {
+  const e = emitter(of);
+  return new Map(e.eventNames().map((name) => [name, new Set(e.listeners(name))]));
+};
+
+/**
+ * Takes off the listeners added since `before`: a test's. Not removeAllListeners(): the context
+ * listens to itself, and without its own listeners a route set on a kept page never answered.
+ */
+function dropListenersSince(of: Page | BrowserContext, before: Listeners): void {
+  const e = emitter(of);
+  for (const name of e.eventNames())
+    for (const listener of e.listeners(name)) if (!before.get(name)?.has(listener)) e.off(name, listener as () => void);
+}
+const kept = new WeakMap<Browser, Kept[]>();
+
+/** What a test may do to its page or context that giving it back cannot undo. */
+const LASTING = {
+  // A route's handler may still hold a request of its test's: a routed page is not kept either.
+  page: ["addInitScript", "exposeFunction", "exposeBinding", "setExtraHTTPHeaders", "setDefaultTimeout", "route"],
+  context: ["addInitScript", "exposeFunction", "exposeBinding", "setExtraHTTPHeaders", "grantPermissions", "route"],
+  clock: ["install", "pauseAt", "setFixedTime", "setSystemTime"],
+} as const;
+
+/**
+ * A page of its own browser context (its own cookies) at `viewport`, lent to the test until it
+ * ends or closes the page or its context, then kept for the file's next test that asks for the
+ * same size: a new page costs Chromium a renderer process and the dashboard's scripts compiled
+ * again, and a kept one is blanked instead, about 1.19 against 0.86 CPU-s a load of /orders,
+ * /transfers and /balances (both the server's and the browser's, five rounds of each, taking
+ * turns). Given back, it has no listeners or cookies, its storage is empty and it shows
+ * about:blank in the light theme at its size, as a new page would; one given a clock, a route or
+ * an init script is closed instead. The file's `browser.close()` closes them all.
+ */
+export async function keptPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const pages = kept.get(browser) ?? [];
+  kept.set(browser, pages);
+  const same = (k: Kept) => k.viewport.width === viewport.width && k.viewport.height === viewport.height;
+  let page = pages.find((k) => !k.lent && same(k));
+  if (!page) {
+    const context = await browser.newContext({ viewport });
+    const fresh = await context.newPage();
+    page = {
+      page: fresh,
+      viewport,
+      lent: false,
+      changed: false,
+      closeForGood: context.close.bind(context),
+      listeners: { page: listenersOf(fresh), context: listenersOf(context) },
+    };
+    keep(pages, page);
+  }
+  page.lent = true;
+  const lent = page;
+  try {
+    onTestFinished(() => giveBack(pages, lent));
+  } catch {
+    // Lent outside a test (a beforeAll): until the file closes it.
+  }
+  return lent.page;
+}
+
+/** Watches `k` for lasting changes, and turns its page's and context's close() into giving it back. */
+function keep(pages: Kept[], k: Kept): void {
+  const context = k.page.context();
+  const marking = (target: object, names: readonly string[]) => {
+    for (const name of names) {
+      const own = (target as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(target);
+      Object.assign(target, { [name]: (...args: unknown[]) => ((k.changed = true), own(...args)) });
+    }
+  };
+  marking(k.page, LASTING.page);
+  marking(context, LASTING.context);
+  marking(k.page.clock, LASTING.clock);
+  Object.assign(k.page, { close: () => giveBack(pages, k) });
+  Object.assign(context, { close: () => giveBack(pages, k) });
+  pages.push(k);
+}
+
+/** Takes the page back from its test: reset as a new one, or closed when it cannot be. */
+async function giveBack(pages: Kept[], k: Kept): Promise<void> {
+  if (!k.lent) return;
+  const { page } = k;
+  const context = page.context();
+  try {
+    if (k.changed || page.isClosed()) throw new Error("not to be kept");
+    dropListenersSince(page, k.listeners.page);
+    dropListenersSince(context, k.listeners.context);
+    refusals.delete(page);
+    // Any other page it opened (none does yet) goes: a new page's context has one.
+    for (const other of context.pages()) if (other !== page) await other.close();
+    // Only a page of the dashboard has its storage to empty; about:blank has none.
+    await page.evaluate(() => (localStorage.clear(), sessionStorage.clear())).catch(() => undefined);
+    await page.goto("about:blank");
+    await context.clearCookies();
+    await page.emulateMedia({
+      media: "screen",
+      colorScheme: "light",
+      reducedMotion: "no-preference",
+      forcedColors: "none",
+    });
+    const size = page.viewportSize();
+    if (size?.width !== k.viewport.width || size?.height !== k.viewport.height) await page.setViewportSize(k.viewport);
+    k.lent = false;
+  } catch {
+    pages.splice(pages.indexOf(k), 1);
+    await k.closeForGood().catch(() => undefined);
+  }
 }
 
 /** expect.poll with room for a loaded 2-core machine: 15 s unless told. */
