@@ -113,7 +113,7 @@ export async function hydrated(page: Page): Promise<void> {
 }
 
 /**
- * A new page of its own (own browser context: own cookies), `width` wide, signed in as `email`,
+ * A page of its own browser context (own cookies; keptPage), `width` wide, signed in as `email`,
  * at `path` (/orders unless told): a test of another page opens it at once, not after a load of
  * /orders it never looks at.
  */
@@ -135,7 +135,7 @@ interface Kept {
   page: Page;
   viewport: { width: number; height: number };
   lent: boolean;
-  /** Changed in a way no reset undoes (a clock installed, an init script): closed when given back. */
+  /** Changed in a way no reset undoes (a clock, a route, an init script): closed when given back. */
   changed: boolean;
   /** Closes its context for good (its own close() gives it back). */
   closeForGood: () => Promise<void>;
@@ -175,9 +175,8 @@ const LASTING = {
  * A page of its own browser context (its own cookies) at `viewport`, lent to the test until it
  * ends or closes the page or its context, then kept for the file's next test that asks for the
  * same size: a new page costs Chromium a renderer process and the dashboard's scripts compiled
- * again, and a kept one is blanked instead, about 1.19 against 0.86 CPU-s a load of /orders,
- * /transfers and /balances (both the server's and the browser's, five rounds of each, taking
- * turns). Given back, it has no listeners or cookies, its storage is empty and it shows
+ * again, and a kept one is blanked instead: a load on it costs 0.73 to 0.78 of one on a new page,
+ * the server's CPU and the browser's (npm run bench:page-reuse). Given back, it has no listeners or cookies, its storage is empty and it shows
  * about:blank in the light theme at its size, as a new page would; one given a clock, a route or
  * an init script is closed instead. The file's `browser.close()` closes them all.
  */
