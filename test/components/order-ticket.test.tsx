@@ -108,17 +108,17 @@ describe("the order ticket", () => {
   });
 });
 
-describe("the ticket starts from the last profile its person chose", () => {
-  /** The ticket as `role` opens it in this browser (jsdom's one localStorage): a page load. */
-  async function open(role: "trader" | "admin") {
-    const page = await renderAs(role, <OrderTicket email={`${role}@example.com`} controlsLine={null} />);
-    const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
-    const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
-    await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
-    const chosen = () => profile.selectedOptions[0]?.textContent;
-    return { page, ticket, profile, chosen };
-  }
+/** The ticket as `role` opens it in this browser (jsdom's one localStorage): a page load. */
+async function open(role: "trader" | "admin") {
+  const page = await renderAs(role, <OrderTicket email={`${role}@example.com`} controlsLine={null} />);
+  const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
+  const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
+  await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
+  const chosen = () => profile.selectedOptions[0]?.textContent;
+  return { page, ticket, profile, chosen };
+}
 
+describe("the ticket starts from the last profile its person chose", () => {
   it("keeps a person's profile across a reload, and gives it to nobody else on the same browser", async () => {
     const user = userEvent.setup();
     let opened = await open("trader");
@@ -158,11 +158,8 @@ describe("each test's browser", () => {
   // (entry.test.tsx's trader chose a profile) made the ticket start from it, where the first test
   // above expects none. renderAs empties the storage at each test's first render.
   it("remembers the trader's profile within a test", async () => {
-    const page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
+    const { page, profile } = await open("trader");
     try {
-      const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
-      const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
-      await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
       await userEvent.setup().selectOptions(profile, "Treasury");
       expect(localStorage.getItem("dashboard.ticket-profile:trader@example.com")).toBe(profile.value);
     } finally {
@@ -171,11 +168,8 @@ describe("each test's browser", () => {
   });
 
   it("starts the next test with nothing remembered", async () => {
-    const page = await renderAs("trader", <OrderTicket email="trader@example.com" controlsLine={null} />);
+    const { page, profile } = await open("trader");
     try {
-      const ticket = within(await screen.findByRole("form", { name: "Order ticket" }));
-      const profile = ticket.getByLabelText("Profile", { selector: "select" }) as HTMLSelectElement;
-      await waitFor(() => expect(profile.querySelectorAll("option").length).toBeGreaterThan(1));
       expect(localStorage.length).toBe(0);
       expect(profile.value, "no profile chosen").toBe("");
     } finally {

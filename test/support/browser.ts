@@ -184,76 +184,84 @@ export async function keptPage(browser: Browser, viewport: { width: number; heig
   const pages = kept.get(browser) ?? [];
   kept.set(browser, pages);
   const same = (k: Kept) => k.viewport.width === viewport.width && k.viewport.height === viewport.height;
-  let page = pages.find((k) => !k.lent && same(k));
-  if (!page) {
-    const context = await browser.newContext({ viewport });
-    const fresh = await context.newPage();
-    page = {
-      page: fresh,
-      viewport,
-      lent: false,
-      changed: false,
-      closeForGood: context.close.bind(context),
-      listeners: { page: listenersOf(fresh), context: listenersOf(context) },
-    };
-    keep(pages, page);
-  }
-  page.lent = true;
-  const lent = page;
+  const k = pages.find((k) => !k.lent && same(k)) ?? (await keep(pages, browser, viewport));
+  k.lent = true;
   try {
-    onTestFinished(() => giveBack(pages, lent));
+    onTestFinished(() => giveBack(pages, k));
   } catch {
     // Lent outside a test (a beforeAll): until the file closes it.
   }
-  return lent.page;
+  return k.page;
 }
 
-/** Watches `k` for lasting changes, and turns its page's and context's close() into giving it back. */
-function keep(pages: Kept[], k: Kept): void {
-  const context = k.page.context();
+/**
+ * A new page for the file to keep: watched for lasting changes, its page's and context's close()
+ * turned into giving it back.
+ */
+async function keep(pages: Kept[], browser: Browser, viewport: Kept["viewport"]): Promise<Kept> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const k: Kept = {
+    page,
+    viewport,
+    lent: false,
+    changed: false,
+    closeForGood: context.close.bind(context),
+    listeners: { page: listenersOf(page), context: listenersOf(context) },
+  };
   const marking = (target: object, names: readonly string[]) => {
     for (const name of names) {
       const own = (target as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(target);
       Object.assign(target, { [name]: (...args: unknown[]) => ((k.changed = true), own(...args)) });
     }
   };
-  marking(k.page, LASTING.page);
+  marking(page, LASTING.page);
   marking(context, LASTING.context);
-  marking(k.page.clock, LASTING.clock);
-  Object.assign(k.page, { close: () => giveBack(pages, k) });
+  marking(page.clock, LASTING.clock);
+  Object.assign(page, { close: () => giveBack(pages, k) });
   Object.assign(context, { close: () => giveBack(pages, k) });
   pages.push(k);
+  return k;
 }
 
 /** Takes the page back from its test: reset as a new one, or closed when it cannot be. */
 async function giveBack(pages: Kept[], k: Kept): Promise<void> {
   if (!k.lent) return;
-  const { page } = k;
-  const context = page.context();
-  try {
-    if (k.changed || page.isClosed()) throw new Error("not to be kept");
-    dropListenersSince(page, k.listeners.page);
-    dropListenersSince(context, k.listeners.context);
-    refusals.delete(page);
-    // Any other page it opened (none does yet) goes: a new page's context has one.
-    for (const other of context.pages()) if (other !== page) await other.close();
-    // Only a page of the dashboard has its storage to empty; about:blank has none.
-    await page.evaluate(() => (localStorage.clear(), sessionStorage.clear())).catch(() => undefined);
-    await page.goto("about:blank");
-    await context.clearCookies();
-    await page.emulateMedia({
-      media: "screen",
-      colorScheme: "light",
-      reducedMotion: "no-preference",
-      forcedColors: "none",
-    });
-    const size = page.viewportSize();
-    if (size?.width !== k.viewport.width || size?.height !== k.viewport.height) await page.setViewportSize(k.viewport);
+  const reusable =
+    !k.changed &&
+    !k.page.isClosed() &&
+    (await reset(k).then(
+      () => true,
+      () => false,
+    ));
+  if (reusable) {
     k.lent = false;
-  } catch {
-    pages.splice(pages.indexOf(k), 1);
-    await k.closeForGood().catch(() => undefined);
+    return;
   }
+  pages.splice(pages.indexOf(k), 1);
+  await k.closeForGood().catch(() => undefined);
+}
+
+/** The page as a new one would be: blank, light, its size, no cookies, storage or test's listeners. */
+async function reset({ page, viewport, listeners }: Kept): Promise<void> {
+  const context = page.context();
+  dropListenersSince(page, listeners.page);
+  dropListenersSince(context, listeners.context);
+  refusals.delete(page);
+  // Any other page it opened (none does yet) goes: a new page's context has one.
+  for (const other of context.pages()) if (other !== page) await other.close();
+  // Only a page of the dashboard has its storage to empty; about:blank has none.
+  await page.evaluate(() => (localStorage.clear(), sessionStorage.clear())).catch(() => undefined);
+  await page.goto("about:blank");
+  await context.clearCookies();
+  await page.emulateMedia({
+    media: "screen",
+    colorScheme: "light",
+    reducedMotion: "no-preference",
+    forcedColors: "none",
+  });
+  const size = page.viewportSize();
+  if (size?.width !== viewport.width || size?.height !== viewport.height) await page.setViewportSize(viewport);
 }
 
 /** expect.poll with room for a loaded 2-core machine: 15 s unless told. */
